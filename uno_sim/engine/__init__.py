@@ -1,0 +1,1 @@
+"""The numba engine: everything compiled lives here and does no I/O."""

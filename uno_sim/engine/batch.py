@@ -1,0 +1,65 @@
+"""Many games in parallel: numba prange over blocks of games, one record row per game.
+
+Each game seeds its own generator from (run key, game index), so a chunk's rows do not
+depend on the thread count, the block split or the chunk size.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from . import layout as L
+from .play import play_round
+from .rng import seed_game
+from .state import N_CONFIG, N_GAME, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
+
+N_BLOCKS = 64
+
+
+def run_key(seed: int) -> int:
+    """The 64-bit run key for a user seed (numpy SeedSequence spreads nearby seeds apart)."""
+    if seed < 0:
+        raise ValueError(f"seed must not be negative (got {seed})")
+    return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
+
+
+@njit(cache=True, parallel=True)
+def _run_chunk(config, key, start, out):
+    n = out.shape[0]
+    nb = min(N_BLOCKS, n)
+    dealer = config[L.R_PLAYERS] - 1
+    for b in prange(nb):
+        lo = n * b // nb
+        hi = n * (b + 1) // nb
+        g = np.zeros(N_GAME, dtype=np.int64)
+        g[:N_CONFIG] = config
+        for i in range(lo, hi):
+            seed_game(g, key, start + i)
+            play_round(g, dealer, 0, N_GAME)
+            out[i, :] = g[O_REC : O_REC + L.N_COLS]
+
+
+def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int) -> np.ndarray:
+    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run with this key."""
+    out = np.zeros((n, L.N_COLS), dtype=np.int64)
+    if n > 0:
+        config = make_config(ri, rf, bot_codes, bot_params)
+        _run_chunk(config, np.uint64(key), np.int64(start), out)
+    return out
+
+
+@njit(cache=True)
+def _trace_game(g, key, game):
+    seed_game(g, key, game)
+    play_round(g, g[L.R_PLAYERS] - 1, 1, O_TRACE)
+    return g[S_TPOS], g[S_OVERFLOW]
+
+
+def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int):
+    """Play one game with tracing on. Returns (record row, event buffer or None on overflow)."""
+    g = np.zeros(O_TRACE + capacity, dtype=np.int64)
+    g[:N_CONFIG] = make_config(ri, rf, bot_codes, bot_params)
+    end, overflow = _trace_game(g, np.uint64(key), np.int64(game))
+    record = g[O_REC : O_REC + L.N_COLS].copy()
+    if overflow:
+        return record, None
+    return record, g[O_TRACE:end].copy()

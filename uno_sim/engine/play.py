@@ -1,0 +1,780 @@
+"""One round of UNO: deal, lead, turns, effects, stacking, challenges, jump-ins, scoring.
+
+Every function takes the game array g (layout in state.py) and changes it in place. What
+happens after a card is put down follows docs/RULES.md step by step (`after_play`).
+"""
+
+from numba import njit
+
+from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from . import layout as L
+from . import policies as bot
+from .rng import chance, randint, shuffle
+from .rules_check import (
+    challenge_possible,
+    d2_stacks,
+    d4_stacks,
+    hand,
+    holds_forbidding_card,
+    is_number,
+    legal_answer,
+    play_drawn_allows,
+    playable_drawn,
+)
+from .state import (
+    DECK,
+    N_FACES,
+    O_DISC,
+    O_HSIZE,
+    O_PILE,
+    O_PLACE,
+    O_PLAYED,
+    O_REC,
+    O_UNO_CATCH,
+    O_WORK,
+    O_WORK_HANDS,
+    S_ACTIVITY,
+    S_CHAL_GUILTY,
+    S_CHAL_OK,
+    S_CHAL_PLAYER,
+    S_COLOR,
+    S_DIR,
+    S_DRAW_OPEN,
+    S_DRAW_WROTE,
+    S_ENDED,
+    S_JUMP_RUN,
+    S_LAST_DRAWN,
+    S_NACTIVE,
+    S_NDISC,
+    S_NEXT,
+    S_NEXT_PLACE,
+    S_NPILE,
+    S_NPLAYED,
+    S_OVERFLOW,
+    S_PENDING,
+    S_PKIND,
+    S_PLAYERS,
+    S_TPOS,
+    S_TRACING,
+)
+
+# record fields, absolute in g
+REC_WINNER = O_REC + L.COL_WINNER
+REC_REASON = O_REC + L.COL_REASON
+REC_TURNS = O_REC + L.COL_TURNS
+REC_PLAYS = O_REC + L.COL_PLAYS
+REC_DRAWS = O_REC + L.COL_DRAWS
+REC_RESHUFFLES = O_REC + L.COL_RESHUFFLES
+REC_MAX_PENDING = O_REC + L.COL_MAX_PENDING
+REC_CHALLENGES = O_REC + L.COL_CHALLENGES
+REC_CHALLENGES_WON = O_REC + L.COL_CHALLENGES_WON
+REC_JUMPS = O_REC + L.COL_JUMPS
+REC_SWAPS = O_REC + L.COL_SWAPS
+REC_ROTATES = O_REC + L.COL_ROTATES
+REC_UNO_CAUGHT = O_REC + L.COL_UNO_CAUGHT
+REC_LEAD = O_REC + L.COL_LEAD
+REC_PENALTY_DRAWN = O_REC + L.COL_PENALTY_DRAWN
+REC_STACKS = O_REC + L.COL_STACKS
+
+
+# ---------------------------------------------------------------- small reads
+
+
+@njit(cache=True, inline="always")
+def top_card(g):
+    return g[O_DISC + g[S_NDISC] - 1]
+
+
+@njit(cache=True, inline="always")
+def hsize(g, p):
+    return g[O_HSIZE + p]
+
+
+# ---------------------------------------------------------------- trace writing
+
+
+@njit(cache=True, inline="always")
+def emit(g, x):
+    pos = g[S_TPOS]
+    if pos < g.shape[0]:
+        g[pos] = x
+        g[S_TPOS] = pos + 1
+    else:
+        g[S_OVERFLOW] = 1
+
+
+@njit(cache=True, inline="always")
+def ev_open(g, code):
+    pos = g[S_TPOS]
+    emit(g, code)
+    emit(g, 0)
+    return pos
+
+
+@njit(cache=True, inline="always")
+def ev_close(g, pos):
+    if g[S_OVERFLOW] == 0:
+        g[pos + 1] = g[S_TPOS] - pos - 2
+
+
+@njit(cache=True)
+def ev(g, code, n, a, b, c):
+    """An event with n (0-3) fixed fields a, b, c."""
+    if g[S_TRACING]:
+        pos = ev_open(g, code)
+        if n > 0:
+            emit(g, a)
+        if n > 1:
+            emit(g, b)
+        if n > 2:
+            emit(g, c)
+        ev_close(g, pos)
+
+
+@njit(cache=True)
+def emit_pile(g):
+    """The draw pile, top first."""
+    for i in range(g[S_NPILE] - 1, -1, -1):
+        emit(g, g[O_PILE + i])
+
+
+# ---------------------------------------------------------------- seats
+
+
+@njit(cache=True, inline="always")
+def step(g, p, k):
+    """The seat k places after p in the current direction, passing over players who are out."""
+    n = g[S_PLAYERS]
+    d = g[S_DIR]
+    if g[S_NACTIVE] == n:
+        return (p + d * k) % n
+    q = p
+    for _ in range(k):
+        q = (q + d) % n
+        while g[O_PLACE + q] != 0:
+            q = (q + d) % n
+    return q
+
+
+@njit(cache=True, inline="always")
+def end_round(g, reason, winner):
+    g[S_ENDED] = 1
+    g[REC_REASON] = reason
+    g[REC_WINNER] = winner
+
+
+# ---------------------------------------------------------------- drawing
+
+
+@njit(cache=True)
+def reshuffle(g):
+    """Discard pile except its top becomes the new draw pile, shuffled."""
+    nd = g[S_NDISC]
+    top = g[O_DISC + nd - 1]
+    for i in range(nd - 1):
+        g[O_PILE + i] = g[O_DISC + i]
+    g[S_NPILE] = nd - 1
+    g[O_DISC] = top
+    g[S_NDISC] = 1
+    shuffle(g, O_PILE, nd - 1)
+    g[REC_RESHUFFLES] += 1
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_RESHUFFLE)
+        emit_pile(g)
+        ev_close(g, pos)
+
+
+@njit(cache=True, inline="always")
+def close_draw_event(g):
+    if g[S_DRAW_OPEN] >= 0:
+        ev_close(g, g[S_DRAW_OPEN])
+        g[S_DRAW_OPEN] = -1
+
+
+@njit(cache=True)
+def draw_cards(g, p, n, why, until_playable):
+    """One draw obligation of p: n cards, or (until_playable) up to the first playable card.
+
+    Returns the number of cards drawn; the last face drawn is g[S_LAST_DRAWN] (-1 if none).
+    Reshuffles when a card is owed and the pile is empty; under empty_pile = void ends the round.
+    """
+    tracing = g[S_TRACING]
+    g[S_DRAW_OPEN] = -1
+    g[S_DRAW_WROTE] = 0
+    g[S_LAST_DRAWN] = -1
+    h = hand(p)
+    drawn = 0
+    while until_playable or drawn < n:
+        if g[S_NPILE] == 0:
+            if g[L.R_EMPTY_PILE] == 1:
+                close_draw_event(g)
+                end_round(g, L.REASON_VOID, -1)
+                break
+            if g[S_NDISC] < 2:
+                break
+            close_draw_event(g)
+            reshuffle(g)
+        f = g[O_PILE + g[S_NPILE] - 1]
+        g[S_NPILE] -= 1
+        g[h + f] += 1
+        g[O_HSIZE + p] += 1
+        drawn += 1
+        g[S_LAST_DRAWN] = f
+        if tracing:
+            if g[S_DRAW_OPEN] < 0:
+                g[S_DRAW_OPEN] = ev_open(g, L.EV_DRAW)
+                g[S_DRAW_WROTE] = 1
+                emit(g, p)
+                emit(g, why)
+            emit(g, f)
+        if until_playable and playable_drawn(g, p, f, g[S_COLOR], top_card(g)):
+            break
+    close_draw_event(g)
+    if drawn > 0:
+        g[REC_DRAWS] += drawn
+        g[S_ACTIVITY] = 1
+    if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
+        ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
+    return drawn
+
+
+@njit(cache=True)
+def draw_penalty(g, p, n, why):
+    """A Draw Two / Wild Draw Four penalty (or the lead Draw Two): counts towards max_pending."""
+    drawn = draw_cards(g, p, n, why, False)
+    g[REC_PENALTY_DRAWN] += drawn
+    if drawn > g[REC_MAX_PENDING]:
+        g[REC_MAX_PENDING] = drawn
+    return drawn
+
+
+# ---------------------------------------------------------------- putting cards down
+
+
+@njit(cache=True, inline="always")
+def put_down(g, p, f):
+    g[hand(p) + f] -= 1
+    g[O_HSIZE + p] -= 1
+    g[O_DISC + g[S_NDISC]] = f
+    g[S_NDISC] += 1
+    g[REC_PLAYS] += 1
+    g[S_ACTIVITY] = 1
+
+
+@njit(cache=True)
+def play_cards(g, p):
+    """Put down the cards at O_PLAYED (S_NPLAYED of them, last on top) as p's play, then
+    everything that follows. Wild Draw Four guilt is judged on the hand before it leaves."""
+    k = g[S_NPLAYED]
+    f = g[O_PLAYED + k - 1]
+    guilty = False
+    if f == WILD_DRAW_FOUR:
+        guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
+    for i in range(k):
+        put_down(g, p, g[O_PLAYED + i])
+    if f >= WILD:
+        g[S_COLOR] = bot.choose_color(g, p)
+    else:
+        g[S_COLOR] = f // 13
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_PLAY)
+        emit(g, p)
+        emit(g, g[S_COLOR])
+        for i in range(k):
+            emit(g, g[O_PLAYED + i])
+        ev_close(g, pos)
+    resolve(g, p, k, guilty)
+    if g[L.R_JUMP_IN]:
+        jump_ins(g)
+
+
+@njit(cache=True, inline="always")
+def jump_allowed(g, q, f):
+    """May q jump in with face f (identical to the top card) now?"""
+    if g[hand(q) + f] == 0:
+        return False
+    if g[L.R_NUMBER_FINISH] and hsize(g, q) == 1 and not is_number(f):
+        return False
+    if g[S_PENDING] > 0:  # the jumped-in card acts as the jumper's answer
+        return legal_answer(g, q, f, g[S_COLOR], f, g[S_PKIND])
+    return True
+
+
+@njit(cache=True)
+def jump_ins(g):
+    """Players holding a card identical to the coloured top card may jump in (SPEC 3.5)."""
+    n = g[S_PLAYERS]
+    while g[S_ENDED] == 0:
+        f = top_card(g)
+        if f >= WILD:
+            return
+        want = 0  # candidates listed at O_WORK
+        for q in range(n):
+            if g[O_PLACE + q] == 0 and jump_allowed(g, q, f) and bot.wants_jump_in(g, q, f):
+                g[O_WORK + want] = q
+                want += 1
+        if want == 0:
+            return
+        j = g[O_WORK] if want == 1 else g[O_WORK + randint(g, want)]
+        g[S_JUMP_RUN] += 1
+        put_down(g, j, f)
+        g[REC_JUMPS] += 1
+        ev(g, L.EV_JUMP, 3, j, g[S_COLOR], f)
+        g[O_PLAYED] = f
+        g[S_NPLAYED] = 1
+        resolve(g, j, 1, False)
+        if g[S_ENDED] == 0 and g[S_JUMP_RUN] >= g[L.R_MAX_TURNS]:
+            end_round(g, L.REASON_CAP, -1)
+
+
+@njit(cache=True)
+def call_uno(g, p):
+    """p holds one card after putting cards down: call UNO, or forget and maybe be caught."""
+    if not bot.forgets_uno(g, p):
+        ev(g, L.EV_UNO, 1, p, 0, 0)
+        return
+    if chance(g, g[O_UNO_CATCH]):
+        g[REC_UNO_CAUGHT] += 1
+        ev(g, L.EV_CAUGHT, 1, p, 0, 0)
+        if g[L.R_UNO_PENALTY] > 0:
+            draw_cards(g, p, g[L.R_UNO_PENALTY], L.WHY_UNO, False)
+
+
+@njit(cache=True)
+def resolve(g, p, k, guilty):
+    """Everything a play of k cards (at O_PLAYED, all of one symbol) by p sets off."""
+    pend0 = g[S_PENDING]
+    if hsize(g, p) == 1:
+        call_uno(g, p)
+        if g[S_ENDED]:
+            return
+    f = g[O_PLAYED + k - 1]
+    if hsize(g, p) == 0:
+        go_out(g, p, k, f, pend0)
+        return
+    if f < WILD:
+        s = f % 13
+        if s == 7 and g[L.R_SEVEN_SWAP]:
+            for _ in range(k):
+                t = bot.choose_swap_target(g, p)
+                swap_hands(g, p, t)
+                ev(g, L.EV_SWAP, 2, p, t, 0)
+        elif s == 0 and g[L.R_ZERO_ROTATE]:
+            for _ in range(k):
+                rotate_hands(g)
+                ev(g, L.EV_ROTATE, 0, 0, 0, 0)
+    apply_effects(g, p, k, f, pend0, guilty)
+
+
+@njit(cache=True)
+def swap_hands(g, a, b):
+    ha, hb = hand(a), hand(b)
+    for f in range(N_FACES):
+        t = g[ha + f]
+        g[ha + f] = g[hb + f]
+        g[hb + f] = t
+    t = g[O_HSIZE + a]
+    g[O_HSIZE + a] = g[O_HSIZE + b]
+    g[O_HSIZE + b] = t
+    g[REC_SWAPS] += 1
+
+
+@njit(cache=True)
+def rotate_hands(g):
+    """Every hand passes to the next player still in, in the direction of play."""
+    n = g[S_PLAYERS]
+    sizes = O_WORK + n
+    for q in range(n):
+        if g[O_PLACE + q] == 0:
+            t = step(g, q, 1)
+            for f in range(N_FACES):
+                g[O_WORK_HANDS + t * N_FACES + f] = g[hand(q) + f]
+            g[sizes + t] = g[O_HSIZE + q]
+    for q in range(n):
+        if g[O_PLACE + q] == 0:
+            for f in range(N_FACES):
+                g[hand(q) + f] = g[O_WORK_HANDS + q * N_FACES + f]
+            g[O_HSIZE + q] = g[sizes + q]
+    g[REC_ROTATES] += 1
+
+
+@njit(cache=True, inline="always")
+def skip_count(g, k):
+    return k if g[L.R_MULTI_SKIP] == 0 else 1
+
+
+@njit(cache=True, inline="always")
+def deflect_victim(g, p, k, s):
+    """New victim of a chain passed on by p's Skip(s) or Reverse(s) (direction already flipped)."""
+    if g[S_NACTIVE] == 2 or s == REVERSE:
+        return step(g, p, 1)
+    return step(g, p, 1 + skip_count(g, k))
+
+
+@njit(cache=True)
+def apply_effects(g, p, k, f, pend0, guilty):
+    """Skip / Reverse / Draw Two / Wild Draw Four effects and who acts next (S_NEXT)."""
+    s = f % 13 if f < WILD else f
+    if s == SKIP:
+        if pend0 > 0:
+            g[S_NEXT] = deflect_victim(g, p, k, s)
+        else:
+            g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
+    elif s == REVERSE:
+        if k % 2 == 1:
+            g[S_DIR] = -g[S_DIR]
+        if pend0 > 0:
+            g[S_NEXT] = deflect_victim(g, p, k, s)
+        elif g[S_NACTIVE] == 2 and g[L.R_TWO_PLAYER_REVERSE] == 0:
+            g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
+        else:
+            g[S_NEXT] = step(g, p, 1)
+    elif s == DRAW_TWO:
+        if pend0 > 0 or d2_stacks(g):
+            add_pending(g, p, 2 * k, 2)
+        else:
+            v = step(g, p, 1)
+            draw_penalty(g, v, 2 * k, L.WHY_PENALTY)
+            g[S_NEXT] = step(g, v, 1)
+    elif s == WILD_DRAW_FOUR:
+        if pend0 > 0 or d4_stacks(g):
+            add_pending(g, p, 4 * k, 4)
+            if pend0 == 0 and challenge_possible(g):
+                g[S_CHAL_OK] = 1
+                g[S_CHAL_PLAYER] = p
+                g[S_CHAL_GUILTY] = 1 if guilty else 0
+        else:
+            v = step(g, p, 1)
+            if challenge_possible(g) and bot.wants_challenge(g, v, p):
+                do_challenge(g, v, p, guilty)
+            else:
+                draw_penalty(g, v, 4, L.WHY_PENALTY)
+                g[S_NEXT] = step(g, v, 1)
+    else:
+        g[S_NEXT] = step(g, p, 1)
+
+
+@njit(cache=True, inline="always")
+def add_pending(g, p, amount, kind):
+    if g[S_PENDING] > 0:
+        g[REC_STACKS] += 1
+    g[S_PENDING] += amount
+    g[S_PKIND] = kind
+    g[S_CHAL_OK] = 0
+    g[S_NEXT] = step(g, p, 1)
+
+
+@njit(cache=True, inline="always")
+def clear_pending(g):
+    g[S_PENDING] = 0
+    g[S_PKIND] = 0
+    g[S_CHAL_OK] = 0
+
+
+@njit(cache=True)
+def do_challenge(g, v, target, guilty):
+    """v challenges target's Wild Draw Four (SPEC 3.3); sets who acts next."""
+    g[REC_CHALLENGES] += 1
+    ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
+    clear_pending(g)
+    if guilty:
+        g[REC_CHALLENGES_WON] += 1
+        draw_cards(g, target, 4, L.WHY_CHALLENGE, False)
+        g[S_NEXT] = v if g[L.R_CHALLENGE_WIN_PLAYS] else step(g, v, 1)
+    else:
+        draw_cards(g, v, 4 + g[L.R_CHALLENGE_EXTRA], L.WHY_CHALLENGE, False)
+        g[S_NEXT] = step(g, v, 1)
+
+
+@njit(cache=True)
+def go_out(g, p, k, f, pend0):
+    """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
+    s = f % 13 if f < WILD else f
+    # the penalty this card deals, and to whom (decided before p leaves the turn order)
+    total = 0
+    if s == DRAW_TWO:
+        total = 2 * k + pend0
+    elif s == WILD_DRAW_FOUR:
+        total = 4 * k + pend0
+    elif (s == SKIP or s == REVERSE) and pend0 > 0:
+        total = pend0
+    if s == REVERSE and k % 2 == 1:
+        g[S_DIR] = -g[S_DIR]
+    if s == SKIP and pend0 > 0:
+        victim = deflect_victim(g, p, k, s)
+    else:
+        victim = step(g, p, 1)
+    clear_pending(g)
+    lcp = total > 0 and g[L.R_LAST_CARD_PENALTY] != 0
+    if g[L.R_MODE] == 0:  # first_out
+        if lcp:
+            draw_penalty(g, victim, total, L.WHY_PENALTY)
+            if g[S_ENDED]:
+                return
+        end_round(g, L.REASON_OUT, p)
+        return
+    # last_standing: p takes the next place; the card's effects apply from p's seat
+    g[O_PLACE + p] = g[S_NEXT_PLACE]
+    g[S_NEXT_PLACE] += 1
+    g[S_NACTIVE] -= 1
+    ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
+    if lcp:
+        draw_penalty(g, victim, total, L.WHY_PENALTY)
+        if g[S_ENDED]:
+            return
+        nxt = step(g, victim, 1)
+    elif s == SKIP and pend0 == 0:
+        nxt = step(g, p, 1 + skip_count(g, k))
+    else:
+        nxt = step(g, p, 1)
+    if g[S_NACTIVE] == 1:
+        first = 0
+        for q in range(g[S_PLAYERS]):
+            if g[O_PLACE + q] == 0:
+                g[O_PLACE + q] = g[S_NEXT_PLACE]
+            elif g[O_PLACE + q] == 1:
+                first = q
+        end_round(g, L.REASON_OUT, first)
+        return
+    g[S_NEXT] = nxt
+
+
+# ---------------------------------------------------------------- turns
+
+
+@njit(cache=True)
+def normal_turn(g, p):
+    """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
+    g[REC_TURNS] += 1
+    color = g[S_COLOR]
+    top = top_card(g)
+    f = bot.choose_turn_card(g, p, color, top)
+    if f >= 0:
+        g[O_PLAYED] = f
+        g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
+        play_cards(g, p)
+        return
+    drawn = draw_cards(g, p, 1, L.WHY_TURN, g[L.R_DRAW_RULE] == 1)
+    if g[S_ENDED]:
+        return
+    f = g[S_LAST_DRAWN]
+    if (
+        drawn > 0
+        and playable_drawn(g, p, f, color, top)
+        and play_drawn_allows(g, f)
+        and bot.plays_drawn_card(g, p, f)
+    ):
+        g[O_PLAYED] = f
+        g[S_NPLAYED] = 1
+        play_cards(g, p)
+    else:
+        g[S_NEXT] = step(g, p, 1)
+
+
+@njit(cache=True)
+def penalty_turn(g, v):
+    """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
+    if g[S_CHAL_OK]:
+        g[S_CHAL_OK] = 0
+        target = g[S_CHAL_PLAYER]
+        if bot.wants_challenge(g, v, target):
+            do_challenge(g, v, target, g[S_CHAL_GUILTY] != 0)
+            return  # a winning challenger who plays takes the next (counted) turn
+    g[REC_TURNS] += 1
+    f = bot.choose_answer(g, v, g[S_COLOR], top_card(g), g[S_PKIND])
+    if f >= 0:
+        g[O_PLAYED] = f
+        g[S_NPLAYED] = 1 + bot.extra_cards(g, v, f)
+        play_cards(g, v)
+        return
+    total = g[S_PENDING]
+    clear_pending(g)
+    draw_penalty(g, v, total, L.WHY_PENALTY)
+    if g[S_ENDED] == 0:
+        g[S_NEXT] = step(g, v, 1)
+
+
+# ---------------------------------------------------------------- deal and lead
+
+
+@njit(cache=True)
+def deal(g, dealer):
+    n = g[L.R_PLAYERS]
+    for q in range(n):
+        h = hand(q)
+        for f in range(N_FACES):
+            g[h + f] = 0
+        g[O_HSIZE + q] = 0
+        g[O_PLACE + q] = 0
+    i = 0
+    for f in range(N_FACES):
+        c = 4 if f >= WILD else (1 if f % 13 == 0 else 2)
+        for _ in range(c):
+            g[O_PILE + i] = f
+            i += 1
+    shuffle(g, O_PILE, DECK)
+    g[S_NPILE] = DECK
+    g[S_NDISC] = 0
+    for _ in range(g[L.R_HAND_SIZE]):  # one card at a time, starting left of the dealer
+        for j in range(n):
+            q = (dealer + 1 + j) % n
+            f = g[O_PILE + g[S_NPILE] - 1]
+            g[S_NPILE] -= 1
+            g[hand(q) + f] += 1
+            g[O_HSIZE + q] += 1
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_DEAL)
+        emit(g, dealer)
+        for q in range(n):
+            emit(g, g[O_HSIZE + q])
+            for f in range(N_FACES):
+                for _ in range(g[hand(q) + f]):
+                    emit(g, f)
+        emit_pile(g)
+        ev_close(g, pos)
+
+
+@njit(cache=True, inline="always")
+def acceptable_lead(g, f):
+    if g[L.R_FIRST_CARD] == 0:
+        return f != WILD_DRAW_FOUR
+    return is_number(f)
+
+
+@njit(cache=True)
+def flip_lead(g):
+    """Flip lead cards until an acceptable one shows (SPEC 3.1); False if none can."""
+    while True:
+        n = g[S_NPILE]
+        ok = 0
+        for i in range(n):
+            if acceptable_lead(g, g[O_PILE + i]):
+                ok += 1
+        if ok == 0:
+            return False
+        f = g[O_PILE + n - 1]
+        ev(g, L.EV_LEAD, 1, f, 0, 0)
+        if acceptable_lead(g, f):
+            g[S_NPILE] = n - 1
+            g[O_DISC] = f
+            g[S_NDISC] = 1
+            return True
+        shuffle(g, O_PILE, n)  # the card goes back and the pile is reshuffled
+        if g[S_TRACING]:
+            pos = ev_open(g, L.EV_RETURN)
+            emit(g, f)
+            emit_pile(g)
+            ev_close(g, pos)
+
+
+@njit(cache=True)
+def start_round(g, dealer):
+    """Lead card and its effect; sets the colour, direction and first player (S_NEXT)."""
+    if not flip_lead(g):
+        end_round(g, L.REASON_VOID, -1)
+        return
+    f = g[O_DISC]
+    g[REC_LEAD] = f
+    n = g[S_PLAYERS]
+    first = (dealer + 1) % n
+    g[S_NEXT] = first
+    if f == WILD:
+        g[S_COLOR] = bot.choose_color(g, first)
+        ev(g, L.EV_CHOOSE, 2, first, g[S_COLOR], 0)
+        return
+    g[S_COLOR] = f // 13
+    s = f % 13
+    if s == DRAW_TWO:
+        draw_penalty(g, first, 2, L.WHY_LEAD)
+        if g[L.R_LEAD_D2_SKIPS]:
+            g[S_NEXT] = step(g, first, 1)
+    elif s == REVERSE:
+        g[S_DIR] = -1
+        lead_reverse = g[L.R_LEAD_REVERSE]
+        if lead_reverse == 0:
+            g[S_NEXT] = dealer
+        elif lead_reverse == 1:
+            g[S_NEXT] = (dealer - 1) % n
+        else:
+            g[S_NEXT] = (dealer + 1) % n
+    elif s == SKIP:
+        g[S_NEXT] = step(g, first, 1)
+
+
+# ---------------------------------------------------------------- one round
+
+
+@njit(cache=True)
+def play_round(g, dealer, tracing, trace_start):
+    """Play one round; the record row is left at O_REC. The generator must be seeded."""
+    n = g[L.R_PLAYERS]
+    for i in range(O_REC, O_REC + L.N_COLS):
+        g[i] = 0
+    for i in range(S_DIR, O_REC):
+        g[i] = 0
+    g[REC_WINNER] = -1
+    g[REC_LEAD] = -1
+    g[S_TRACING] = tracing
+    g[S_TPOS] = trace_start
+    g[S_DRAW_OPEN] = -1
+    g[S_DIR] = 1
+    g[S_PLAYERS] = n
+    g[S_NACTIVE] = n
+    g[S_NEXT_PLACE] = 1
+    deal(g, dealer)
+    start_round(g, dealer)
+    idle = 0
+    max_turns = g[L.R_MAX_TURNS]
+    while g[S_ENDED] == 0:
+        p = g[S_NEXT]
+        g[S_ACTIVITY] = 0
+        g[S_JUMP_RUN] = 0
+        if g[S_PENDING] > 0:
+            penalty_turn(g, p)
+        else:
+            normal_turn(g, p)
+        if g[S_ENDED]:
+            break
+        idle = 0 if g[S_ACTIVITY] else idle + 1
+        if idle >= g[S_NACTIVE]:
+            end_round(g, L.REASON_STALL, -1)
+        elif g[REC_TURNS] >= max_turns:
+            end_round(g, L.REASON_CAP, -1)
+    score_round(g)
+
+
+@njit(cache=True, inline="always")
+def face_points(f, zero_points):
+    if f >= WILD:
+        return 50
+    s = f % 13
+    if s >= 10:
+        return 20
+    return zero_points if s == 0 else s
+
+
+@njit(cache=True)
+def score_round(g):
+    n = g[L.R_PLAYERS]
+    zp = g[L.R_ZERO_POINTS]
+    for q in range(n):
+        pts = 0
+        h = hand(q)
+        for f in range(N_FACES):
+            if g[h + f]:
+                pts += g[h + f] * face_points(f, zp)
+        g[O_REC + L.COL_POINTS + q] = pts
+        g[O_REC + L.COL_CARDS + q] = g[O_HSIZE + q]
+    w = g[REC_WINNER]
+    if w < 0:
+        return
+    teams = g[L.R_TEAMS]
+    total = 0
+    for q in range(n):
+        same_team = q == w if teams == 0 else (q % teams) == (w % teams)
+        if g[L.R_MODE] == 0:
+            if not same_team:
+                total += g[O_REC + L.COL_POINTS + q]
+        elif same_team:
+            total += n + 1 - 2 * g[O_PLACE + q]
+    g[O_REC + L.COL_WINNER_POINTS] = total

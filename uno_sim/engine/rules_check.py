@@ -1,0 +1,137 @@
+"""Card legality under the rules in the game array: matching, Wild Draw Four rule, answers.
+
+Pure reads of g; every function here is a question, none changes state.
+"""
+
+from numba import njit
+
+from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from . import layout as L
+from .state import N_FACES, O_HANDS, O_HSIZE
+
+N_CANDIDATES = 18  # 13 faces of the current colour, 3 of the top symbol, Wild, Wild Draw Four
+
+
+@njit(cache=True, inline="always")
+def hand(p):
+    """Offset of seat p's count vector in g."""
+    return O_HANDS + p * N_FACES
+
+
+@njit(cache=True, inline="always")
+def is_number(f):
+    return f < WILD and f % 13 < 10
+
+
+@njit(cache=True, inline="always")
+def candidate(i, color, top):
+    """The i-th face that could match (colour, top); -1 when there is none for this i."""
+    if i < 13:
+        return color * 13 + i
+    if i < 16:
+        if top >= WILD:
+            return -1
+        c = i - 13
+        if c >= color:
+            c += 1
+        return c * 13 + top % 13
+    if i == 16:
+        return WILD
+    return WILD_DRAW_FOUR
+
+
+@njit(cache=True, inline="always")
+def matches(f, color, top):
+    """Same colour as current, or same symbol as a coloured top card (wilds excluded)."""
+    if f >= WILD:
+        return False
+    return f // 13 == color or (top < WILD and f % 13 == top % 13)
+
+
+@njit(cache=True, inline="always")
+def holds_forbidding_card(g, p, color, top):
+    """True when p holds a card that makes a Wild Draw Four a bluff under wd4_rule."""
+    rule = g[L.R_WD4_RULE]
+    if rule == 2:  # free
+        return False
+    h = hand(p) + color * 13
+    for s in range(13):
+        if g[h + s] > 0:
+            return True
+    if rule == 1 and top < WILD:  # no_match: also a card with the top's symbol
+        s = top % 13
+        for c in range(4):
+            if g[hand(p) + c * 13 + s] > 0:
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def legal_turn_card(g, p, f, color, top, allow_bluff):
+    """Can p put down face f on an ordinary turn (no penalty pending)?"""
+    if g[hand(p) + f] == 0:
+        return False
+    if g[L.R_NUMBER_FINISH] and g[O_HSIZE + p] == 1 and not is_number(f):
+        return False
+    if f == WILD:
+        return True
+    if f == WILD_DRAW_FOUR:
+        if allow_bluff and g[L.R_CHALLENGE]:
+            return True
+        return not holds_forbidding_card(g, p, color, top)
+    return matches(f, color, top)
+
+
+@njit(cache=True, inline="always")
+def legal_answer(g, p, f, color, top, pkind):
+    """Can p answer a pending penalty whose last draw card is pkind (2 or 4) with face f?"""
+    if g[hand(p) + f] == 0:
+        return False
+    if g[L.R_NUMBER_FINISH] and g[O_HSIZE + p] == 1:
+        return False  # an answer is never a number card
+    if f == WILD_DRAW_FOUR:
+        return (pkind == 4 and g[L.R_STACK_D4] != 0) or (pkind == 2 and g[L.R_STACK_4_ON_2] != 0)
+    if f == WILD or not matches(f, color, top):
+        return False
+    s = f % 13
+    if s == DRAW_TWO:
+        return (pkind == 2 and g[L.R_STACK_D2] != 0) or (pkind == 4 and g[L.R_STACK_2_ON_4] != 0)
+    if s == SKIP or s == REVERSE:
+        return pkind == 2 and g[L.R_DEFLECT] != 0
+    return False
+
+
+@njit(cache=True, inline="always")
+def playable_drawn(g, p, f, color, top):
+    """A drawn card that could be played without a bluff (SPEC 9 'Playable')."""
+    if f == WILD:
+        return True
+    if f == WILD_DRAW_FOUR:
+        return not holds_forbidding_card(g, p, color, top)
+    return matches(f, color, top)
+
+
+@njit(cache=True, inline="always")
+def play_drawn_allows(g, f):
+    mode = g[L.R_PLAY_DRAWN]
+    if mode == 0:
+        return True
+    if mode == 1:
+        return is_number(f)
+    return False
+
+
+@njit(cache=True, inline="always")
+def d2_stacks(g):
+    """A Draw Two goes onto a pending penalty instead of taking effect at once."""
+    return g[L.R_STACK_D2] != 0 or g[L.R_STACK_4_ON_2] != 0 or g[L.R_DEFLECT] != 0
+
+
+@njit(cache=True, inline="always")
+def d4_stacks(g):
+    return g[L.R_STACK_D4] != 0 or g[L.R_STACK_2_ON_4] != 0
+
+
+@njit(cache=True, inline="always")
+def challenge_possible(g):
+    return g[L.R_CHALLENGE] != 0 and g[L.R_WD4_RULE] != 2

@@ -1,0 +1,56 @@
+"""Per-game records (SPEC 6): kernel record rows -> dicts and DataFrames with the pinned columns."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .engine import layout as L
+
+_FIXED = (
+    ("winner", L.COL_WINNER),
+    ("reason", L.COL_REASON),
+    ("turns", L.COL_TURNS),
+    ("plays", L.COL_PLAYS),
+    ("draws", L.COL_DRAWS),
+    ("reshuffles", L.COL_RESHUFFLES),
+    ("max_pending", L.COL_MAX_PENDING),
+    ("challenges", L.COL_CHALLENGES),
+    ("winner_points", L.COL_WINNER_POINTS),
+)
+
+
+def columns(players: int) -> list[str]:
+    """The SPEC 6 column names for a table of `players` seats, in order."""
+    return (
+        ["game"]
+        + [name for name, _ in _FIXED]
+        + [f"points_{i}" for i in range(players)]
+        + [f"cards_{i}" for i in range(players)]
+    )
+
+
+def record_dict(row: np.ndarray, players: int, game: int) -> dict:
+    """One game's SPEC 6 record; `reason` as text."""
+    rec: dict = {"game": int(game)}
+    for name, col in _FIXED:
+        rec[name] = int(row[col])
+    rec["reason"] = L.REASONS[rec["reason"]]
+    for i in range(players):
+        rec[f"points_{i}"] = int(row[L.COL_POINTS + i])
+    for i in range(players):
+        rec[f"cards_{i}"] = int(row[L.COL_CARDS + i])
+    return rec
+
+
+def records_frame(rows: np.ndarray, players: int, first_game: int) -> pd.DataFrame:
+    """SPEC 6 table of a chunk of record rows (games first_game, first_game+1, ...)."""
+    data: dict = {"game": np.arange(first_game, first_game + len(rows), dtype=np.int64)}
+    for name, col in _FIXED:
+        data[name] = rows[:, col]
+    data["reason"] = np.asarray(L.REASONS, dtype=object)[rows[:, L.COL_REASON]]
+    for i in range(players):
+        data[f"points_{i}"] = rows[:, L.COL_POINTS + i]
+    for i in range(players):
+        data[f"cards_{i}"] = rows[:, L.COL_CARDS + i]
+    return pd.DataFrame(data, columns=columns(players))
