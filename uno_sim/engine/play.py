@@ -42,6 +42,7 @@ from .state import (
     S_DRAW_OPEN,
     S_DRAW_WROTE,
     S_ENDED,
+    S_IDLE,
     S_JUMP_RUN,
     S_LAST_DRAWN,
     S_NACTIVE,
@@ -705,8 +706,8 @@ def start_round(g, dealer):
 
 
 @njit(cache=True)
-def play_round(g, dealer, tracing, trace_start):
-    """Play one round; the record row is left at O_REC. The generator must be seeded."""
+def setup_round(g, dealer, tracing, trace_start):
+    """Reset the round state, deal and turn the lead card. The generator must be seeded."""
     n = g[L.R_PLAYERS]
     for i in range(O_REC, O_REC + L.N_COLS):
         g[i] = 0
@@ -723,9 +724,16 @@ def play_round(g, dealer, tracing, trace_start):
     g[S_NEXT_PLACE] = 1
     deal(g, dealer)
     start_round(g, dealer)
-    idle = 0
-    max_turns = g[L.R_MAX_TURNS]
-    while g[S_ENDED] == 0:
+
+
+@njit(cache=True)
+def continue_round(g, max_steps):
+    """Take regular turns until the round ends (or max_steps turns, when >= 0); then score.
+
+    Position tests build a state in g and call this directly."""
+    steps = 0
+    while g[S_ENDED] == 0 and steps != max_steps:
+        steps += 1
         p = g[S_NEXT]
         g[S_ACTIVITY] = 0
         g[S_JUMP_RUN] = 0
@@ -735,12 +743,20 @@ def play_round(g, dealer, tracing, trace_start):
             normal_turn(g, p)
         if g[S_ENDED]:
             break
-        idle = 0 if g[S_ACTIVITY] else idle + 1
-        if idle >= g[S_NACTIVE]:
+        g[S_IDLE] = 0 if g[S_ACTIVITY] else g[S_IDLE] + 1
+        if g[S_IDLE] >= g[S_NACTIVE]:  # stall is checked before max_turns
             end_round(g, L.REASON_STALL, -1)
-        elif g[REC_TURNS] >= max_turns:
+        elif g[REC_TURNS] >= g[L.R_MAX_TURNS]:
             end_round(g, L.REASON_CAP, -1)
-    score_round(g)
+    if g[S_ENDED]:
+        score_round(g)
+
+
+@njit(cache=True)
+def play_round(g, dealer, tracing, trace_start):
+    """Play one whole round; the record row is left at O_REC."""
+    setup_round(g, dealer, tracing, trace_start)
+    continue_round(g, -1)
 
 
 @njit(cache=True, inline="always")

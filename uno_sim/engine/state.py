@@ -53,7 +53,7 @@ S_PLAYERS = _S + 19
 S_JUMP_RUN = _S + 20  # consecutive jump-ins since the last regular turn
 S_LAST_DRAWN = _S + 21  # last face drawn by the current draw obligation (-1 if none)
 S_NPLAYED = _S + 22  # cards in the play being resolved (faces at O_PLAYED)
-S_TURN_DRAWN = _S + 23  # (spare)
+S_IDLE = _S + 23  # consecutive turns in which no card was played or drawn
 N_STATE = 24
 
 O_REC = _S + N_STATE  # the record row, layout.COL_* relative to it

@@ -1,0 +1,42 @@
+# uno-sim: the whole set-up lives here.  `make demo`, `make test`.
+#
+# The virtual environment .venv is created on first use and the project installed into it
+# (editable, with the test and parquet extras); the stamp file makes it re-install when
+# pyproject.toml changes.  numba's compile cache goes to a project-local folder.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.uno-sim-installed
+UNO    := $(BIN)/uno-sim
+DEMO_GAMES ?= 200000
+
+export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
+
+.PHONY: all demo test clean distclean
+.DEFAULT_GOAL := all
+
+all: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -e '.[test,parquet]'
+	touch $(STAMP)
+
+# Stacking against the official no-stacking rule, same seed. (Becomes
+# `uno-sim compare stacking nostacking` once the compare command exists.)
+demo: $(STAMP)
+	$(UNO) run stacking --games $(DEMO_GAMES) --out reports/demo-stacking
+	$(UNO) run nostacking --games $(DEMO_GAMES) --out reports/demo-nostacking
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' \) -type f -exec rm -f {} +
+
+distclean: clean
+	rm -rf $(VENV)
+	find reports -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +

@@ -1,0 +1,134 @@
+"""Build concrete positions in the kernel's game array and play on from them.
+
+A position names the hands, the top of the discard pile, the current colour, the draw pile
+(top first), who is to act and any pending penalty; `Position.run(turns)` takes that many
+regular turns with tracing on and returns the SPEC 7 events, so a test can assert exactly
+what the engine did (the rule sheets' worked examples are written this way).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from uno_sim.bots import Bot, pack_bots
+from uno_sim.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
+from uno_sim.engine import layout as L
+from uno_sim.engine import state as S
+from uno_sim.engine.play import continue_round
+from uno_sim.engine.rng import seed_game
+from uno_sim.records import record_dict
+from uno_sim.rules import Rules
+from uno_sim.trace import decode_events
+
+
+def cards(text: str) -> list[int]:
+    return [parse_face(t) for t in text.split()]
+
+
+@dataclass
+class Position:
+    rules: Rules
+    hands: list[str]  # one string of cards per seat, e.g. "R5 R7 W"
+    top: str  # top of the discard pile
+    color: str | None = None  # current colour (default: the top card's)
+    pile: str = ""  # draw pile, top first
+    discard_below: str = ""  # discard pile under the top card, bottom first
+    to_act: int = 0
+    direction: int = 1
+    pending: int = 0
+    pending_kind: int = 0  # 2: last draw card a Draw Two, 4: a Wild Draw Four
+    challengeable_by_victim: tuple[int, bool] | None = None  # (player who played the W4, guilty)
+    bots: list[Bot] | None = None
+    out: dict[int, int] = field(default_factory=dict)  # seat -> place (last_standing)
+    seed: int = 7
+    g: np.ndarray | None = None
+
+    def build(self) -> np.ndarray:
+        n = self.rules.players
+        assert len(self.hands) == n
+        ri, rf = self.rules.pack()
+        codes, params = pack_bots(self.bots or [Bot("random")] * n)
+        g = np.zeros(S.O_TRACE + 200_000, dtype=np.int64)
+        g[: S.N_CONFIG] = S.make_config(ri, rf, codes, params)
+        seed_game(g, np.uint64(12345), self.seed)
+        g[S.S_DIR] = self.direction
+        g[S.S_PLAYERS] = n
+        g[S.S_NACTIVE] = n - len(self.out)
+        g[S.S_NEXT_PLACE] = 1 + len(self.out)
+        g[S.S_TRACING] = 1
+        g[S.S_TPOS] = S.O_TRACE
+        g[S.S_DRAW_OPEN] = -1
+        g[S.O_REC + L.COL_WINNER] = -1
+        for seat, place in self.out.items():
+            g[S.O_PLACE + seat] = place
+        for seat, text in enumerate(self.hands):
+            for f in cards(text):
+                g[S.O_HANDS + seat * N_FACES + f] += 1
+                g[S.O_HSIZE + seat] += 1
+        disc = cards(self.discard_below) + [parse_face(self.top)]
+        g[S.O_DISC : S.O_DISC + len(disc)] = disc
+        g[S.S_NDISC] = len(disc)
+        pile = cards(self.pile)[::-1]  # stored bottom first
+        g[S.O_PILE : S.O_PILE + len(pile)] = pile
+        g[S.S_NPILE] = len(pile)
+        top = parse_face(self.top)
+        color = self.color or (face_text(top)[0] if top < 52 else None)
+        assert color is not None, "a wild top card needs a colour"
+        g[S.S_COLOR] = COLORS.index(color)
+        g[S.S_NEXT] = self.to_act
+        g[S.S_PENDING] = self.pending
+        g[S.S_PKIND] = self.pending_kind
+        if self.challengeable_by_victim is not None:
+            g[S.S_CHAL_OK] = 1
+            g[S.S_CHAL_PLAYER] = self.challengeable_by_victim[0]
+            g[S.S_CHAL_GUILTY] = int(self.challengeable_by_victim[1])
+        self.g = g
+        return g
+
+    def run(self, turns: int = 1) -> list[dict]:
+        """Take `turns` regular turns from the position; returns the events written."""
+        if self.g is None:
+            self.build()
+        g = self.g
+        start = int(g[S.S_TPOS])
+        continue_round(g, turns)
+        end = int(g[S.S_TPOS])
+        assert not g[S.S_OVERFLOW]
+        return list(decode_events(g[start:end], end - start, self.rules.players))
+
+    # ---- reading the state after run()
+    def hand(self, seat: int) -> list[str]:
+        row = self.g[S.O_HANDS + seat * N_FACES : S.O_HANDS + (seat + 1) * N_FACES]
+        return [FACE_TEXTS[f] for f in range(N_FACES) for _ in range(int(row[f]))]
+
+    def hand_size(self, seat: int) -> int:
+        return int(self.g[S.O_HSIZE + seat])
+
+    @property
+    def next_to_act(self) -> int:
+        return int(self.g[S.S_NEXT])
+
+    @property
+    def pending_now(self) -> int:
+        return int(self.g[S.S_PENDING])
+
+    @property
+    def direction_now(self) -> int:
+        return int(self.g[S.S_DIR])
+
+    @property
+    def color_now(self) -> str:
+        return COLORS[int(self.g[S.S_COLOR])]
+
+    @property
+    def ended(self) -> bool:
+        return bool(self.g[S.S_ENDED])
+
+    @property
+    def record(self) -> dict:
+        return record_dict(self.g[S.O_REC : S.O_REC + L.N_COLS], self.rules.players, 0)
+
+    def place(self, seat: int) -> int:
+        return int(self.g[S.O_PLACE + seat])

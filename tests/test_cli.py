@@ -1,0 +1,253 @@
+"""The command line: bad input (exit 2, one line, nothing written), run, trace, presets, show."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from uno_sim import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(capsys, *args):
+    code = cli.run_cli([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_error_line(err, needle):
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: "), err
+    assert needle in lines[0], err
+    assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------- bad input
+
+
+BAD_RUNS = [
+    (["run", "nope"], "unknown preset 'nope'"),
+    (["run", "standard", "--set", "colour=red"], "unknown knob 'colour'"),
+    (["run", "standard", "--set", "hand_size=lots"], "hand_size"),
+    (["run", "standard", "--set", "jump_in=maybe"], "jump_in"),
+    (["run", "standard", "--set", "jump_in"], "KNOB=VALUE"),
+    (["run", "standard", "--set", "deflect=true"], "deflect"),
+    (["run", "standard", "--set", "teams=3"], "teams"),
+    (["run", "standard", "--players", "9", "--set", "hand_size=12"], "hand_size"),
+    (["run", "standard", "--set", "draw_rule=until_playable", "--set", "play_drawn=none"], "until_playable"),
+    (["run", "standard", "--players", "1"], "--players"),
+    (["run", "standard", "--players", "11"], "--players"),
+    (["run", "standard", "--games", "0"], "--games"),
+    (["run", "standard", "--games", "-5"], "--games"),
+    (["run", "standard", "--games", "many"], "--games"),
+    (["run", "standard", "--workers", "0"], "--workers"),
+    (["run", "standard", "--seed", "-1"], "--seed"),
+    (["run", "standard", "--bots", "expert"], "bot 'expert' is not implemented yet"),
+    (["run", "standard", "--bots", "random,random"], "2 bots for 4 players"),
+    (["run", "standard", "--bots", "random:forget_uno=2"], "forget_uno"),
+    (["run", "standard", "--bogus"], "--bogus"),
+    (["run"], "PRESET"),
+    (["frobnicate"], "frobnicate"),
+    (["show", "nope"], "unknown preset 'nope'"),
+    (["show", "standard", "--set", "colour=red"], "unknown knob 'colour'"),
+    (["trace", "nope"], "unknown preset 'nope'"),
+    (["trace", "standard", "--games", "0"], "--games"),
+    (["trace", "standard", "--set", "hand_size=0"], "hand_size"),
+    (["trace", "standard", "--bots", "greedy"], "bot 'greedy' is not implemented yet"),
+]
+
+
+@pytest.mark.parametrize("args, needle", BAD_RUNS, ids=[" ".join(a) for a, _ in BAD_RUNS])
+def test_bad_input_exit_2_one_line_nothing_written(capsys, tmp_path, args, needle):
+    out_dir = tmp_path / "out"
+    if args[0] in ("run", "trace") and len(args) > 1:
+        target = out_dir if args[0] == "run" else out_dir / "trace.jsonl"
+        args = args + ["--out", str(target)]
+    code, out, err = invoke(capsys, *args)
+    assert code == 2
+    assert_one_error_line(err, needle)
+    assert not out_dir.exists()
+
+
+def test_out_that_cannot_be_created(capsys, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, _, err = invoke(capsys, "run", "standard", "--games", "10", "--out", blocker / "sub")
+    assert code == 2
+    assert_one_error_line(err, "a-file")
+    code, _, err = invoke(capsys, "run", "standard", "--games", "10", "--out", blocker)
+    assert code == 2
+    assert_one_error_line(err, "not a folder")
+    code, _, err = invoke(capsys, "trace", "standard", "--out", tmp_path)
+    assert code == 2
+    assert_one_error_line(err, "is a folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert blocker.read_text() == "x"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_out_in_read_only_folder(capsys, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code, _, err = invoke(capsys, "run", "standard", "--games", "10", "--out", locked / "x")
+        assert code == 2
+        assert_one_error_line(err, "cannot write")
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o700)
+
+
+def test_unexpected_failure_exit_1_one_line(capsys, tmp_path, monkeypatch):
+    import uno_sim.simulate as sim
+
+    def boom(*a, **k):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(sim, "simulate", boom)
+    out_dir = tmp_path / "new" / "out"
+    code, _, err = invoke(capsys, "run", "standard", "--games", "10", "--out", out_dir)
+    assert code == 1
+    assert_one_error_line(err, "kaboom")
+    assert not (tmp_path / "new").exists()  # folders created for the run are removed again
+
+
+def test_console_script_help_and_bad_input():
+    exe = Path(sys.executable).parent / "uno-sim"
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "uno_sim.cli"]
+    done = subprocess.run(command + ["--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    for name in ("presets", "show", "run", "trace"):
+        assert name in done.stdout
+    done = subprocess.run(command + ["run", "standard", "--set", "nope=1"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["error: unknown knob 'nope' (see `uno-sim show standard` for the list)"]
+
+
+# ---------------------------------------------------------------- presets / show
+
+
+def test_presets_lists_all_with_description(capsys):
+    code, out, _ = invoke(capsys, "presets")
+    assert code == 0
+    for name in ("standard", "stacking", "nostacking"):
+        assert name in out
+    assert "Stacking" in out
+
+
+def test_show_marks_differences(capsys):
+    code, out, _ = invoke(capsys, "show", "stacking", "--set", "hand_size=5", "--players", "3")
+    assert code == 0
+    lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("│")}
+    assert "*" in lines["stack_draw_two"] and "*" in lines["hand_size"] and "*" in lines["players"]
+    assert "*" not in lines["jump_in"]
+    assert "5" in lines["hand_size"]
+
+
+# ---------------------------------------------------------------- run
+
+
+def summary_values(path):
+    table = pd.read_csv(path)
+    assert list(table.columns) == ["variant", "metric", "value", "ci_low", "ci_high", "games"]
+    return table, dict(zip(table["metric"], table["value"]))
+
+
+def test_run_writes_summary_and_chart_same_for_any_workers(capsys, tmp_path):
+    outs = []
+    for workers in (1, 2):
+        out_dir = tmp_path / f"w{workers}"
+        code, out, err = invoke(
+            capsys, "run", "standard", "--games", "2000", "--seed", "11", "--workers", workers, "--out", out_dir
+        )
+        assert code == 0, err
+        assert "summary.csv" in out and "win_rates.png" in out
+        assert (out_dir / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert sorted(p.name for p in out_dir.iterdir()) == ["summary.csv", "win_rates.png"]  # no temp files
+        outs.append((out_dir / "summary.csv").read_bytes())
+    assert outs[0] == outs[1]
+    table, value = summary_values(tmp_path / "w1" / "summary.csv")
+    assert (table["games"] == 2000).all() and (table["variant"] == "standard").all()
+    total = sum(value[f"win_rate_seat_{i}"] for i in range(4)) + value["no_winner_rate"]
+    assert total == pytest.approx(1.0, abs=1e-9)
+    for name in ("mean_turns", "median_turns", "mean_plays", "mean_draws", "mean_winner_points",
+                 "reshuffle_rate", "win_rate_bot_random"):
+        assert name in value
+    assert not any("time" in m or "second" in m for m in value)
+
+
+def test_run_per_game_matches_summary(capsys, tmp_path):
+    out_dir = tmp_path / "pg"
+    code, _, err = invoke(
+        capsys, "run", "stacking", "--games", "500", "--players", "3", "--seed", "5", "--per-game",
+        "--bots", "random,random:forget_uno=0.5,random", "--out", out_dir,
+    )
+    assert code == 0, err
+    games = pd.read_csv(out_dir / "games.csv")
+    assert list(games.columns) == (
+        "game winner reason turns plays draws reshuffles max_pending challenges winner_points".split()
+        + [f"points_{i}" for i in range(3)] + [f"cards_{i}" for i in range(3)]
+    )
+    assert list(games["game"]) == list(range(500))
+    assert set(games["reason"]) <= {"out", "void", "stall", "cap"}
+    _, value = summary_values(out_dir / "summary.csv")
+    assert value["mean_turns"] == pytest.approx(games["turns"].mean())
+    assert value["win_rate_seat_1"] == pytest.approx((games["winner"] == 1).mean())
+    assert value["win_rate_bot_random:forget_uno=0.5"] == pytest.approx((games["winner"] == 1).mean())
+    assert value["win_rate_bot_random"] == pytest.approx(games["winner"].isin([0, 2]).mean())
+
+
+def test_run_default_out_folder(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = invoke(capsys, "run", "nostacking", "--games", "200")
+    assert code == 0, err
+    (folder,) = (tmp_path / "reports").iterdir()
+    assert folder.name.startswith("run-nostacking-")
+    assert (folder / "summary.csv").exists() and (folder / "win_rates.png").exists()
+
+
+# ---------------------------------------------------------------- trace
+
+
+def test_trace_stdout_is_json_lines(capsys):
+    code, out, err = invoke(capsys, "trace", "standard", "--games", "2", "--seed", "3")
+    assert code == 0, err
+    events = [json.loads(line) for line in out.splitlines()]
+    assert [e["ev"] for e in events].count("deal") == 2
+    assert events[0]["ev"] == "deal" and events[-1]["ev"] == "end"
+    assert events[0]["rules"]["hand_size"] == 7 and events[0]["bots"] == ["random"] * 4
+
+
+def test_trace_to_file_matches_stdout(capsys, tmp_path):
+    target = tmp_path / "sub" / "t.jsonl"
+    code, _, err = invoke(capsys, "trace", "stacking", "--players", "3", "--seed", "9", "--out", target)
+    assert code == 0, err
+    code, out, _ = invoke(capsys, "trace", "stacking", "--players", "3", "--seed", "9")
+    assert target.read_text() == out
+    assert [p.name for p in target.parent.iterdir()] == ["t.jsonl"]
+    assert json.loads(out.splitlines()[0])["players"] == 3
+
+
+# ---------------------------------------------------------------- simulate (the layer under `run`)
+
+
+def test_simulate_same_numbers_for_any_chunking_and_threads():
+    from uno_sim.bots import parse_bots
+    from uno_sim.rules import load_preset
+    from uno_sim.simulate import simulate
+
+    rules = load_preset("stacking", players=3)
+    bots = parse_bots(None, 3)
+    a = simulate(rules, bots, 3000, seed=4, workers=2, progress=False)
+    b = simulate(rules, bots, 3000, seed=4, workers=1, chunk_size=700, progress=False)
+    pd.testing.assert_frame_equal(a.summary("x"), b.summary("x"))
+    c = simulate(rules, bots, 3000, seed=5, workers=2, progress=False)
+    assert not a.summary("x").equals(c.summary("x"))  # the seed matters

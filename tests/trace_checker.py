@@ -1,0 +1,1079 @@
+#!/usr/bin/env python3
+"""Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines).
+
+Standard library only and deliberately independent of ``uno_sim``: it replays every game
+from its ``deal`` event and checks each event against SPEC.md and docs/RULES.md, then
+computes the SPEC 6 per-game record itself and compares it with the ``end`` event (and,
+when given, with the per-game CSV rows).
+
+Design: a ``Game`` keeps the table state plus an *agenda*, a queue of the steps that must
+happen before the next regular turn (UNO call, ``out``, swap/rotate, penalty draw,
+challenge window, jump-in window, ...). ``Game.apply(event)`` offers the event to the
+front step, which consumes it (DONE / KEEP when it waits for more events, e.g. a draw
+split around a reshuffle) or steps aside (PASS: it is complete or optional, the event is
+offered to the next step). An empty agenda means the next regular turn (or a forced end).
+
+Violations that leave the replay in sync (an illegal card, a wrong count, a broken bot
+policy) are recorded and the replay goes on; an event the replay cannot place at all
+(wrong player acting, missing event) stops the replay of that game.
+
+Usage: python tests/trace_checker.py FILE.jsonl [--csv FILE.csv]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+# --------------------------------------------------------------------------------------
+# Readings the checker had to choose where SPEC.md + docs/RULES.md leave room.
+# Every one of them is used in exactly one place below (search for the constant name).
+# --------------------------------------------------------------------------------------
+# R1 MULTI_PLAY_WILDS: multi-play sets never contain a Wild or Wild Draw Four, in either
+#    mode (SPEC 3.6 says "never Wilds" for same_symbol; SPEC 6 lists only Draw Two,
+#    Reverse and Skip effects for a set, so a Wild set is not a thing).
+MULTI_PLAY_WILDS = False
+# R2 TWO_PLAYER_NEEDS_PLAYER_IN: the two-player Reverse / deflect rules apply when the
+#    player who put the card down is one of the two players still in. A last_standing
+#    player who just went out with a Reverse leaves its effect as an ordinary flip.
+TWO_PLAYER_NEEDS_PLAYER_IN = True
+# R3 JUMP_WHILE_PENDING_MUST_ANSWER: while a penalty is pending, a jump-in "acts as the
+#    jumper's answer" (SPEC 9), so it must also be a legal answer under the stack knobs.
+JUMP_WHILE_PENDING_MUST_ANSWER = True
+# R4 Cap timing: SPEC/RULES do not say whether the effects (UNO, penalty draws, jump-ins)
+#    of the max_turns-th turn are still written before `end` reason `cap`. The checker
+#    reads "a round that reaches this many turns ends" as: the turn is completed with all
+#    its effects, and the round ends where the next regular turn would begin
+#    (Game.next_step); after max_turns consecutive jump-ins it ends where the next jump-in
+#    could happen or the next turn would begin (JumpWindow, Game.next_step).
+# R5 Deflect with three or more players sends the penalty to the player who would take
+#    the next turn after the Skip(s)/Reverse(s) (RULES "Turn order"); several Skips under
+#    multi_skip=each therefore pass it further. See Game._penalty_target.
+# R6 Stall counts regular turns in which no card was played or drawn by anyone (from the
+#    start of that turn to the start of the next); any card moved resets the count.
+#    See Game.next_step.
+# R7 number_finish: a play (single, set, answer, drawn card or jump-in) that empties
+#    the hand must consist of number cards. See Game.check_play.
+# R8 "Holding a playable card" (voluntary draw, random bot policy) means a card that
+#    could be played alone without a bluff, number_finish respected.
+# R9 A Draw Two / Wild Draw Four penalty cut short by `void` still counts the cards drawn
+#    for max_pending (as RULES says for a penalty cut short by an empty pile). See DrawStep.
+
+COLORS = "RYGB"
+KNOBS = (
+    "hand_size first_card lead_draw_two_skips lead_reverse wd4_rule challenge challenge_extra "
+    "challenge_win_plays draw_rule play_drawn voluntary_draw two_player_reverse stack_draw_two "
+    "stack_draw_four stack_four_on_two stack_two_on_four deflect jump_in multi_play multi_skip "
+    "seven_swap zero_rotate number_finish last_card_penalty uno_penalty uno_catch empty_pile "
+    "zero_points mode teams target match_scoring next_dealer max_turns"
+).split()
+DEFAULT_RULES = {
+    "hand_size": 7, "first_card": "official", "lead_draw_two_skips": True, "lead_reverse": "dealer",
+    "wd4_rule": "no_color", "challenge": True, "challenge_extra": 2, "challenge_win_plays": True,
+    "draw_rule": "one", "play_drawn": "any", "voluntary_draw": True, "two_player_reverse": "skip",
+    "stack_draw_two": False, "stack_draw_four": False, "stack_four_on_two": False,
+    "stack_two_on_four": False, "deflect": False, "jump_in": False, "multi_play": "off",
+    "multi_skip": "each", "seven_swap": False, "zero_rotate": False, "number_finish": False,
+    "last_card_penalty": True, "uno_penalty": 2, "uno_catch": 1.0, "empty_pile": "reshuffle",
+    "zero_points": 0, "mode": "first_out", "teams": 0, "target": 500,
+    "match_scoring": "winner_takes", "next_dealer": "left", "max_turns": 5000,
+}
+assert set(DEFAULT_RULES) == set(KNOBS)
+EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards")
+
+
+def _full_deck() -> Counter:
+    deck = Counter({"W": 4, "W4": 4})
+    for c in COLORS:
+        deck[c + "0"] += 1
+        for s in "123456789SRD":
+            deck[c + s] += 2
+    return deck
+
+
+FULL_DECK = _full_deck()
+assert sum(FULL_DECK.values()) == 108
+
+
+def color_of(card: str):
+    return None if card.startswith("W") else card[0]
+
+
+def symbol_of(card: str) -> str:
+    return card if card.startswith("W") else card[1:]
+
+
+def is_number(card: str) -> bool:
+    return not card.startswith("W") and card[1:].isdigit()
+
+
+def card_points(card: str, zero_points: int) -> int:
+    if card.startswith("W"):
+        return 50
+    s = card[1:]
+    if s.isdigit():
+        return zero_points if s == "0" else int(s)
+    return 20
+
+
+def play_cards(ev) -> list:
+    return list(ev["cards"]) if "cards" in ev else [ev.get("card")]
+
+
+class Desync(Exception):
+    """The event cannot be placed in the replay; checking of this game stops."""
+
+
+DONE, KEEP, PASS = "done", "keep", "pass"
+
+
+# --------------------------------------------------------------------------------------
+# Agenda steps. offer(game, event) -> DONE | KEEP | PASS, or raises Desync.
+# --------------------------------------------------------------------------------------
+class Step:
+    def offer(self, g: "Game", ev: dict) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class LeadStep(Step):
+    """Flip the lead card (official: W4 goes back; first_card=number: non-numbers go back)."""
+
+    def offer(self, g, ev):
+        t = ev["ev"]
+        if t == "end":
+            if any(g.acceptable_lead(c) for c in g.pile):
+                g.violate("round ended void at the lead although the pile holds an acceptable lead card")
+            g.finish(ev, "void", -1)
+            return DONE
+        if t != "lead":
+            raise Desync(f"expected a lead card flip, got '{t}'")
+        card = ev.get("card")
+        g.take_pile_top(card, "lead card")
+        g.discard.append(card)
+        if not g.acceptable_lead(card):
+            g.push_front([ReturnStep(card), LeadStep()])
+        else:
+            g.apply_lead(card)
+        return DONE
+
+
+class ReturnStep(Step):
+    def __init__(self, card):
+        self.card = card
+
+    def offer(self, g, ev):
+        if ev["ev"] != "return":
+            raise Desync(f"lead card {self.card} is not acceptable: expected 'return', got '{ev['ev']}'")
+        if ev.get("card") != self.card:
+            g.violate(f"return names {ev.get('card')} but the lead card was {self.card}")
+        g.discard.pop()
+        new_pile = list(ev.get("pile", []))
+        if Counter(new_pile) != Counter(g.pile) + Counter([self.card]):
+            g.violate("return pile is not the old pile plus the returned lead card")
+        g.pile = new_pile
+        return DONE
+
+
+class ChooseStep(Step):
+    def __init__(self, p):
+        self.p = p
+
+    def offer(self, g, ev):
+        if ev["ev"] != "choose" or ev.get("p") != self.p:
+            raise Desync(f"lead Wild: expected seat {self.p} to choose a colour, got {g.short(ev)}")
+        if ev.get("color") not in COLORS:
+            g.violate(f"invalid colour {ev.get('color')!r} chosen for the lead Wild")
+        else:
+            g.color = ev["color"]
+        return DONE
+
+
+class DrawStep(Step):
+    """One draw obligation: `need` cards (None = until the first playable card)."""
+
+    def __init__(self, p, why, need, pending=False, then=None):
+        self.p, self.why, self.need, self.pending, self.then = p, why, need, pending, then
+        self.got = []
+        self.events = 0
+
+    def describe(self):
+        n = "until playable" if self.need is None else self.need
+        return f"draw by seat {self.p} (why '{self.why}', {n} cards)"
+
+    def owes(self, g) -> bool:
+        if self.need is None:
+            return not self.got or not g.playable(self.p, self.got[-1])
+        return len(self.got) < self.need
+
+    def complete(self, g):
+        if self.pending:
+            g.max_pending = max(g.max_pending, len(self.got))
+        if self.then:
+            self.then(self)
+
+    def offer(self, g, ev):
+        t = ev["ev"]
+        if not self.owes(g):
+            self.complete(g)
+            return PASS
+        if not g.pile:
+            if g.r["empty_pile"] == "void":
+                if t != "end":
+                    raise Desync(f"a card is owed ({self.describe()}) from an empty pile under "
+                                 f"empty_pile=void: the round should end void, got '{t}'")
+                if self.pending:  # R9: a penalty cut short by void counts what was drawn
+                    g.max_pending = max(g.max_pending, len(self.got))
+                g.finish(ev, "void", -1)
+                return DONE
+            if len(g.discard) >= 2:
+                if t != "reshuffle":
+                    raise Desync(f"{self.describe()}: pile empty, expected a reshuffle, got '{t}'")
+                g.reshuffle(ev)
+                return KEEP
+            if self.events:  # nothing left anywhere: the obligation ends short
+                self.complete(g)
+                return PASS
+            if t == "draw" and ev.get("p") == self.p and ev.get("why") == self.why and not ev.get("cards"):
+                self.events += 1
+                self.complete(g)
+                return DONE
+            raise Desync(f"{self.describe()}: nothing can be drawn, expected an empty draw, got {g.short(ev)}")
+        if t == "reshuffle":
+            g.violate(f"reshuffle while the pile still holds {len(g.pile)} cards")
+            g.reshuffle(ev)
+            return KEEP
+        if t != "draw" or ev.get("p") != self.p or ev.get("why") != self.why:
+            raise Desync(f"expected {self.describe()}, got {g.short(ev)}")
+        cards = list(ev.get("cards") or [])
+        if not cards:
+            g.violate(f"empty draw although the pile holds {len(g.pile)} cards")
+        for c in cards:
+            if not self.owes(g):
+                g.violate(f"draw ({self.why}) takes more cards than owed ({len(self.got)} owed, "
+                          f"{len(cards)} drawn)")
+            g.draw_card(self.p, c)
+            self.got.append(c)
+        self.events += 1
+        if self.owes(g):
+            if g.pile:
+                g.violate(f"draw ({self.why}) stops after {len(self.got)} cards although more are owed "
+                          f"and the pile is not empty")
+                self.complete(g)
+                return DONE
+            return KEEP  # pile ran dry: reshuffle / void / ends short
+        self.complete(g)
+        return DONE
+
+
+class TurnStep(Step):
+    """A regular turn of seat p (a pending penalty P > 0 makes p the victim)."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def offer(self, g, ev):
+        t, p = ev["ev"], self.p
+        if t == "challenge":
+            if g.chain_w4 is None:
+                raise Desync(f"challenge by seat {ev.get('p')} but no Wild Draw Four can be challenged here")
+            w4p, guilty = g.chain_w4
+            g.challenge(ev, p, w4p, guilty)
+            return DONE
+        if t in ("play", "draw", "jump") and ev.get("p") != p:
+            raise Desync(f"wrong player: seat {ev.get('p')} acts ('{t}') but it is seat {p}'s turn")
+        if t == "play":
+            g.begin_turn()
+            cards = play_cards(ev)
+            g.check_play(p, cards, "turn")
+            g.put_down(p, cards, ev.get("color"), "turn")
+            return DONE
+        if t in ("draw", "reshuffle") or (t == "end" and ev.get("reason") == "void"):
+            g.begin_turn()
+            if g.P > 0:
+                if g.is_random(p) and g.has_legal(p):
+                    g.violate(f"random bot seat {p} accepts a pending penalty of {g.P} although it can answer")
+                g.push_front([DrawStep(p, "penalty", g.P, pending=True, then=g.accepted)])
+            else:
+                if g.has_legal(p):
+                    if g.is_random(p):
+                        g.violate(f"random bot seat {p} draws voluntarily although it holds a legal card")
+                    elif not g.r["voluntary_draw"]:
+                        g.violate(f"seat {p} draws although it holds a playable card (voluntary_draw=false)")
+                need = None if g.r["draw_rule"] == "until_playable" else 1
+                g.push_front([DrawStep(p, "turn", need, then=g.turn_drawn)])
+            return PASS
+        raise Desync(f"expected seat {p} to take its turn, got {g.short(ev)}")
+
+
+class DrawnStep(Step):
+    """After a turn draw: the last drawn card may be played (play_drawn)."""
+
+    def __init__(self, p, card):
+        self.p, self.card = p, card
+
+    def offer(self, g, ev):
+        p = self.p
+        if ev["ev"] == "play" and ev.get("p") == p:
+            cards = play_cards(ev)
+            if cards != [self.card]:
+                g.violate(f"after a turn draw seat {p} may play only the drawn card {self.card}, alone; "
+                          f"played {cards}")
+            elif not g.may_play_drawn(p, self.card):
+                g.violate(f"seat {p} plays drawn card {self.card} which is not playable or not allowed "
+                          f"by play_drawn={g.r['play_drawn']}")
+            g.check_play(p, cards, "drawn")
+            g.put_down(p, cards, ev.get("color"), "drawn")
+            return DONE
+        if g.is_random(p) and g.may_play_drawn(p, self.card):
+            g.violate(f"random bot seat {p} did not play its playable drawn card {self.card}")
+        return PASS
+
+
+class UnoStep(Step):
+    def __init__(self, p):
+        self.p = p
+
+    def offer(self, g, ev):
+        p, t = self.p, ev["ev"]
+        if t == "uno" and ev.get("p") == p:
+            return DONE
+        if t == "caught" and ev.get("p") == p:
+            if g.is_random(p):
+                g.violate(f"random bot seat {p} forgot to call UNO (caught)")
+            if g.r["uno_catch"] <= 0:
+                g.violate("caught although uno_catch is 0")
+            g.push_front([DrawStep(p, "uno", g.r["uno_penalty"])])
+            return DONE
+        if g.is_random(p):
+            g.violate(f"random bot seat {p} holds one card but no 'uno' call follows")
+        elif g.r["uno_catch"] >= 1:
+            g.violate(f"seat {p} holds one card: neither 'uno' nor 'caught' follows (uno_catch=1)")
+        return PASS
+
+
+class OutStep(Step):
+    def __init__(self, p, place):
+        self.p, self.place = p, place
+
+    def offer(self, g, ev):
+        if ev["ev"] != "out" or ev.get("p") != self.p:
+            raise Desync(f"seat {self.p} emptied its hand: expected 'out', got {g.short(ev)}")
+        if ev.get("place") != self.place:
+            g.violate(f"out place {ev.get('place')} for seat {self.p}, expected {self.place}")
+        return DONE
+
+
+class SwapStep(Step):
+    def __init__(self, p):
+        self.p = p
+
+    def offer(self, g, ev):
+        if ev["ev"] != "swap" or ev.get("p") != self.p:
+            raise Desync(f"seat {self.p} played a 7 under seven_swap: expected 'swap', got {g.short(ev)}")
+        w = ev.get("with")
+        if not isinstance(w, int) or not 0 <= w < g.n or w == self.p or not g.in_round[w]:
+            g.violate(f"invalid swap target {w!r} for seat {self.p}")
+        else:
+            g.hands[self.p], g.hands[w] = g.hands[w], g.hands[self.p]
+        return DONE
+
+
+class RotateStep(Step):
+    def offer(self, g, ev):
+        if ev["ev"] != "rotate":
+            raise Desync(f"a 0 was played under zero_rotate: expected 'rotate', got {g.short(ev)}")
+        seats = [i for i in range(g.n) if g.in_round[i]]
+        new = {g.nxt(i): g.hands[i] for i in seats}
+        for i in seats:
+            g.hands[i] = new[i]
+        return DONE
+
+
+class W4VictimStep(Step):
+    """Victim of a non-stacked Wild Draw Four: challenge now, or draw 4."""
+
+    def __init__(self, victim, w4p, guilty):
+        self.victim, self.w4p, self.guilty = victim, w4p, guilty
+
+    def offer(self, g, ev):
+        if ev["ev"] == "challenge":
+            if not g.can_challenge():
+                g.violate("challenge although challenge is off or wd4_rule is free")
+            g.challenge(ev, self.victim, self.w4p, self.guilty)
+            return DONE
+        g.push_front([DrawStep(self.victim, "penalty", 4, pending=True)])
+        return PASS
+
+
+class JumpWindow(Step):
+    def __init__(self, card):
+        self.card = card
+
+    def offer(self, g, ev):
+        cands = [q for q in range(g.n) if g.in_round[q] and self.card in g.hands[q]]
+        if g.jumps_in_row >= g.r["max_turns"]:  # R4
+            if ev["ev"] == "end":
+                g.finish(ev, "cap", -1)
+                return DONE
+            raise Desync(f"{g.jumps_in_row} consecutive jump-ins: the round should have ended (cap), "
+                         f"got {g.short(ev)}")
+        if ev["ev"] == "jump":
+            q, card = ev.get("p"), ev.get("card")
+            if card != self.card:
+                g.violate(f"jump-in with {card}, not identical to the card just played {self.card}")
+            if q not in cands:
+                g.violate(f"seat {q} jumps in with {card} but does not hold it (or is out)")
+            g.jumps_in_row += 1
+            g.check_play(q, [card], "jump")
+            g.put_down(q, [card], ev.get("color"), "jump")
+            return DONE
+        rnd = [q for q in cands if g.is_random(q) and g.may_jump(q, self.card)]
+        if rnd:
+            g.violate(f"random bot seat(s) {rnd} hold {self.card} and could jump in, but no jump follows")
+        return PASS
+
+
+class ExpectEnd(Step):
+    def __init__(self, reason, winner=-1):
+        self.reason, self.winner = reason, winner
+
+    def offer(self, g, ev):
+        if ev["ev"] != "end":
+            raise Desync(f"the round should end here (reason '{self.reason}'), got {g.short(ev)}")
+        g.finish(ev, self.reason, self.winner)
+        return DONE
+
+
+# --------------------------------------------------------------------------------------
+@dataclass
+class GameReport:
+    game: int
+    violations: list = field(default_factory=list)
+    record: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+class Game:
+    def __init__(self, deal: dict, evno: int):
+        self.evno, self.ev = evno, deal
+        self.report = GameReport(game=deal.get("game", -1))
+        self.desynced = False
+        self.result = None
+        self._conservation_reported = False
+        self.r = dict(deal.get("rules") or {})
+        missing = [k for k in KNOBS if k not in self.r]
+        if missing:
+            self.violate(f"deal rules lack knobs {missing}; their defaults are assumed")
+            self.r = {**DEFAULT_RULES, **self.r}
+        self.n = deal.get("players", self.r.get("players"))
+        self.dealer = deal.get("dealer")
+        self.bots = list(deal.get("bots") or [])
+        self.hands = [list(h) for h in deal.get("hands") or []]
+        self.pile = list(deal.get("pile") or [])
+        self.discard: list = []
+        self.in_round = [True] * (self.n or 0)
+        self.places: dict = {}
+        self.dir = 1
+        self.color = None
+        self.cur = None
+        self.P = 0                # pending penalty of a stacked chain
+        self.chain_last = None    # 'D2' / 'W4': last draw card of the chain
+        self.chain_w4 = None      # (player, guilty) while the chain's first W4 may be challenged
+        self.turns = self.plays = self.draws = self.reshuffles = self.max_pending = self.challenges = 0
+        self.idle = 0
+        self.turn_taken = False
+        self.moved = False
+        self.jumps_in_row = 0
+        self.agenda: deque = deque([LeadStep()])
+        self._check_deal(deal)
+        r = self.r
+        self.stack_d2 = bool(r.get("stack_draw_two") or r.get("stack_four_on_two") or r.get("deflect"))
+        self.stack_w4 = bool(r.get("stack_draw_four") or r.get("stack_two_on_four"))
+
+    # ---- bookkeeping ------------------------------------------------------------------
+    def violate(self, msg: str):
+        self.report.violations.append(f"game {self.report.game} event {self.evno} ({self.short(self.ev)}): {msg}")
+
+    @staticmethod
+    def short(ev) -> str:
+        if not isinstance(ev, dict):
+            return repr(ev)
+        parts = [str(ev.get("ev"))]
+        for k in ("p", "card", "cards", "color", "why", "with", "target", "guilty", "place", "reason"):
+            if k in ev:
+                parts.append(f"{k}={ev[k]}")
+        return " ".join(parts)
+
+    def _check_deal(self, deal):
+        r, n = self.r, self.n
+        if not isinstance(n, int) or not 2 <= n <= 10:
+            self.violate(f"invalid players {n!r}")
+            self.desynced = True
+            return
+        if r.get("players", n) != n:
+            self.violate(f"rules.players {r.get('players')} differs from players {n}")
+        if self.dealer not in range(n):
+            self.violate(f"invalid dealer {self.dealer!r}")
+            self.dealer = n - 1
+        if len(self.hands) != n or len(self.bots) != n:
+            self.violate(f"{len(self.hands)} hands and {len(self.bots)} bots for {n} players")
+            self.desynced = True
+            return
+        for i, h in enumerate(self.hands):
+            if len(h) != r.get("hand_size", 7):
+                self.violate(f"seat {i} is dealt {len(h)} cards, hand_size is {r.get('hand_size')}")
+        k = r.get("teams", 0) or 0
+        if k and n % k:
+            self.violate(f"teams={k} does not divide players={n}")
+        if r.get("deflect") and not r.get("stack_draw_two"):
+            self.violate("invalid rule set: deflect without stack_draw_two")
+        if r.get("draw_rule") == "until_playable" and r.get("play_drawn") == "none":
+            self.violate("invalid rule set: draw_rule=until_playable with play_drawn=none")
+        total = Counter(self.pile)
+        for h in self.hands:
+            total += Counter(h)
+        if total != FULL_DECK:
+            self.violate("deal is not the 108-card deck (hands + pile)")
+
+    def check_conservation(self):
+        n = sum(map(len, self.hands)) + len(self.pile) + len(self.discard)
+        if n != 108 and not self._conservation_reported:
+            self._conservation_reported = True
+            self.violate(f"card conservation broken: hands + pile + discard hold {n} cards")
+
+    def is_random(self, p) -> bool:
+        return 0 <= p < len(self.bots) and self.bots[p] == "random"
+
+    def push_front(self, steps):
+        self.agenda.extendleft(reversed(steps))
+
+    # ---- seats ------------------------------------------------------------------------
+    def n_in(self) -> int:
+        return sum(self.in_round)
+
+    def nxt(self, p) -> int:
+        q = p
+        for _ in range(self.n):
+            q = (q + self.dir) % self.n
+            if self.in_round[q]:
+                return q
+        return p
+
+    def advance(self, p, k) -> int:
+        for _ in range(k):
+            p = self.nxt(p)
+        return p
+
+    def two_left(self, p) -> bool:
+        # R2 TWO_PLAYER_NEEDS_PLAYER_IN
+        return self.n_in() == 2 and (self.in_round[p] or not TWO_PLAYER_NEEDS_PLAYER_IN)
+
+    # ---- cards ------------------------------------------------------------------------
+    @property
+    def top(self):
+        return self.discard[-1] if self.discard else None
+
+    def take_pile_top(self, card, what):
+        if not self.pile:
+            self.violate(f"{what} {card} taken from an empty pile")
+        elif self.pile[0] != card:
+            self.violate(f"{what} {card} is not the pile top {self.pile[0]}")
+            if card in self.pile:
+                self.pile.remove(card)
+        else:
+            self.pile.pop(0)
+
+    def draw_card(self, p, card):
+        self.take_pile_top(card, "drawn card")
+        self.hands[p].append(card)
+        self.draws += 1
+        self.moved = True
+
+    def take(self, p, card):
+        if card in self.hands[p]:
+            self.hands[p].remove(card)
+        else:
+            self.violate(f"seat {p} puts down {card} which it does not hold")
+
+    def reshuffle(self, ev):
+        new_pile = list(ev.get("pile") or [])
+        if len(self.discard) < 2:
+            self.violate("reshuffle although the discard pile holds fewer than 2 cards")
+        if Counter(new_pile) != Counter(self.discard[:-1]):
+            self.violate("reshuffle pile is not the discard pile minus its top card")
+        self.discard = self.discard[-1:]
+        self.pile = new_pile
+        self.reshuffles += 1
+
+    def acceptable_lead(self, card) -> bool:
+        return is_number(card) if self.r["first_card"] == "number" else card != "W4"
+
+    def matches(self, card) -> bool:
+        top = self.top
+        return color_of(card) == self.color or (
+            color_of(top) is not None and color_of(card) is not None and symbol_of(card) == symbol_of(top))
+
+    def wd4_guilty(self, p) -> bool:
+        """SPEC 9: would a Wild Draw Four from p's current hand break wd4_rule?"""
+        rule, top = self.r["wd4_rule"], self.top
+        if rule == "free":
+            return False
+        for c in self.hands[p]:
+            if color_of(c) is None:
+                continue
+            if color_of(c) == self.color:
+                return True
+            if rule == "no_match" and color_of(top) is not None and symbol_of(c) == symbol_of(top):
+                return True
+        return False
+
+    def wd4_allowed(self, p) -> bool:
+        return not self.wd4_guilty(p)
+
+    def legal_answer(self, card) -> bool:
+        r = self.r
+        if card != "W4" and not self.matches(card):
+            return False
+        s = symbol_of(card)
+        if self.chain_last == "D2":
+            return ((s == "D" and r["stack_draw_two"]) or (card == "W4" and r["stack_four_on_two"])
+                    or (s in ("S", "R") and r["deflect"]))
+        if self.chain_last == "W4":
+            return ((card == "W4" and r["stack_draw_four"])
+                    or (s == "D" and color_of(card) == self.color and r["stack_two_on_four"]))
+        return False
+
+    def playable(self, p, card) -> bool:
+        """R8: could p put `card` down alone now, without a bluff?"""
+        if self.P > 0:
+            ok = self.legal_answer(card)
+        elif card == "W":
+            ok = True
+        elif card == "W4":
+            ok = self.wd4_allowed(p)
+        else:
+            ok = self.matches(card)
+        if ok and self.r["number_finish"] and len(self.hands[p]) == 1 and not is_number(card):
+            ok = False
+        return ok
+
+    def has_legal(self, p) -> bool:
+        return any(self.playable(p, c) for c in set(self.hands[p]))
+
+    def may_play_drawn(self, p, card) -> bool:
+        pd = self.r["play_drawn"]
+        return pd != "none" and (pd == "any" or is_number(card)) and self.playable(p, card)
+
+    def may_jump(self, q, card) -> bool:
+        """Could q legally jump in with `card` (identical to the top card, held by q)?"""
+        if self.r["number_finish"] and len(self.hands[q]) == 1 and not is_number(card):
+            return False
+        return self.P == 0 or not JUMP_WHILE_PENDING_MUST_ANSWER or self.legal_answer(card)  # R3
+
+    def can_challenge(self) -> bool:
+        return bool(self.r["challenge"]) and self.r["wd4_rule"] != "free"
+
+    # ---- plays ------------------------------------------------------------------------
+    def check_play(self, p, cards, how):
+        """Legality of putting `cards` down (before they leave the hand)."""
+        r = self.r
+        if not cards or any(not isinstance(c, str) or c not in FULL_DECK for c in cards):
+            raise Desync(f"malformed cards {cards!r}")
+        if len(cards) > 1:
+            if how != "turn":
+                self.violate(f"multi-play is not allowed for a {how} play")
+            if r["multi_play"] == "off":
+                self.violate("multi-play with multi_play=off")
+            elif not MULTI_PLAY_WILDS and any(color_of(c) is None for c in cards):
+                self.violate(f"multi-play set {cards} contains a Wild")  # R1
+            elif r["multi_play"] == "identical" and len(set(cards)) > 1:
+                self.violate(f"multi-play set {cards} is not identical cards")
+            elif r["multi_play"] == "same_symbol" and len({symbol_of(c) for c in cards}) > 1:
+                self.violate(f"multi-play set {cards} does not share one symbol")
+            if self.is_random(p):
+                self.violate(f"random bot seat {p} puts down {len(cards)} cards (it plays one)")
+        if (r["number_finish"] and Counter(cards) == Counter(self.hands[p])
+                and not all(is_number(c) for c in cards)):  # R7
+            self.violate(f"seat {p} goes out with {cards[-1]}: number_finish needs a number card last")
+        if self.P > 0 and (how != "jump" or JUMP_WHILE_PENDING_MUST_ANSWER):  # R3
+            if not any(self.legal_answer(c) for c in cards):
+                self.violate(f"{cards if len(cards) > 1 else cards[0]} is not a legal answer to the pending "
+                             f"penalty of {self.P} (top {self.top}, colour {self.color})")
+            return
+        if not any(c in ("W", "W4") or self.matches(c) for c in cards):
+            self.violate(f"{cards if len(cards) > 1 else cards[0]} does not match the top card {self.top} "
+                         f"(colour {self.color})")
+        if cards == ["W4"] and not self.wd4_allowed(p):
+            if not r["challenge"]:
+                self.violate(f"Wild Draw Four against wd4_rule={r['wd4_rule']} with challenge=false")
+            elif self.is_random(p):
+                self.violate(f"random bot seat {p} bluffs a Wild Draw Four (wd4_rule={r['wd4_rule']})")
+
+    def set_color(self, top, color):
+        c = color_of(top)
+        if c is not None:
+            if color != c:
+                self.violate(f"colour after {top} must be {c}, the trace says {color!r}")
+            self.color = c
+        elif color not in COLORS:
+            self.violate(f"invalid colour {color!r} named for {top}")
+        else:
+            self.color = color
+
+    def _penalty_target(self, p, two, skips) -> int:
+        """Victim of a deflecting Skip/Reverse (R5); the direction is already flipped."""
+        if two:
+            return self.nxt(p)
+        return self.advance(p, 1 + skips)
+
+    def put_down(self, p, cards, color, how):
+        """Cards leave p's hand; queue everything that follows (RULES 'Order of events')."""
+        r = self.r
+        guilty = self.P == 0 and "W4" in cards and not self.wd4_allowed(p)  # hand at the moment of playing
+        for c in cards:
+            self.take(p, c)
+        self.discard.extend(cards)
+        self.plays += len(cards)
+        self.moved = True
+        self.set_color(cards[-1], color)
+        emptied = not self.hands[p]
+        steps = [UnoStep(p)] if len(self.hands[p]) == 1 else []
+        if emptied and r["mode"] == "last_standing":
+            self.places[p] = len(self.places) + 1
+            self.in_round[p] = False
+            steps.append(OutStep(p, self.places[p]))
+        effect = self._effects(p, cards, emptied, guilty, how)
+        if emptied and (r["mode"] == "first_out" or self.n_in() <= 1):
+            winner = p if r["mode"] == "first_out" else min(self.places, key=self.places.get)
+            steps += effect + [ExpectEnd("out", winner)]
+        else:
+            if not emptied:  # a card that empties the hand does no swap or rotate
+                for c in cards:
+                    if symbol_of(c) == "7" and r["seven_swap"]:
+                        steps.append(SwapStep(p))
+                    if symbol_of(c) == "0" and r["zero_rotate"]:
+                        steps.append(RotateStep())
+            steps += effect
+            if r["jump_in"] and color_of(cards[-1]) is not None:
+                steps.append(JumpWindow(cards[-1]))
+        self.push_front(steps)
+
+    def _effects(self, p, cards, emptied, guilty, how) -> list:
+        """Skip / Reverse / Draw Two / Wild Draw Four: set self.cur (who takes the next turn),
+        update the pending chain, and return the steps of an immediate penalty."""
+        r = self.r
+        n = Counter(symbol_of(c) for c in cards)
+        for _ in range(n["R"]):
+            self.dir = -self.dir
+        two = self.two_left(p)
+        skips = n["S"] + (n["R"] if two and r["two_player_reverse"] == "skip" else 0)
+        if r["multi_skip"] == "once":
+            skips = min(skips, 1)
+        add = 2 * n["D"] + 4 * n["W4"]
+        stacks = (n["D"] and self.stack_d2) or (n["W4"] and self.stack_w4)
+
+        if self.P > 0 or (add and stacks):  # a stacked chain starts, grows or is deflected
+            starting = self.P == 0
+            if add:
+                self.P += add
+                self.chain_last = "W4" if n["W4"] else "D2"
+                victim = self.nxt(p)
+            else:
+                victim = self._penalty_target(p, two, skips)
+            if not emptied:
+                self.cur = victim
+                self.chain_w4 = ((p, guilty) if starting and n["W4"] and how in ("turn", "drawn")
+                                 and self.can_challenge() else None)
+                return []
+            penalty, self.P, self.chain_last = self.P, 0, None
+            if r["last_card_penalty"]:
+                self.cur = self.nxt(victim)
+                return [DrawStep(victim, "penalty", penalty, pending=True)]
+            self.cur = self.advance(p, 1 + skips)
+            return []
+        if add:  # a non-stacked Draw Two / Wild Draw Four
+            victim = self.nxt(p)
+            if emptied and not r["last_card_penalty"]:
+                self.cur = self.nxt(p)  # the penalty is dropped: nobody draws, nobody is skipped
+                return []
+            self.cur = self.nxt(victim)
+            if emptied or n["D"]:
+                return [DrawStep(victim, "penalty", add, pending=True)]
+            return [W4VictimStep(victim, p, guilty)]
+        self.cur = self.advance(p, 1 + skips)
+        return []
+
+    def challenge(self, ev, victim, w4p, guilty):
+        r = self.r
+        if ev.get("p") != victim:
+            self.violate(f"challenge by seat {ev.get('p')}, but seat {victim} is the Wild Draw Four's victim")
+        if ev.get("target") != w4p:
+            self.violate(f"challenge target {ev.get('target')}, but seat {w4p} played the Wild Draw Four")
+        if ev.get("guilty") is not guilty:
+            self.violate(f"challenge verdict guilty={ev.get('guilty')}, but the player's hand says guilty={guilty}")
+        if self.is_random(victim):
+            self.violate(f"random bot seat {victim} challenges (it never does)")
+        self.challenges += 1
+        self.P, self.chain_last, self.chain_w4 = 0, None, None
+        if guilty:
+            steps = [DrawStep(w4p, "challenge", 4)]
+            self.cur = victim if r["challenge_win_plays"] else self.nxt(victim)
+        else:
+            steps = [DrawStep(victim, "challenge", 4 + r["challenge_extra"])]
+            self.cur = self.nxt(victim)
+        self.push_front(steps)
+
+    # ---- turn flow --------------------------------------------------------------------
+    def apply_lead(self, card):
+        r, n = self.r, self.n
+        first = (self.dealer + 1) % n
+        self.dir = 1
+        self.color = color_of(card)
+        s = symbol_of(card)
+        if card == "W":
+            self.push_front([ChooseStep(first)])
+            self.cur = first
+        elif s == "D":
+            self.push_front([DrawStep(first, "lead", 2, pending=True)])
+            self.cur = self.nxt(first) if r["lead_draw_two_skips"] else first
+        elif s == "R":
+            self.dir = -1
+            self.cur = {"dealer": self.dealer, "right": (self.dealer - 1) % n,
+                        "left": (self.dealer + 1) % n}[r["lead_reverse"]]
+        elif s == "S":
+            self.cur = self.nxt(first)
+        else:
+            self.cur = first
+
+    def begin_turn(self):
+        self.turns += 1
+        self.turn_taken = True
+        self.moved = False
+        self.jumps_in_row = 0
+        self.chain_w4 = None
+
+    def accepted(self, step):
+        self.P, self.chain_last = 0, None
+        self.cur = self.nxt(step.p)
+
+    def turn_drawn(self, step):
+        self.cur = self.nxt(step.p)
+        if step.got:
+            self.push_front([DrawnStep(step.p, step.got[-1])])
+
+    def cap_reached(self) -> bool:
+        return self.turns >= self.r["max_turns"] or self.jumps_in_row >= self.r["max_turns"]
+
+    def next_step(self) -> Step:
+        if self.turn_taken:  # R6
+            self.idle = 0 if self.moved else self.idle + 1
+            self.turn_taken = False
+        if self.idle >= self.n_in():
+            return ExpectEnd("stall")
+        if self.cap_reached():
+            return ExpectEnd("cap")
+        return TurnStep(self.cur)
+
+    def apply(self, ev: dict, evno: int):
+        self.evno, self.ev = evno, ev
+        if self.desynced:
+            return
+        if self.result is not None:
+            self.violate("event after the round's end")
+            return
+        try:
+            if not isinstance(ev, dict) or "ev" not in ev:
+                raise Desync("malformed event")
+            for _ in range(1000):
+                if not self.agenda:
+                    self.agenda.append(self.next_step())
+                step = self.agenda.popleft()
+                res = step.offer(self, ev)
+                if res == KEEP:
+                    self.agenda.appendleft(step)
+                if res in (DONE, KEEP):
+                    break
+            else:
+                raise Desync("internal: event could not be placed")
+        except Desync as e:
+            self.violate(f"{e}; replay of this game stops here")
+            self.desynced = True
+            return
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:
+            self.violate(f"malformed event ({type(e).__name__}: {e}); replay of this game stops here")
+            self.desynced = True
+            return
+        self.check_conservation()
+
+    # ---- end --------------------------------------------------------------------------
+    def team(self, i):
+        k = self.r.get("teams") or 0
+        return i % k if k else i
+
+    def record(self, reason, winner) -> dict:
+        n, zp = self.n, self.r.get("zero_points", 0)
+        pts = [sum(card_points(c, zp) for c in h) for h in self.hands]
+        wp = 0
+        if winner >= 0:
+            if self.r["mode"] == "last_standing":
+                places = dict(self.places)
+                for i in range(n):
+                    places.setdefault(i, n)  # the player left places last
+                wp = sum(n + 1 - 2 * places[i] for i in range(n) if self.team(i) == self.team(winner))
+            else:
+                wp = sum(pts[i] for i in range(n) if self.team(i) != self.team(winner))
+        rec = {"game": self.report.game, "winner": winner, "reason": reason, "turns": self.turns,
+               "plays": self.plays, "draws": self.draws, "reshuffles": self.reshuffles,
+               "max_pending": self.max_pending, "challenges": self.challenges, "winner_points": wp}
+        rec.update({f"points_{i}": pts[i] for i in range(n)})
+        rec.update({f"cards_{i}": len(self.hands[i]) for i in range(n)})
+        return rec
+
+    def finish(self, ev, reason, winner):
+        rec = self.record(reason, winner)
+        self.result = rec
+        self.report.record = rec
+        total = Counter(self.pile) + Counter(self.discard)
+        for h in self.hands:
+            total += Counter(h)
+        if total != FULL_DECK and not self._conservation_reported:
+            self._conservation_reported = True
+            self.violate("card conservation broken at the end (hands + pile + discard != deck)")
+        for key, want in (("winner", winner), ("reason", reason), ("turns", rec["turns"])):
+            if key not in ev:
+                self.violate(f"end lacks '{key}'")
+            elif ev[key] != want:
+                self.violate(f"end {key} is {ev[key]!r}, the replay gives {want!r}")
+        pts = [rec[f"points_{i}"] for i in range(self.n)]
+        if ev.get("points") != pts:
+            self.violate(f"end points {ev.get('points')!r}, the replay gives {pts}")
+        for key in EXTRA_END_FIELDS:
+            if key not in ev:
+                continue
+            want = [rec[f"cards_{i}"] for i in range(self.n)] if key == "cards" else rec[key]
+            if ev[key] != want:
+                self.violate(f"end {key} is {ev[key]!r}, the replay gives {want!r}")
+
+
+# --------------------------------------------------------------------------------------
+CSV_INT_COLUMNS = ("game", "winner", "turns", "plays", "draws", "reshuffles", "max_pending",
+                   "challenges", "winner_points")
+
+
+def compare_csv(reports, rows) -> None:
+    """Compare SPEC 6 CSV rows (dicts of strings) with the computed records, in place."""
+    by_game = {r.game: r for r in reports}
+    seen = set()
+    for row in rows:
+        try:
+            g = int(row["game"])
+        except (KeyError, ValueError):
+            if reports:
+                reports[0].violations.append(f"csv row without a valid game: {row}")
+            continue
+        seen.add(g)
+        rep = by_game.get(g)
+        if rep is None:
+            continue
+        if rep.record is None:
+            rep.violations.append(f"game {g}: csv row present but the replay computed no record")
+            continue
+        for key, want in rep.record.items():
+            got = row.get(key)
+            if got is None:
+                rep.violations.append(f"game {g}: csv lacks column {key}")
+                continue
+            got_v = got if key == "reason" else _int_or_str(got)
+            if got_v != want:
+                rep.violations.append(f"game {g}: csv {key} is {got!r}, the replay gives {want!r}")
+    for rep in reports:
+        if rep.game not in seen:
+            rep.violations.append(f"game {rep.game}: no csv row")
+
+
+def _int_or_str(s):
+    try:
+        return int(s)
+    except ValueError:
+        try:
+            f = float(s)
+            return int(f) if f == int(f) else f
+        except ValueError:
+            return s
+
+
+def check_trace_lines(lines: Iterable[str], csv_rows=None) -> list:
+    reports: list = []
+    game = None
+    orphan = GameReport(game=-1)
+    lineno = 0
+
+    def close(g):
+        if g is not None and g.result is None and not g.desynced:
+            g.violate("the game has no 'end' event")
+
+    for lineno, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as e:
+            (game.report if game else orphan).violations.append(f"event {lineno}: not JSON ({e})")
+            continue
+        if isinstance(ev, dict) and ev.get("ev") == "deal":
+            close(game)
+            game = Game(ev, lineno)
+            reports.append(game.report)
+        elif game is None:
+            orphan.violations.append(f"event {lineno}: event before any 'deal'")
+        else:
+            game.apply(ev, lineno)
+    close(game)
+    if orphan.violations:
+        reports.insert(0, orphan)
+    if csv_rows is not None:
+        compare_csv([r for r in reports if r.game >= 0], list(csv_rows))
+    return reports
+
+
+def check_trace_file(path, csv_path=None) -> list:
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    rows = None
+    if csv_path is not None:
+        with open(csv_path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    return check_trace_lines(lines, rows)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Replay-check a uno-sim JSON Lines trace (SPEC 7).")
+    ap.add_argument("trace", type=Path)
+    ap.add_argument("--csv", type=Path, help="per-game CSV rows (SPEC 6) to compare")
+    ap.add_argument("-q", "--quiet", action="store_true", help="print violations only")
+    a = ap.parse_args(argv)
+    reports = check_trace_file(a.trace, a.csv)
+    bad = 0
+    for rep in reports:
+        for v in rep.violations:
+            print(v)
+        bad += len(rep.violations)
+        if not a.quiet:
+            status = "ok" if rep.ok else f"{len(rep.violations)} violation(s)"
+            print(f"game {rep.game}: {status}", file=sys.stderr)
+    if not a.quiet:
+        print(f"{len(reports)} game(s), {bad} violation(s)", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Bot names and parameters -> the integer codes and float rows the kernel reads (SPEC 4).
+
+A bot spec names one bot per seat, separated by commas; a single entry means every seat;
+parameters follow the name after colons:
+
+    random                                   every seat plays `random`
+    random,random:forget_uno=0.3,random      three seats, the second forgets UNO 30% of the time
+    random:forget_uno=0.1:jump_in_prob=0.5   every seat, two parameters
+
+Every error is a `BotError` (a ValueError) whose message names the offending bot,
+parameter or value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .engine import layout as L
+
+
+class BotError(ValueError):
+    """Bad bot input; the message names the bot, parameter or value."""
+
+
+# Every bot the project knows, with its kernel code.
+BOT_CODES: dict[str, int] = {
+    "random": L.BOT_RANDOM,
+    "greedy": L.BOT_GREEDY,
+    "expert": L.BOT_EXPERT,
+    "bluffer": L.BOT_BLUFFER,
+}
+
+# Bots the engine plays today. The others are known names but rejected until they exist.
+IMPLEMENTED: frozenset[str] = frozenset({"random"})
+
+# Parameters (all probabilities in [0, 1]), their defaults and their column in the row.
+PARAM_INDEX: dict[str, int] = {
+    "forget_uno": L.BP_FORGET_UNO,
+    "challenge_prob": L.BP_CHALLENGE_PROB,
+    "bluff_prob": L.BP_BLUFF_PROB,
+    "jump_in_prob": L.BP_JUMP_IN_PROB,
+}
+PARAM_DEFAULTS: dict[str, float] = {
+    "forget_uno": 0.0,
+    "challenge_prob": 0.0,
+    "bluff_prob": 0.0,
+    "jump_in_prob": 1.0,
+}
+
+DEFAULT_BOT = "random"
+
+
+@dataclass(frozen=True)
+class Bot:
+    """One seat's policy: a bot name and the parameters set explicitly (others default)."""
+
+    name: str
+    params: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def code(self) -> int:
+        return BOT_CODES[self.name]
+
+    def param(self, key: str) -> float:
+        return float(self.params.get(key, PARAM_DEFAULTS[key]))
+
+    @property
+    def label(self) -> str:
+        """Name plus the parameters that differ from their defaults, in the spec syntax."""
+        extra = [
+            f"{key}={_fmt(value)}"
+            for key, value in sorted(self.params.items())
+            if value != PARAM_DEFAULTS[key]
+        ]
+        return ":".join([self.name, *extra])
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def parse_bot(text: str) -> Bot:
+    """One seat's entry: `name` or `name:param=value:param=value`."""
+    parts = [part.strip() for part in text.split(":")]
+    name = parts[0]
+    if not name:
+        raise BotError(f"bad bot entry {text.strip()!r}: missing bot name")
+    if name not in BOT_CODES:
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_CODES)})")
+    if name not in IMPLEMENTED:
+        raise BotError(f"bot {name!r} is not implemented yet (available: {', '.join(sorted(IMPLEMENTED))})")
+    params: dict[str, float] = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise BotError(f"bad parameter {part!r} for bot {name!r}: expected PARAM=VALUE")
+        if key not in PARAM_INDEX:
+            raise BotError(f"unknown parameter {key!r} for bot {name!r} (known: {', '.join(PARAM_INDEX)})")
+        if key in params:
+            raise BotError(f"parameter {key!r} given twice for bot {name!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise BotError(f"bad value {value.strip()!r} for bot parameter {key!r}: expected a number") from None
+        if not 0.0 <= number <= 1.0:  # also rejects nan
+            raise BotError(f"bad value {value.strip()!r} for bot parameter {key!r}: must be a probability between 0 and 1")
+        params[key] = number
+    return Bot(name, params)
+
+
+def parse_bots(spec: str | None, players: int) -> list[Bot]:
+    """One Bot per seat from a spec like `random,random:forget_uno=0.3` (None: all random)."""
+    if spec is None:
+        return [Bot(DEFAULT_BOT) for _ in range(players)]
+    entries = spec.split(",")
+    if len(entries) == 1:
+        bot = parse_bot(entries[0])
+        return [bot for _ in range(players)]
+    if len(entries) != players:
+        raise BotError(
+            f"--bots names {len(entries)} bots for {players} players "
+            "(give one per seat, or a single bot for every seat)"
+        )
+    return [parse_bot(entry) for entry in entries]
+
+
+def pack_bots(bots: list[Bot]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes int64[P], params float64[P, N_BOT_PARAMS]) for the kernel."""
+    codes = np.array([bot.code for bot in bots], dtype=np.int64)
+    params = np.zeros((len(bots), L.N_BOT_PARAMS), dtype=np.float64)
+    for seat, bot in enumerate(bots):
+        for key, column in PARAM_INDEX.items():
+            params[seat, column] = bot.param(key)
+    return codes, params
+
+
+def describe(bots: list[Bot]) -> str:
+    """Short text for titles: `random x4` or `random, random:forget_uno=0.3, ...`."""
+    labels = [bot.label for bot in bots]
+    if len(set(labels)) == 1:
+        return f"{labels[0]} x{len(labels)}"
+    return ", ".join(labels)

@@ -1,0 +1,215 @@
+"""Python orchestration of a run: chunks, threads, progress bar, streaming aggregation.
+
+Games are played in chunks by `engine.batch.run_chunk` (numba prange threads). Each game is
+seeded from (run key, game index), so the numbers do not depend on the chunk size or the
+thread count. Only counters and histograms are kept (`stats.Aggregate`); with
+`per_game_path` the SPEC 6 per-game CSV is streamed chunk by chunk as well.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from . import stats
+from .bots import Bot, pack_bots
+from .records import records_frame
+from .rules import Rules
+
+# Show a progress bar only when the run is expected to take longer than this.
+PROGRESS_MIN_SECONDS = 1.0
+# Chunk sizes: a small first chunk absorbs the compile / cache load, a second measures the
+# rate; later chunks aim at CHUNK_SECONDS each (bounded by chunk_size, which bounds memory).
+# Results do not depend on the chunk sizes.
+WARMUP_CHUNK = 2048
+PROBE_CHUNK = 8192
+CHUNK_SECONDS = 0.5
+
+
+def available_threads() -> int:
+    """Threads numba may use (its launch-time maximum, normally the core count)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+@dataclass
+class RunResult:
+    rules: Rules
+    bots: list[Bot]
+    games: int
+    seed: int
+    workers: int
+    aggregate: stats.Aggregate
+    seconds: float
+    per_game_path: Path | None = None
+
+    @property
+    def bot_labels(self) -> list[str]:
+        return [bot.label for bot in self.bots]
+
+    def summary(self, variant: str) -> pd.DataFrame:
+        return stats.summarize(self.aggregate, variant, self.bot_labels, teams=self.rules.teams)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("nan")
+
+
+class _Chunker:
+    """Chunk sizes for a run: warm-up, probe, then about CHUNK_SECONDS each."""
+
+    def __init__(self, games: int, chunk_size: int) -> None:
+        self.games = games
+        self.chunk_size = chunk_size
+        self.done = 0
+        self.index = 0
+        self.rate: float | None = None  # games per second, measured after the warm-up
+
+    def next_size(self) -> int:
+        if self.index == 0:
+            size = WARMUP_CHUNK
+        elif self.rate is None:
+            size = PROBE_CHUNK
+        else:
+            size = max(PROBE_CHUNK, int(self.rate * CHUNK_SECONDS))
+        return min(size, self.chunk_size, self.games - self.done)
+
+    def record(self, n: int, seconds: float) -> None:
+        if self.index > 0 and seconds > 0:
+            self.rate = n / seconds
+        self.done += n
+        self.index += 1
+
+    def seconds_left(self) -> float | None:
+        if self.rate is None:
+            return None
+        return (self.games - self.done) / self.rate
+
+
+class _Progress:
+    """A rich progress bar (on stderr, only on a terminal), started once the rest of the run
+    is expected to take more than PROGRESS_MIN_SECONDS; advanced once per chunk."""
+
+    def __init__(self, games: int, enabled: bool, description: str) -> None:
+        self.games = games
+        self.description = description
+        self.bar = None
+        self.task = None
+        self.enabled = False
+        if enabled:
+            from rich.console import Console
+
+            self.console = Console(stderr=True)
+            self.enabled = self.console.is_terminal
+
+    def update(self, done: int, seconds_left: float | None) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
+                return
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.description, total=self.games)
+        self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def simulate(
+    rules: Rules,
+    bots: list[Bot],
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    chunk_size: int = 65536,
+    progress: bool = True,
+    per_game_path: str | os.PathLike | None = None,
+    description: str = "simulating",
+) -> RunResult:
+    """Play `games` games and aggregate them; optionally stream the per-game CSV.
+
+    `workers`: numba threads (default: all available; more than available is capped).
+    `per_game_path` is written directly; callers wanting atomicity pass a temporary path.
+    """
+    import numba
+
+    from .engine.batch import run_chunk, run_key
+
+    if games < 1:
+        raise ValueError(f"games must be at least 1 (got {games})")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
+    if len(bots) != rules.players:
+        raise ValueError(f"{len(bots)} bots for {rules.players} players")
+    limit = available_threads()
+    if workers is None:
+        workers = limit
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1 (got {workers})")
+    workers = min(workers, limit)
+    numba.set_num_threads(workers)
+
+    ri, rf = rules.pack()
+    codes, params = pack_bots(bots)
+    key = run_key(seed)
+    agg = stats.Aggregate(players=rules.players)
+    bar = _Progress(games, progress, description)
+    out = None
+    began = time.perf_counter()
+    try:
+        if per_game_path is not None:
+            out = open(per_game_path, "w", encoding="utf-8", newline="")
+        chunks = _Chunker(games, chunk_size)
+        while chunks.done < games:
+            start, n = chunks.done, chunks.next_size()
+            t0 = time.perf_counter()
+            records = run_chunk(ri, rf, codes, params, key, start, n)
+            agg.add(records)
+            if out is not None:
+                records_frame(records, rules.players, start).to_csv(
+                    out, header=start == 0, index=False, lineterminator="\n"
+                )
+            chunks.record(n, time.perf_counter() - t0)
+            bar.update(chunks.done, chunks.seconds_left())
+    finally:
+        bar.close()
+        if out is not None:
+            out.close()
+    seconds = time.perf_counter() - began
+    return RunResult(
+        rules=rules,
+        bots=list(bots),
+        games=games,
+        seed=seed,
+        workers=workers,
+        aggregate=agg,
+        seconds=seconds,
+        per_game_path=Path(per_game_path) if per_game_path is not None else None,
+    )
+
