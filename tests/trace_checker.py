@@ -13,6 +13,15 @@ front step, which consumes it (DONE / KEEP when it waits for more events, e.g. a
 split around a reshuffle) or steps aside (PASS: it is complete or optional, the event is
 offered to the next step). An empty agenda means the next regular turn (or a forced end).
 
+Checked at every event: card conservation and pile order (every drawn card is the pile
+top as the trace last gave it; deal, return and reshuffle piles), who acts (direction,
+Skip, Reverse, two-player rules, lead card rules, players out), the legality of every
+play / answer / jump-in / multi-play under the rule knobs, the colour, draw counts per
+cause, reshuffle and empty-draw conditions, void / stall / cap endings, UNO and caught
+calls, swaps and rotations, challenge verdicts, last-card penalties, out places, the
+`random` bot policy (SPEC 4), and finally the `end` event (and CSV row) against the
+record computed here.
+
 Violations that leave the replay in sync (an illegal card, a wrong count, a broken bot
 policy) are recorded and the replay goes on; an event the replay cannot place at all
 (wrong player acting, missing event) stops the replay of that game.
@@ -31,8 +40,8 @@ from pathlib import Path
 from typing import Iterable
 
 # --------------------------------------------------------------------------------------
-# Readings the checker had to choose where SPEC.md + docs/RULES.md leave room.
-# Every one of them is used in exactly one place below (search for the constant name).
+# Readings the checker had to choose where SPEC.md + docs/RULES.md leave room, all listed
+# here; each is marked "R<n>" where the code applies it.
 # --------------------------------------------------------------------------------------
 # R1 MULTI_PLAY_WILDS: multi-play sets never contain a Wild or Wild Draw Four, in either
 #    mode (SPEC 3.6 says "never Wilds" for same_symbol; SPEC 6 lists only Draw Two,
@@ -530,6 +539,8 @@ class Game:
         for i, h in enumerate(self.hands):
             if len(h) != r.get("hand_size", 7):
                 self.violate(f"seat {i} is dealt {len(h)} cards, hand_size is {r.get('hand_size')}")
+        if n * r.get("hand_size", 7) + 1 > 108:
+            self.violate(f"invalid rule set: {n} players x hand_size {r.get('hand_size')} + 1 > 108")
         k = r.get("teams", 0) or 0
         if k and n % k:
             self.violate(f"teams={k} does not divide players={n}")
