@@ -10,6 +10,7 @@ from numba import njit, prange
 from . import layout as L
 from .play import play_round
 from .rng import seed_game
+from .unowned import keep_alive, unowned
 from .state import N_CONFIG, N_GAME, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 N_BLOCKS = 64
@@ -30,12 +31,14 @@ def _run_chunk(config, key, start, out):
     for b in prange(nb):
         lo = n * b // nb
         hi = n * (b + 1) // nb
-        g = np.zeros(N_GAME, dtype=np.int64)
+        owner = np.zeros(N_GAME, dtype=np.int64)
+        g = unowned(owner)
         g[:N_CONFIG] = config
         for i in range(lo, hi):
             seed_game(g, key, start + i)
             play_round(g, dealer, 0, N_GAME)
             out[i, :] = g[O_REC : O_REC + L.N_COLS]
+        keep_alive(owner)
 
 
 def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int) -> np.ndarray:
@@ -48,9 +51,11 @@ def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int) -> np
 
 
 @njit(cache=True)
-def _trace_game(g, key, game):
+def _trace_game(owner, key, game):
+    g = unowned(owner)
     seed_game(g, key, game)
     play_round(g, g[L.R_PLAYERS] - 1, 1, O_TRACE)
+    keep_alive(owner)
     return g[S_TPOS], g[S_OVERFLOW]
 
 

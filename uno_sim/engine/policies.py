@@ -7,11 +7,11 @@ change the cards.
 
 from numba import njit
 
-from ..cards import WILD_DRAW_FOUR
+from ..cards import WILD, WILD_DRAW_FOUR
 from . import layout as L
 from .rng import chance, randint
 from .rules_check import N_CANDIDATES, candidate, hand, holds_forbidding_card, legal_answer, legal_turn_card
-from .state import O_PARAMS, O_PLACE, S_PLAYERS
+from .state import O_HSIZE, O_PARAMS, O_PLACE, S_PLAYERS
 
 
 @njit(cache=True, inline="always")
@@ -34,6 +34,59 @@ def choose_turn_card(g, p, color, top):
         and chance(g, param(g, p, L.BP_BLUFF_PROB))
     ):
         return WILD_DRAW_FOUR
+    if g[L.R_NUMBER_FINISH] and g[O_HSIZE + p] == 1:
+        return _pick_legal_slowly(g, p, color, top)
+    return _pick_legal(g, h, color, top)
+
+
+@njit(cache=True, inline="always")
+def _pick_legal(g, h, color, top):
+    """Uniform over the legal physical cards, in candidate order: the current colour's faces,
+    the top symbol in the other colours, Wild, Wild Draw Four (when wd4_rule allows it).
+    Same result as _pick_legal_slowly; counts are summed once instead of per candidate."""
+    base = h + color * 13
+    in_color = 0
+    for i in range(13):
+        in_color += g[base + i]
+    same_symbol = 0
+    if top < WILD:
+        s = top % 13
+        for c in range(4):
+            if c != color:
+                same_symbol += g[h + c * 13 + s]
+    wilds = g[h + WILD]
+    fours = g[h + WILD_DRAW_FOUR]
+    if fours > 0:
+        rule = g[L.R_WD4_RULE]
+        if rule == 0 and in_color > 0:
+            fours = 0
+        elif rule == 1 and (in_color > 0 or same_symbol > 0):
+            fours = 0
+    total = in_color + same_symbol + wilds + fours
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    if r < in_color:
+        for i in range(13):
+            r -= g[base + i]
+            if r < 0:
+                return color * 13 + i
+    r -= in_color
+    if r < same_symbol:
+        s = top % 13
+        for c in range(4):
+            if c != color:
+                r -= g[h + c * 13 + s]
+                if r < 0:
+                    return c * 13 + s
+    r -= same_symbol
+    return WILD if r < wilds else WILD_DRAW_FOUR
+
+
+@njit(cache=True)
+def _pick_legal_slowly(g, p, color, top):
+    """Uniform over the legal physical cards, asking legal_turn_card about every candidate."""
+    h = hand(p)
     total = 0
     for i in range(N_CANDIDATES):
         f = candidate(i, color, top)
