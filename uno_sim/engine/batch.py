@@ -11,7 +11,7 @@ from . import layout as L
 from .play import play_round
 from .rng import seed_game
 from .unowned import keep_alive, unowned
-from .state import N_CONFIG, N_GAME, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
+from .state import N_CONFIG, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 N_BLOCKS = 64
 
@@ -23,11 +23,31 @@ def run_key(seed: int) -> int:
     return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
 
 
+@njit(cache=True)
+def seat_bots(g, config, game, rotate):
+    """Seat the bots for game number `game`; returns (deal number, rotation r).
+
+    Without rotation seat s plays bot slot s (the s-th entry of --bots) and game i is deal i.
+    With rotation (n players) game i is deal i // n played with rotation r = i % n: bot slot b
+    sits at seat (b + r) % n, so every deal is played once with each bot in each seat."""
+    if not rotate:
+        return game, 0
+    n = config[L.R_PLAYERS]
+    r = game % n
+    for s in range(n):
+        b = (s - r + n) % n
+        g[O_BOTS + s] = config[O_BOTS + b]
+        for k in range(L.N_BOT_PARAMS):
+            g[O_PARAMS + s * L.N_BOT_PARAMS + k] = config[O_PARAMS + b * L.N_BOT_PARAMS + k]
+    return game // n, r
+
+
 @njit(cache=True, parallel=True)
-def _run_chunk(config, key, start, out):
+def _run_chunk(config, key, start, rotate, out):
     n = out.shape[0]
     nb = min(N_BLOCKS, n)
-    dealer = config[L.R_PLAYERS] - 1
+    players = config[L.R_PLAYERS]
+    dealer = players - 1
     for b in prange(nb):
         lo = n * b // nb
         hi = n * (b + 1) // nb
@@ -35,18 +55,23 @@ def _run_chunk(config, key, start, out):
         g = unowned(owner)
         g[:N_CONFIG] = config
         for i in range(lo, hi):
-            seed_game(g, key, start + i)
+            deal, r = seat_bots(g, config, start + i, rotate)
+            seed_game(g, key, deal)
             play_round(g, dealer, 0, N_GAME)
             out[i, :] = g[O_REC : O_REC + L.N_COLS]
+            w = out[i, L.COL_WINNER]
+            out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
         keep_alive(owner)
 
 
-def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int) -> np.ndarray:
-    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run with this key."""
+def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False) -> np.ndarray:
+    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run with this key.
+
+    `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot."""
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
     if n > 0:
         config = make_config(ri, rf, bot_codes, bot_params)
-        _run_chunk(config, np.uint64(key), np.int64(start), out)
+        _run_chunk(config, np.uint64(key), np.int64(start), bool(rotate), out)
     return out
 
 
@@ -68,3 +93,14 @@ def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int
     if overflow:
         return record, None
     return record, g[O_TRACE:end].copy()
+
+
+def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int) -> np.ndarray:
+    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run."""
+    from .match import _run_matches
+
+    out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
+    if n > 0:
+        config = make_config(ri, rf, bot_codes, bot_params)
+        _run_matches(config, np.uint64(key), np.int64(start), out)
+    return out

@@ -99,6 +99,7 @@ COL_UNO_CAUGHT = 13
 COL_LEAD = 14  # face of the accepted lead card (-1 if none)
 COL_PENALTY_DRAWN = 15  # cards drawn as Draw Two/Four penalties in total
 COL_STACKS = 16  # draw cards added onto an already pending penalty
+COL_WINNER_BOT = 17  # the winner's bot slot (index into the --bots list; = winner unless seats rotate)
 COL_POINTS = 20
 COL_CARDS = 30
 N_COLS = 40
@@ -147,3 +148,19 @@ BP_CHALLENGE_PROB = 1
 BP_BLUFF_PROB = 2
 BP_JUMP_IN_PROB = 3
 N_BOT_PARAMS = 4
+
+# ---------------------------------------------------------------- per-match record (int64)
+# A "side" is a seat, or a team (seat % teams) when teams are on; totals are per side.
+M_WINNER = 0  # winning side, -1 if the match hit the round limit
+M_ROUNDS = 1
+M_FIRST_DEALER = 2
+M_COMEBACK = 3  # 1 when the winner trailed after half the rounds (rounds // 2)
+M_MARGIN = 4  # final total of the winner minus the runner-up's (loser_penalty: runner-up minus winner)
+M_TURNS = 5  # summed over the match's rounds
+M_PLAYS = 6
+M_DRAWS = 7
+M_NO_WINNER_ROUNDS = 8
+M_TOTALS = 10  # + side: final totals
+M_ROUND_WINS = 20  # + seat: rounds won
+N_MATCH_COLS = 30
+MAX_MATCH_ROUNDS = 10000  # a match still undecided after this many rounds ends with no winner
