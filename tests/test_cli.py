@@ -48,7 +48,7 @@ BAD_RUNS = [
     (["run", "standard", "--games", "many"], "--games"),
     (["run", "standard", "--workers", "0"], "--workers"),
     (["run", "standard", "--seed", "-1"], "--seed"),
-    (["run", "standard", "--bots", "expert"], "bot 'expert' is not implemented yet"),
+    (["run", "standard", "--bots", "expert,wizard,random,random"], "unknown bot 'wizard'"),
     (["run", "standard", "--bots", "random,random"], "2 bots for 4 players"),
     (["run", "standard", "--bots", "random:forget_uno=2"], "forget_uno"),
     (["run", "standard", "--bogus"], "--bogus"),
@@ -59,7 +59,7 @@ BAD_RUNS = [
     (["trace", "nope"], "unknown preset 'nope'"),
     (["trace", "standard", "--games", "0"], "--games"),
     (["trace", "standard", "--set", "hand_size=0"], "hand_size"),
-    (["trace", "standard", "--bots", "greedy"], "bot 'greedy' is not implemented yet"),
+    (["trace", "standard", "--bots", "greedy:bluff=1"], "unknown parameter 'bluff'"),
 ]
 
 
@@ -125,7 +125,7 @@ def test_console_script_help_and_bad_input():
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "uno_sim.cli"]
     done = subprocess.run(command + ["--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0
-    for name in ("presets", "show", "run", "trace"):
+    for name in ("presets", "show", "run", "compare", "sweep", "trace"):
         assert name in done.stdout
     done = subprocess.run(command + ["run", "standard", "--set", "nope=1"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
@@ -171,7 +171,10 @@ def test_run_writes_summary_and_chart_same_for_any_workers(capsys, tmp_path):
         assert code == 0, err
         assert "summary.csv" in out and "win_rates.png" in out
         assert (out_dir / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert sorted(p.name for p in out_dir.iterdir()) == ["summary.csv", "win_rates.png"]  # no temp files
+        assert sorted(p.name for p in out_dir.iterdir()) == [  # no temp files; standard: no stacking chart
+            "bot_win_rates.png", "distributions.csv", "game_length.png", "summary.csv", "win_rates.png",
+            "winner_points.png",
+        ]
         outs.append((out_dir / "summary.csv").read_bytes())
     assert outs[0] == outs[1]
     table, value = summary_values(tmp_path / "w1" / "summary.csv")

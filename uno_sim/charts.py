@@ -1,9 +1,16 @@
-"""matplotlib (Agg) PNG charts of a summary table."""
+"""matplotlib (Agg) PNG charts: one figure per question, for one variant (`run`) or several
+side by side (`compare`), and the sweep chart.
+
+Every chart is titled with the preset(s), players, bots and game count, labels its axes with
+units, and puts its legend below the axes, where it covers no data.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -15,6 +22,23 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .files import atomic_path  # noqa: E402
+from .stats import Aggregate, IntHistogram  # noqa: E402
+
+COLORS = plt.get_cmap("tab10").colors
+FAIR_COLOR = "#555555"
+
+
+@dataclass
+class Variant:
+    """What the charts need of one simulated variant."""
+
+    name: str
+    summary: pd.DataFrame
+    aggregate: Aggregate
+    players: int
+    bots: str  # describe(bots), e.g. "random x4"
+    bot_labels: list[str]
+    games: int
 
 
 def save_figure(fig, path: str | os.PathLike) -> Path:
@@ -27,36 +51,331 @@ def save_figure(fig, path: str | os.PathLike) -> Path:
     return Path(path)
 
 
-def seat_win_rates(
-    summary: pd.DataFrame,
-    path: str | os.PathLike,
-    preset: str,
-    players: int,
-    bots: str,
-    games: int,
-) -> Path:
-    """Bar chart of seat win rates with 95% interval bars and a 1/n reference line."""
-    rows = [summary.loc[summary["metric"] == f"win_rate_seat_{i}"].iloc[0] for i in range(players)]
-    values = np.array([row["value"] for row in rows], dtype=float)
-    low = np.array([row["ci_low"] for row in rows], dtype=float)
-    high = np.array([row["ci_high"] for row in rows], dtype=float)
-    errors = np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
+def _value(summary: pd.DataFrame, name: str) -> tuple[float, float, float]:
+    hit = summary.loc[summary["metric"] == name]
+    if hit.empty:
+        return (math.nan, math.nan, math.nan)
+    row = hit.iloc[0]
+    return (float(row["value"]), float(row["ci_low"]), float(row["ci_high"]))
 
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.8 * players + 3.0), 5.0))
-    seats = np.arange(players)
-    ax.bar(seats, values, color="#3b75af", width=0.65, label="win rate")
-    ax.errorbar(seats, values, yerr=errors, fmt="none", ecolor="black", capsize=4, linewidth=1.2,
-                label="95% interval (Wilson)")
-    ax.axhline(1.0 / players, color="#c44e52", linestyle="--", linewidth=1.2, label=f"1/{players} (fair share)")
-    ax.set_xticks(seats)
-    ax.set_xticklabels([f"seat {i}" for i in seats])
-    ax.set_xlabel("seat (seat 0 acts first; dealer is seat n-1)")
-    ax.set_ylabel("win rate")
-    top = np.nanmax(np.concatenate([high, [1.0 / players]]))
-    ax.set_ylim(0.0, min(1.0, top * 1.25) if np.isfinite(top) and top > 0 else 1.0)
-    subtitle = textwrap.fill(f"{players} players, {games:,} games, bots: {bots}", width=80)
-    ax.set_title(f"{preset}: seat win rates\n{subtitle}", fontsize=10)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize=8, frameon=False)
+
+def _distinct(values) -> str:
+    return ", ".join(dict.fromkeys(str(v) for v in values))
+
+
+def _title(ax, question: str, variants: list[Variant]) -> None:
+    names = " vs ".join(v.name for v in variants)
+    players = _distinct(v.players for v in variants)
+    bots = _distinct(v.bots for v in variants)
+    games = _distinct(f"{v.games:,}" for v in variants)
+    each = " each" if len(variants) > 1 else ""
+    subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games} games{each}", width=90)
+    ax.set_title(f"{names}: {question}\n{subtitle}", fontsize=10)
+
+
+def _legend_below(ax, ncol: int, handles=None, labels=None) -> None:
+    kwargs = {} if handles is None else {"handles": handles, "labels": labels}
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=max(1, ncol), fontsize=8, frameon=False, **kwargs)
+
+
+def _bar_groups(n_groups: int, n_bars: int) -> tuple[np.ndarray, float]:
+    width = 0.8 / n_bars
+    return np.arange(n_groups), width
+
+
+def _errors(values, low, high) -> np.ndarray:
+    values, low, high = (np.asarray(a, dtype=float) for a in (values, low, high))
+    return np.vstack([np.nan_to_num(values - low), np.nan_to_num(high - values)])
+
+
+# ---------------------------------------------------------------- win rates
+
+
+def seat_win_rates(variants: list[Variant], path: str | os.PathLike) -> Path:
+    """Seat win rates with 95% (Wilson) interval bars, variants side by side; 1/n line(s)."""
+    seats = max(v.players for v in variants)
+    k = len(variants)
+    x, width = _bar_groups(seats, k)
+    fig, ax = plt.subplots(figsize=(max(7.5, 0.55 * seats * k + 3.5), 5.2))
+    top = 0.0
+    for j, v in enumerate(variants):
+        rows = [_value(v.summary, f"win_rate_seat_{i}") for i in range(v.players)]
+        values, low, high = (np.array(col) for col in zip(*rows))
+        pos = x[: v.players] - 0.4 + width * (j + 0.5)
+        ax.bar(pos, values, width=width * 0.92, color=COLORS[j % 10], label=v.name)
+        ax.errorbar(pos, values, yerr=_errors(values, low, high), fmt="none", ecolor="black", capsize=3,
+                    linewidth=1.0)
+        top = max(top, np.nanmax(high))
+    for n in sorted({v.players for v in variants}):
+        ax.hlines(1.0 / n, -0.5, n - 0.5, colors=FAIR_COLOR, linestyles="--", linewidth=1.2,
+                  label=f"1/{n} (fair share, {n} players)")
+        top = max(top, 1.0 / n)
+    ax.errorbar([], [], yerr=[], fmt="none", ecolor="black", capsize=3, label="95% interval (Wilson)")
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"seat {i}" for i in x])
+    ax.set_xlim(-0.5, seats - 0.5)
+    ax.set_xlabel("seat (seat 0 acts first; the dealer is seat n-1)")
+    ax.set_ylabel("win rate (share of games won)")
+    ax.set_ylim(0.0, min(1.0, top * 1.2) if top > 0 else 1.0)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.grid(axis="y", alpha=0.3)
+    _title(ax, "seat win rates", variants)
+    _legend_below(ax, k + 2)
     fig.tight_layout()
     return save_figure(fig, path)
+
+
+def bot_win_rates(variants: list[Variant], path: str | os.PathLike) -> Path:
+    """Win rate of each bot (all seats playing it together), with its fair share marked."""
+    labels = list(dict.fromkeys(label for v in variants for label in v.bot_labels))
+    k = len(variants)
+    x, width = _bar_groups(len(labels), k)
+    fig, ax = plt.subplots(figsize=(max(7.5, 1.2 * len(labels) * k + 3.0), 5.2))
+    top = 0.0
+    fair_drawn = False
+    for j, v in enumerate(variants):
+        for i, label in enumerate(labels):
+            if label not in v.bot_labels:
+                continue
+            value, low, high = _value(v.summary, f"win_rate_bot_{label}")
+            pos = x[i] - 0.4 + width * (j + 0.5)
+            ax.bar(pos, value, width=width * 0.92, color=COLORS[j % 10], label=v.name if i == 0 else None)
+            ax.errorbar([pos], [value], yerr=_errors([value], [low], [high]), fmt="none", ecolor="black", capsize=3)
+            fair = v.bot_labels.count(label) / v.players
+            ax.hlines(fair, pos - width / 2, pos + width / 2, colors=FAIR_COLOR, linestyles="--", linewidth=1.5,
+                      label=None if fair_drawn else "fair share (seats with the bot / players)")
+            fair_drawn = True
+            top = max(top, high, fair)
+    ax.errorbar([], [], yerr=[], fmt="none", ecolor="black", capsize=3, label="95% interval (Wilson)")
+    ax.set_xticks(x)
+    ax.set_xticklabels([textwrap.fill(label, 24) for label in labels], fontsize=9)
+    ax.set_xlim(-0.5, len(labels) - 0.5)
+    ax.set_xlabel("bot (all seats playing it)")
+    ax.set_ylabel("win rate (share of games won)")
+    ax.set_ylim(0.0, min(1.1, top * 1.2) if top > 0 else 1.0)
+    ax.set_yticks([t for t in ax.get_yticks() if t <= 1.0 + 1e-9])
+    if all(len(set(v.bot_labels)) == 1 for v in variants):
+        ax.set_xlabel("bot (all seats playing it; one bot in every seat, so its win rate is 1 - no-winner rate)")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.grid(axis="y", alpha=0.3)
+    _title(ax, "win rate by bot", variants)
+    _legend_below(ax, k + 2)
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+# ---------------------------------------------------------------- distributions
+
+
+def _arrays(hist: IntHistogram) -> tuple[np.ndarray, np.ndarray]:
+    values = np.arange(hist.offset, hist.offset + len(hist.counts))
+    return values, hist.counts.astype(float)
+
+
+def _upper(hists: list[IntHistogram], q: float = 0.995) -> float:
+    tops = [h.quantile_interval(q)[0] for h in hists if h.n]
+    return max(tops) if tops else 1.0
+
+
+def _binned(hist: IntHistogram, width: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Shares of observations per bin [lo + i*width, lo + (i+1)*width), i.e. a step histogram."""
+    values, counts = _arrays(hist)
+    edges = np.arange(lo, hi + width, width)
+    binned, _ = np.histogram(values, bins=edges, weights=counts)
+    return edges, binned / max(hist.n, 1)
+
+
+def _nice_width(span: float, bins: int = 60) -> int:
+    raw = max(1.0, span / bins)
+    for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if w >= raw:
+            return w
+    return int(raw)
+
+
+def game_lengths(variants: list[Variant], path: str | os.PathLike) -> Path:
+    """Game length (regular turns): step histogram (left) and ECDF (right), variants overlaid."""
+    hists = [v.aggregate.hists["turns"] for v in variants]
+    hi = int(_upper(hists)) + 1
+    lo = min(h.offset for h in hists if h.n) if any(h.n for h in hists) else 0
+    width = _nice_width(hi - lo)
+    lo = (lo // width) * width
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12.0, 5.2))
+    for j, (v, h) in enumerate(zip(variants, hists)):
+        if not h.n:
+            continue
+        color = COLORS[j % 10]
+        edges, shares = _binned(h, width, lo, hi)
+        left.stairs(shares, edges, color=color, linewidth=1.6, label=v.name)
+        values, counts = _arrays(h)
+        left_median = h.median_interval()[0]
+        left.axvline(left_median, color=color, linestyle=":", linewidth=1.2,
+                     label=f"{v.name}: median {left_median:g}")
+        right.step(values, np.cumsum(counts) / h.n, where="post", color=color, linewidth=1.6, label=v.name)
+    left.set_xlim(lo, hi)
+    left.set_xlabel(f"game length (regular turns; bins of {width})")
+    left.set_ylabel(f"share of games per {width}-turn bin")
+    left.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    left.grid(alpha=0.3)
+    right.set_xlim(lo, hi)
+    right.set_ylim(0.0, 1.01)
+    right.set_xlabel("game length (regular turns)")
+    right.set_ylabel("share of games with at most x turns (ECDF)")
+    right.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    right.grid(alpha=0.3)
+    _title(left, "game length distribution", variants)
+    right.set_title("cumulative (x axis cut at the 99.5th percentile)", fontsize=10)
+    _legend_below(left, 2)
+    _legend_below(right, len(variants))
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def winner_points(variants: list[Variant], path: str | os.PathLike) -> Path:
+    """Distribution of the winner's points (games with a winner), step histograms overlaid."""
+    hists = [v.aggregate.winner_points for v in variants]
+    fig, ax = plt.subplots(figsize=(9.0, 5.2))
+    if any(h.n for h in hists):
+        hi = int(_upper(hists)) + 1
+        lo = min(h.offset for h in hists if h.n)
+        width = _nice_width(hi - lo)
+        lo = (lo // width) * width
+        for j, (v, h) in enumerate(zip(variants, hists)):
+            if not h.n:
+                continue
+            color = COLORS[j % 10]
+            edges, shares = _binned(h, width, lo, hi)
+            ax.stairs(shares, edges, color=color, linewidth=1.6, label=v.name)
+            mean = h.mean_interval()[0]
+            ax.axvline(mean, color=color, linestyle=":", linewidth=1.2, label=f"{v.name}: mean {mean:,.1f}")
+        ax.set_xlim(lo, hi)
+        ax.set_xlabel(f"winner's points (sum of the losers' hands; bins of {width} points)")
+        ax.set_ylabel(f"share of won games per {width}-point bin")
+    else:
+        ax.text(0.5, 0.5, "no game had a winner", ha="center", va="center", transform=ax.transAxes)
+        ax.set_xlabel("winner's points")
+        ax.set_ylabel("share of won games")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.grid(alpha=0.3)
+    _title(ax, "winner's points (x axis cut at the 99.5th percentile)", variants)
+    _legend_below(ax, 2)
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def max_pending(variants: list[Variant], path: str | os.PathLike) -> Path:
+    """Share of games by the largest penalty drawn at once (a stacked chain counts once)."""
+    hists = [v.aggregate.hists["max_pending"] for v in variants]
+    values = sorted({value for h in hists for value, _ in h.items()})
+    k = len(variants)
+    x, width = _bar_groups(len(values), k)
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.3 * len(values) * k + 4.0), 5.2))
+    for j, (v, h) in enumerate(zip(variants, hists)):
+        shares = np.array([h.count(value) / h.n if h.n else 0.0 for value in values])
+        pos = x - 0.4 + width * (j + 0.5)
+        ax.bar(pos, np.where(shares > 0, shares, np.nan), width=width * 0.92, color=COLORS[j % 10], label=v.name)
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10.0))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{100 * y:.6g}%"))
+    ax.set_xticks(x)
+    ax.set_xticklabels([str(value) for value in values], fontsize=8 if len(values) > 20 else 10)
+    ax.set_xlim(-0.5, len(values) - 0.5)
+    ax.set_xlabel("largest penalty drawn at once in the game (cards; 0 = no Draw Two / Four penalty)")
+    ax.set_ylabel("share of games (log scale)")
+    ax.grid(axis="y", alpha=0.3, which="major")
+    _title(ax, "stack length (largest penalty per game)", variants)
+    _legend_below(ax, k)
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def stacking_on(rules) -> bool:
+    return bool(rules.stack_draw_two or rules.stack_draw_four or rules.stack_four_on_two
+                or rules.stack_two_on_four or rules.deflect)
+
+
+def variant_charts(variants: list[Variant], out_dir: Path, stacking: bool) -> dict[str, Path]:
+    """The chart file names of a run / compare (written by `write_variant_charts`)."""
+    names = ["win_rates", "game_length", "winner_points", "bot_win_rates"]
+    if stacking:
+        names.append("max_pending")
+    return {name: out_dir / f"{name}.png" for name in names}
+
+
+def write_variant_charts(variants: list[Variant], paths: dict[str, Path]) -> None:
+    """Write every chart named in `paths` (keys from variant_charts) to its path."""
+    makers = {
+        "win_rates": seat_win_rates,
+        "game_length": game_lengths,
+        "winner_points": winner_points,
+        "bot_win_rates": bot_win_rates,
+        "max_pending": max_pending,
+    }
+    for name, path in paths.items():
+        makers[name](variants, path)
+
+
+# ---------------------------------------------------------------- sweep
+
+
+def sweep(frame: pd.DataFrame, knob: str, path: str | os.PathLike, preset: str, bots: str, games: int,
+          players_each: list[int]) -> Path:
+    """Seat-0 win rate and mean turns against the varied value, with 95% bands.
+    `frame`: the tidy sweep table (a column named after the knob); `players_each`: the
+    player count at each setting, in order (for the 1/n line)."""
+    settings = list(dict.fromkeys(frame[knob]))
+    numeric = all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in settings)
+    x = np.array(settings, dtype=float) if numeric else np.arange(len(settings), dtype=float)
+
+    def series(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows = frame.loc[frame["metric"] == name].set_index(knob).loc[settings]
+        return (rows["value"].to_numpy(float), rows["ci_low"].to_numpy(float), rows["ci_high"].to_numpy(float))
+
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.5, 8.0), sharex=True)
+
+    def draw(ax, name: str, color, label: str, band_label: str) -> tuple[float, float]:
+        value, low, high = series(name)
+        if numeric:  # a line with a shaded 95% band
+            ax.fill_between(x, low, high, color=color, alpha=0.25, linewidth=0, label=band_label)
+            ax.plot(x, value, "o-", color=color, label=label)
+        else:  # categories: points with 95% interval bars, no line between them
+            ax.errorbar(x, value, yerr=_errors(value, low, high), fmt="o", color=color, capsize=5,
+                        markersize=7, label=f"{label} with {band_label}")
+        return float(np.nanmin(low)), float(np.nanmax(high))
+
+    fair = 1.0 / np.asarray(players_each, dtype=float)
+    lo, hi = draw(top, "win_rate_seat_0", COLORS[0], "seat 0 win rate", "95% interval (Wilson)")
+    if numeric:
+        top.plot(x, fair, "--", color=FAIR_COLOR, label="1/n (fair share)")
+    else:
+        top.hlines(fair, x - 0.25, x + 0.25, colors=FAIR_COLOR, linestyles="--", label="1/n (fair share)")
+    lo, hi = min(lo, fair.min()), max(hi, fair.max())
+    pad = 0.1 * (hi - lo) or 0.01
+    top.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
+    top.set_ylabel("seat 0 win rate (share of games)")
+    top.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    top.grid(alpha=0.3)
+    top.legend(loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=3, fontsize=8, frameon=False)
+    lo, hi = draw(bottom, "mean_turns", COLORS[1], "mean turns per game", "95% interval")
+    pad = 0.1 * (hi - lo) or 1.0
+    bottom.set_ylim(max(0.0, lo - pad), hi + pad)
+    bottom.set_ylabel("mean game length (regular turns)")
+    bottom.set_xlabel(knob if knob != "players" else "players (seats at the table)")
+    bottom.grid(alpha=0.3)
+    bottom.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
+    if not numeric:
+        bottom.set_xlim(-0.5, len(settings) - 0.5)
+    bottom.set_xticks(x)
+    bottom.set_xticklabels([_fmt_setting(s) for s in settings])
+    players = _distinct(players_each) if knob != "players" else f"{min(players_each)}-{max(players_each)}"
+    subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games:,} games per value", width=90)
+    top.set_title(f"{preset}: sweep over {knob}\n{subtitle}", fontsize=10)
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def _fmt_setting(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)

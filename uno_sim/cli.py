@@ -67,6 +67,12 @@ BotsOpt = typer.Option(
     show_default=False,
 )
 SeedOpt = typer.Option(0, "--seed", help="Random seed (>= 0); the same seed gives the same numbers.")
+RotateOpt = typer.Option(
+    False,
+    "--rotate-seats",
+    help="Play each deal once per seat rotation (game i: deal i // players, bots shifted by "
+    "i % players), so seat advantage does not bias per-bot win rates.",
+)
 
 
 def _stdout(wide: bool = False) -> Console:
@@ -235,6 +241,7 @@ def run(
     out: Optional[Path] = OutOpt,
     per_game: bool = typer.Option(False, "--per-game", help="Also write OUT/games.csv (one row per game)."),
     parquet: bool = typer.Option(False, "--parquet", help="Also write OUT/games.parquet (needs pyarrow)."),
+    rotate_seats: bool = RotateOpt,
 ) -> None:
     """Simulate a preset; print a summary; write OUT/summary.csv, OUT/distributions.csv and charts."""
     from . import charts, stats
@@ -262,7 +269,7 @@ def run(
         tmp_dist = stack.enter_context(atomic_path(dist_path))
         tmp_charts = {name: stack.enter_context(atomic_path(path)) for name, path in chart_paths.items()}
         result = simulate(rules, seat_bots, games, seed, workers=workers, per_game_path=tmp_games,
-                          parquet_path=tmp_parquet, description=preset)
+                          parquet_path=tmp_parquet, description=preset, rotate_seats=rotate_seats)
         summary = result.summary(preset)
         stats.write_csv(summary, tmp_summary)
         stats.write_csv(result.distributions(preset), tmp_dist)
@@ -288,10 +295,24 @@ def _print_run(preset: str, rules: R.Rules, seat_bots: list[Bot], result, summar
     seats.add_column("bot")
     seats.add_column("win rate", justify="right")
     seats.add_column("95% interval", justify="right")
+    rotated = getattr(result, "rotate_seats", False)
     for i, bot in enumerate(seat_bots):
         row = metric(summary, f"win_rate_seat_{i}")
-        seats.add_row(str(i), bot.label, _pct(row["value"]), f"{_pct(row['ci_low'])} - {_pct(row['ci_high'])}")
+        seats.add_row(str(i), "(rotated)" if rotated else bot.label, _pct(row["value"]),
+                      f"{_pct(row['ci_low'])} - {_pct(row['ci_high'])}")
     console.print(seats)
+    labels = list(dict.fromkeys(bot.label for bot in seat_bots))
+    if rotated or len(labels) > 1:
+        per_bot = Table(title="per bot" + (" (seats rotated)" if rotated else ""), header_style="bold")
+        per_bot.add_column("bot")
+        per_bot.add_column("seats", justify="right")
+        per_bot.add_column("win rate", justify="right")
+        per_bot.add_column("95% interval", justify="right")
+        for label in labels:
+            row = metric(summary, f"win_rate_bot_{label}")
+            count = sum(bot.label == label for bot in seat_bots)
+            per_bot.add_row(label, str(count), _pct(row["value"]), f"{_pct(row['ci_low'])} - {_pct(row['ci_high'])}")
+        console.print(per_bot)
 
     table = Table(header_style="bold")
     table.add_column("metric")
@@ -375,6 +396,7 @@ def compare(
     out: Optional[Path] = OutOpt,
     per_game: bool = typer.Option(False, "--per-game", help="Also write OUT/games-VARIANT.csv (one row per game)."),
     parquet: bool = typer.Option(False, "--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow)."),
+    rotate_seats: bool = RotateOpt,
 ) -> None:
     """Simulate the same games under each preset; side-by-side table with differences to the
     first, 95% intervals and significance; OUT/compare.csv, OUT/differences.csv and charts."""
@@ -416,6 +438,7 @@ def compare(
                 rules, seat_bots, games, seed, workers=workers, description=name,
                 per_game_path=tmp[out_dir / f"games-{name}.csv"] if per_game else None,
                 parquet_path=tmp[out_dir / f"games-{name}.parquet"] if parquet else None,
+                rotate_seats=rotate_seats,
             ))
         summary = pd.concat([r.summary(name) for name, r in zip(names, results)], ignore_index=True)
         measured = [(name, r.measures()) for name, r in zip(names, results)]
@@ -697,7 +720,7 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
     return result if isinstance(result, int) else 0
 
 
-from . import cli_match  # noqa: E402,F401  (registers the `match` command)
+from . import cli_bench, cli_match  # noqa: E402,F401  (register the `bench` and `match` commands)
 
 
 def main() -> None:

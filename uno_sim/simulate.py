@@ -47,6 +47,7 @@ class RunResult:
     aggregate: stats.Aggregate
     seconds: float
     per_game_path: Path | None = None
+    rotate_seats: bool = False
 
     @property
     def bot_labels(self) -> list[str]:
@@ -54,6 +55,12 @@ class RunResult:
 
     def summary(self, variant: str) -> pd.DataFrame:
         return stats.summarize(self.aggregate, variant, self.bot_labels, teams=self.rules.teams)
+
+    def measures(self) -> list[stats.Measure]:
+        return stats.measures(self.aggregate, self.bot_labels, teams=self.rules.teams)
+
+    def distributions(self, variant: str) -> pd.DataFrame:
+        return stats.distributions_frame(self.aggregate, variant)
 
     @property
     def games_per_second(self) -> float:
@@ -141,6 +148,39 @@ class _Progress:
             self.bar = None
 
 
+class _ParquetStream:
+    """Per-game rows appended chunk by chunk to one Parquet file (one row group a chunk)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        import pyarrow.parquet as pq
+
+        self._pq = pq
+        self.path = path
+        self.writer = None
+
+    def write(self, frame: pd.DataFrame) -> None:
+        import pyarrow as pa
+
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        if self.writer is None:
+            self.writer = self._pq.ParquetWriter(self.path, table.schema)
+        self.writer.write_table(table)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def parquet_available() -> bool:
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def simulate(
     rules: Rules,
     bots: list[Bot],
@@ -151,11 +191,17 @@ def simulate(
     progress: bool = True,
     per_game_path: str | os.PathLike | None = None,
     description: str = "simulating",
+    parquet_path: str | os.PathLike | None = None,
+    rotate_seats: bool = False,
 ) -> RunResult:
-    """Play `games` games and aggregate them; optionally stream the per-game CSV.
+    """Play `games` games and aggregate them; optionally stream the per-game CSV and/or
+    Parquet file (SPEC 6 columns; Parquet needs pyarrow, the `parquet` extra).
 
     `workers`: numba threads (default: all available; more than available is capped).
-    `per_game_path` is written directly; callers wanting atomicity pass a temporary path.
+    `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
+    temporary paths.
+    `rotate_seats`: game i is deal i // players played with the bots rotated by i % players
+    (bot slot b in seat (b + i) % players); per-bot win rates follow the bots, not the seats.
     """
     import numba
 
@@ -178,29 +224,36 @@ def simulate(
     ri, rf = rules.pack()
     codes, params = pack_bots(bots)
     key = run_key(seed)
-    agg = stats.Aggregate(players=rules.players)
+    agg = stats.Aggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
     bar = _Progress(games, progress, description)
     out = None
+    parquet = None
     began = time.perf_counter()
     try:
         if per_game_path is not None:
             out = open(per_game_path, "w", encoding="utf-8", newline="")
+        if parquet_path is not None:
+            parquet = _ParquetStream(parquet_path)
         chunks = _Chunker(games, chunk_size)
         while chunks.done < games:
             start, n = chunks.done, chunks.next_size()
             t0 = time.perf_counter()
-            records = run_chunk(ri, rf, codes, params, key, start, n)
+            records = run_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats)
             agg.add(records)
             if out is not None:
                 records_frame(records, rules.players, start).to_csv(
                     out, header=start == 0, index=False, lineterminator="\n"
                 )
+            if parquet is not None:
+                parquet.write(records_frame(records, rules.players, start))
             chunks.record(n, time.perf_counter() - t0)
             bar.update(chunks.done, chunks.seconds_left())
     finally:
         bar.close()
         if out is not None:
             out.close()
+        if parquet is not None:
+            parquet.close()
     seconds = time.perf_counter() - began
     return RunResult(
         rules=rules,
@@ -211,5 +264,6 @@ def simulate(
         aggregate=agg,
         seconds=seconds,
         per_game_path=Path(per_game_path) if per_game_path is not None else None,
+        rotate_seats=rotate_seats,
     )
 

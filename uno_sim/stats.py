@@ -37,6 +37,13 @@ HIST_COLUMNS: dict[str, int] = {
     "reshuffles": L.COL_RESHUFFLES,
     "max_pending": L.COL_MAX_PENDING,
     "challenges": L.COL_CHALLENGES,
+    "challenges_won": L.COL_CHALLENGES_WON,
+    "jumps": L.COL_JUMPS,
+    "swaps": L.COL_SWAPS,
+    "rotations": L.COL_ROTATES,
+    "uno_caught": L.COL_UNO_CAUGHT,
+    "penalty_drawn": L.COL_PENALTY_DRAWN,
+    "stacks": L.COL_STACKS,
 }
 
 # A histogram wider than this is a bug upstream (values are card or turn counts).
@@ -175,21 +182,71 @@ class IntHistogram:
             return (median, math.nan, math.nan)
         return (median, float(self.order_statistic(rank)), float(self.order_statistic(n + 1 - rank)))
 
+    def quantile_interval(self, q: float, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+        """(X_(k), low, high) for the q-quantile, k = max(1, ceil(q n)) (the inverse of the
+        empirical CDF); interval [X_(l), X_(u)] with l, u the alpha/2 and 1 - alpha/2 quantiles
+        of Binomial(n, q) (u + 1), the usual distribution-free order-statistic interval;
+        NaN where a rank falls outside 1..n."""
+        n = self.n
+        if n == 0:
+            return (math.nan, math.nan, math.nan)
+        if not 0.0 < q < 1.0:
+            raise ValueError(f"quantile {q} outside (0, 1)")
+        k = max(1, math.ceil(q * n - 1e-9))
+        value = float(self.order_statistic(k))
+        alpha = 1.0 - confidence
+        low_rank = int(binom.ppf(alpha / 2.0, n, q))
+        high_rank = int(binom.ppf(1.0 - alpha / 2.0, n, q)) + 1
+        if low_rank < 1 or high_rank > n:
+            return (value, math.nan, math.nan)
+        return (value, float(self.order_statistic(low_rank)), float(self.order_statistic(high_rank)))
+
+    @property
+    def maximum(self) -> float:
+        nonzero = np.flatnonzero(self.counts)
+        return float(self.offset + nonzero[-1]) if len(nonzero) else math.nan
+
+    def variance(self) -> float:
+        """Sample variance (n - 1 in the denominator), from exact integer sums."""
+        n = self.n
+        if n < 2:
+            return math.nan
+        total, total_sq = self.sums()
+        return (n * total_sq - total * total) / (n * (n - 1))
+
+    def items(self) -> list[tuple[int, int]]:
+        """(value, count) for every value observed at least once, ascending."""
+        nonzero = np.flatnonzero(self.counts)
+        return [(int(self.offset + i), int(self.counts[i])) for i in nonzero]
+
 
 @dataclass
 class Aggregate:
-    """Everything a summary needs, streamed chunk by chunk from record arrays."""
+    """Everything a summary needs, streamed chunk by chunk from record arrays.
+
+    Memory does not grow with the number of games: counters per seat and reason, and one
+    integer histogram per record column (their width is the range of values seen, a few
+    hundred to a few thousand bins), so 10^8 games take well under a megabyte.
+    """
 
     players: int
+    teams: int = 0
     games: int = 0
     wins: np.ndarray = field(default=None)  # type: ignore[assignment]
+    # rotate: seats rotate (--rotate-seats); bot_wins then counts the record's COL_WINNER_BOT
+    # (the winner's --bots slot), else it equals wins (slot = seat).
+    rotate: bool = False
+    bot_wins: np.ndarray = field(default=None)  # type: ignore[assignment]
     reasons: np.ndarray = field(default=None)  # type: ignore[assignment]
     hists: dict[str, IntHistogram] = field(default_factory=dict)
     winner_points: IntHistogram = field(default_factory=IntHistogram)
+    loser_points: IntHistogram = field(default_factory=IntHistogram)
 
     def __post_init__(self) -> None:
         if self.wins is None:
             self.wins = np.zeros(self.players, dtype=np.int64)
+        if self.bot_wins is None:
+            self.bot_wins = np.zeros(self.players, dtype=np.int64)
         if self.reasons is None:
             self.reasons = np.zeros(len(L.REASONS), dtype=np.int64)
         for name in HIST_COLUMNS:
@@ -208,6 +265,8 @@ class Aggregate:
         has_winner = winner >= 0
         self.games += len(records)
         self.wins += np.bincount(winner[has_winner], minlength=self.players)[: self.players]
+        slot = records[:, L.COL_WINNER_BOT] if self.rotate else winner
+        self.bot_wins += np.bincount(slot[has_winner], minlength=self.players)[: self.players]
         reason = records[:, L.COL_REASON]
         if reason.min() < 0 or reason.max() >= len(L.REASONS):
             raise ValueError("record reason outside the known reasons")
@@ -215,20 +274,166 @@ class Aggregate:
         for name, column in HIST_COLUMNS.items():
             self.hists[name].add(records[:, column])
         self.winner_points.add(records[has_winner, L.COL_WINNER_POINTS])
+        # Losers: every seat outside the winner's team (the winner alone without teams).
+        won = records[has_winner]
+        if len(won):
+            seats = np.arange(self.players)
+            group = seats % self.teams if self.teams else seats
+            win_group = group[won[:, L.COL_WINNER]]
+            losers = group[None, :] != win_group[:, None]
+            points = won[:, L.COL_POINTS : L.COL_POINTS + self.players]
+            self.loser_points.add(points[losers])
 
     def merge(self, other: "Aggregate") -> None:
-        if other.players != self.players:
-            raise ValueError("cannot merge aggregates with different player counts")
+        if other.players != self.players or other.teams != self.teams:
+            raise ValueError("cannot merge aggregates with different player or team counts")
+        if other.rotate != self.rotate:
+            raise ValueError("cannot merge aggregates with and without seat rotation")
         self.games += other.games
         self.wins += other.wins
+        self.bot_wins += other.bot_wins
         self.reasons += other.reasons
         for name in HIST_COLUMNS:
             self.hists[name].merge(other.hists[name])
         self.winner_points.merge(other.winner_points)
+        self.loser_points.merge(other.loser_points)
 
     @property
     def no_winner(self) -> int:
         return self.games - int(self.wins.sum())
+
+    def distribution(self, quantity: str) -> IntHistogram:
+        """The histogram of one per-game quantity (see DISTRIBUTIONS)."""
+        if quantity == "winner_points":
+            return self.winner_points
+        if quantity == "loser_points":
+            return self.loser_points
+        return self.hists[quantity]
+
+
+# Quantities written to distributions.csv (one row per observed value).
+DISTRIBUTIONS = ("turns", "plays", "draws", "winner_points", "loser_points", "max_pending", "stacks")
+
+
+# ---------------------------------------------------------------- measures
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One metric of one variant with what a comparison test needs.
+
+    kind: "rate" (successes / trials; Wilson), "edge" (rate minus `offset`; Wilson shifted),
+    "mean" (n, mean, var; normal approximation), "quantile" (order statistic of `hist`),
+    "max" (largest value seen; no interval, no test).
+    """
+
+    name: str
+    kind: str
+    value: float
+    low: float
+    high: float
+    successes: int = 0
+    trials: int = 0
+    offset: float = 0.0
+    n: int = 0
+    var: float = math.nan
+    hist: IntHistogram | None = None
+
+
+def _rate(name: str, successes: int, trials: int, confidence: float) -> Measure:
+    low, high = wilson_interval(successes, trials, confidence)
+    value = successes / trials if trials else math.nan
+    return Measure(name, "rate", value, low, high, successes=int(successes), trials=int(trials))
+
+
+def _mean(name: str, hist: IntHistogram, confidence: float) -> Measure:
+    mean, low, high = hist.mean_interval(confidence)
+    return Measure(name, "mean", mean, low, high, n=hist.n, var=hist.variance(), hist=hist)
+
+
+def _spread(prefix: str, hist: IntHistogram, confidence: float, quantiles: tuple = ("median", "p10", "p90", "maximum")) -> list[Measure]:
+    out = []
+    for which in quantiles:
+        name = f"{which}_{prefix}"
+        if which == "median":
+            out.append(Measure(name, "quantile", *hist.median_interval(confidence), n=hist.n, hist=hist))
+        elif which == "maximum":
+            out.append(Measure(name, "max", hist.maximum, math.nan, math.nan, n=hist.n, hist=hist))
+        else:
+            q = int(which[1:]) / 100.0
+            out.append(Measure(name, "quantile", *hist.quantile_interval(q, confidence), n=hist.n, hist=hist))
+    return out
+
+
+def measures(
+    agg: Aggregate,
+    bot_labels: Iterable[str] | None = None,
+    teams: int | None = None,
+    confidence: float = CONFIDENCE,
+) -> list[Measure]:
+    """Every metric of one variant, in report order (names: docs/METRICS.md)."""
+    n = agg.games
+    teams = agg.teams if teams is None else teams
+    out: list[Measure] = []
+
+    def rate(name: str, successes: int, trials: int = n) -> None:
+        out.append(_rate(name, successes, trials, confidence))
+
+    def mean(name: str, quantity: str) -> None:
+        out.append(_mean(name, agg.distribution(quantity), confidence))
+
+    # Who wins.
+    for seat in range(agg.players):
+        rate(f"win_rate_seat_{seat}", int(agg.wins[seat]))
+    fair = 1.0 / agg.players
+    seat0 = _rate("first_player_edge", int(agg.wins[0]), n, confidence)
+    out.append(Measure("first_player_edge", "edge", seat0.value - fair, seat0.low - fair, seat0.high - fair,
+                       successes=seat0.successes, trials=n, offset=fair))
+    if bot_labels is not None:
+        labels = list(bot_labels)
+        if len(labels) != agg.players:
+            raise ValueError(f"{len(labels)} bot labels for {agg.players} seats")
+        for label in dict.fromkeys(labels):  # first-slot order, each once
+            slots = [s for s, other in enumerate(labels) if other == label]
+            rate(f"win_rate_bot_{label}", int(agg.bot_wins[slots].sum()))
+    if teams:
+        for team in range(teams):
+            rate(f"win_rate_team_{team}", int(agg.wins[team::teams].sum()))
+    rate("no_winner_rate", agg.no_winner)
+    for index, reason in enumerate(L.REASONS):
+        if reason != "out":
+            rate(f"{reason}_rate", int(agg.reasons[index]))
+    # How long.
+    for quantity in ("turns", "plays", "draws"):
+        mean(f"mean_{quantity}", quantity)
+        out.extend(_spread(quantity, agg.hists[quantity], confidence))
+    # Points (games with a winner).
+    for quantity in ("winner_points", "loser_points"):
+        mean(f"mean_{quantity}", quantity)
+        out.extend(_spread(quantity, agg.distribution(quantity), confidence))
+    # Pile, penalties, stacking.
+    h = agg.hists
+    rate("reshuffle_rate", h["reshuffles"].count_above(0))
+    mean("mean_reshuffles", "reshuffles")
+    mean("mean_max_pending", "max_pending")
+    out.extend(_spread("max_pending", h["max_pending"], confidence, ("median", "p90", "maximum")))
+    mean("mean_penalty_drawn", "penalty_drawn")
+    rate("stack_rate", h["stacks"].count_above(0))
+    mean("mean_stacks", "stacks")
+    # Challenges, jump-ins, 7-0, UNO.
+    rate("challenge_rate", h["challenges"].count_above(0))
+    mean("mean_challenges", "challenges")
+    challenges, _ = h["challenges"].sums()
+    won, _ = h["challenges_won"].sums()
+    rate("challenge_success_rate", won, challenges)
+    rate("jump_in_rate", h["jumps"].count_above(0))
+    mean("mean_jumps", "jumps")
+    rate("swap_rate", h["swaps"].count_above(0))
+    mean("mean_swaps", "swaps")
+    rate("rotation_rate", h["rotations"].count_above(0))
+    mean("mean_rotations", "rotations")
+    mean("mean_uno_caught", "uno_caught")
+    return out
 
 
 def _row(variant: str, metric: str, value: float, low: float, high: float, games: int) -> dict:
@@ -239,49 +444,174 @@ def summarize(
     agg: Aggregate,
     variant: str,
     bot_labels: Iterable[str] | None = None,
-    teams: int = 0,
+    teams: int | None = None,
     confidence: float = CONFIDENCE,
 ) -> pd.DataFrame:
     """The tidy summary table of one variant (see the module docstring)."""
-    n = agg.games
-    rows: list[dict] = []
-
-    def rate(metric: str, successes: int) -> None:
-        low, high = wilson_interval(successes, n, confidence)
-        rows.append(_row(variant, metric, successes / n if n else math.nan, low, high, n))
-
-    def triple(metric: str, values: tuple[float, float, float]) -> None:
-        rows.append(_row(variant, metric, *values, n))
-
-    for seat in range(agg.players):
-        rate(f"win_rate_seat_{seat}", int(agg.wins[seat]))
-    if bot_labels is not None:
-        labels = list(bot_labels)
-        if len(labels) != agg.players:
-            raise ValueError(f"{len(labels)} bot labels for {agg.players} seats")
-        for label in dict.fromkeys(labels):  # first-seat order, each once
-            seats = [s for s, other in enumerate(labels) if other == label]
-            rate(f"win_rate_bot_{label}", int(agg.wins[seats].sum()))
-    if teams:
-        for team in range(teams):
-            rate(f"win_rate_team_{team}", int(agg.wins[team::teams].sum()))
-    rate("no_winner_rate", agg.no_winner)
-    for index, reason in enumerate(L.REASONS):
-        if reason != "out":
-            rate(f"{reason}_rate", int(agg.reasons[index]))
-    turns = agg.hists["turns"]
-    triple("mean_turns", turns.mean_interval(confidence))
-    triple("median_turns", turns.median_interval(confidence))
-    triple("mean_plays", agg.hists["plays"].mean_interval(confidence))
-    triple("mean_draws", agg.hists["draws"].mean_interval(confidence))
-    triple("mean_winner_points", agg.winner_points.mean_interval(confidence))
-    triple("median_winner_points", agg.winner_points.median_interval(confidence))
-    rate("reshuffle_rate", agg.hists["reshuffles"].count_above(0))
-    triple("mean_reshuffles", agg.hists["reshuffles"].mean_interval(confidence))
-    triple("mean_max_pending", agg.hists["max_pending"].mean_interval(confidence))
-    rate("challenge_rate", agg.hists["challenges"].count_above(0))
-    triple("mean_challenges", agg.hists["challenges"].mean_interval(confidence))
+    rows = [
+        _row(variant, m.name, m.value, m.low, m.high, agg.games)
+        for m in measures(agg, bot_labels, teams, confidence)
+    ]
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def distributions_frame(agg: Aggregate, variant: str) -> pd.DataFrame:
+    """Tidy histograms: `variant, quantity, value, count, share` (observed values only;
+    share = count / games observed for that quantity)."""
+    rows = []
+    for quantity in DISTRIBUTIONS:
+        hist = agg.distribution(quantity)
+        total = hist.n
+        for value, count in hist.items():
+            rows.append({"variant": variant, "quantity": quantity, "value": value, "count": count,
+                         "share": count / total})
+    return pd.DataFrame(rows, columns=DISTRIBUTION_COLUMNS)
+
+
+DISTRIBUTION_COLUMNS = ["variant", "quantity", "value", "count", "share"]
+
+
+# ---------------------------------------------------------------- tests and differences
+
+
+def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float, float]:
+    """Pooled two-proportion z test of p1 = p2: (z of p2 - p1, two-sided p-value).
+    NaN, NaN when a sample is empty or the pooled rate is 0 or 1 (no variation to test)."""
+    if n1 <= 0 or n2 <= 0:
+        return (math.nan, math.nan)
+    pooled = (x1 + x2) / (n1 + n2)
+    se = math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+    if se == 0.0:
+        return (math.nan, math.nan)
+    z = (x2 / n2 - x1 / n1) / se
+    return (z, float(2.0 * norm.sf(abs(z))))
+
+
+def newcombe_interval(x1: int, n1: int, x2: int, n2: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Interval for p2 - p1 from the two Wilson intervals (Newcombe 1998, method 10)."""
+    if n1 <= 0 or n2 <= 0:
+        return (math.nan, math.nan)
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson_interval(x1, n1, confidence)
+    l2, u2 = wilson_interval(x2, n2, confidence)
+    d = p2 - p1
+    return (d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2), d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2))
+
+
+def welch_t(n1: int, mean1: float, var1: float, n2: int, mean2: float, var2: float,
+            confidence: float = CONFIDENCE) -> tuple[float, float, float, float, float]:
+    """Welch's unequal-variance t test of mean2 - mean1:
+    (t, degrees of freedom (Welch-Satterthwaite), two-sided p, CI low, CI high).
+    NaN everywhere when a sample has fewer than 2 values or both variances are 0."""
+    from scipy.stats import t as student_t
+
+    nan5 = (math.nan,) * 5
+    if n1 < 2 or n2 < 2:
+        return nan5
+    a, b = var1 / n1, var2 / n2
+    se = math.sqrt(a + b)
+    if not se > 0.0:
+        return nan5
+    df = (a + b) ** 2 / (a * a / (n1 - 1) + b * b / (n2 - 1))
+    diff = mean2 - mean1
+    t = diff / se
+    p = float(2.0 * student_t.sf(abs(t), df))
+    half = float(student_t.ppf(0.5 + confidence / 2.0, df)) * se
+    return (t, df, p, diff - half, diff + half)
+
+
+def mann_whitney(h1: IntHistogram, h2: IntHistogram) -> tuple[float, float]:
+    """Mann-Whitney U test on two integer histograms (ties in the same bin = equal values):
+    (U of sample 2 against sample 1, two-sided p-value), normal approximation with the tie
+    correction and a continuity correction (as scipy.stats.mannwhitneyu, method asymptotic).
+    NaN, NaN when a sample is empty or every value is the same."""
+    n1, n2 = h1.n, h2.n
+    if n1 == 0 or n2 == 0:
+        return (math.nan, math.nan)
+    low = min(h1.offset, h2.offset)
+    high = max(h1.offset + len(h1.counts), h2.offset + len(h2.counts))
+    c1 = np.zeros(high - low, dtype=np.float64)
+    c2 = np.zeros(high - low, dtype=np.float64)
+    c1[h1.offset - low : h1.offset - low + len(h1.counts)] = h1.counts
+    c2[h2.offset - low : h2.offset - low + len(h2.counts)] = h2.counts
+    below1 = np.cumsum(c1) - c1  # sample-1 values strictly below each bin
+    u2 = float(np.sum(c2 * (below1 + 0.5 * c1)))
+    n = n1 + n2
+    ties = c1 + c2
+    tie_term = float(np.sum(ties**3 - ties)) / (n * (n - 1))
+    var = n1 * n2 / 12.0 * ((n + 1) - tie_term)
+    if not var > 0.0:
+        return (u2, math.nan)
+    mu = n1 * n2 / 2.0
+    z = (abs(u2 - mu) - 0.5) / math.sqrt(var)
+    return (u2, float(min(1.0, 2.0 * norm.sf(max(z, 0.0)))))
+
+
+TESTS = {
+    "rate": "two-proportion z",
+    "edge": "two-proportion z",
+    "mean": "Welch t",
+    "quantile": "Mann-Whitney U",
+    "max": "",
+}
+DIFFERENCE_COLUMNS = [
+    "variant", "baseline", "metric", "diff", "diff_ci_low", "diff_ci_high", "p_value", "test", "significant",
+]
+SIGNIFICANCE = 0.05
+
+
+def difference(base: Measure, other: Measure, confidence: float = CONFIDENCE) -> dict:
+    """other - base for one metric: diff, its interval, p-value and the test used."""
+    if base.kind != other.kind:
+        raise ValueError(f"metric {base.name}: kinds differ ({base.kind}, {other.kind})")
+    diff = other.value - base.value
+    low = high = p = math.nan
+    kind = base.kind
+    if kind in ("rate", "edge"):
+        low, high = newcombe_interval(base.successes, base.trials, other.successes, other.trials, confidence)
+        shift = other.offset - base.offset  # edges: (p2 - 1/n2) - (p1 - 1/n1)
+        low, high = low - shift, high - shift
+        if shift == 0.0:
+            _, p = two_proportion_z(base.successes, base.trials, other.successes, other.trials)
+        elif base.trials > 0 and other.trials > 0:  # unpooled z of H0: edges equal
+            p1, p2 = base.successes / base.trials, other.successes / other.trials
+            se = math.sqrt(p1 * (1 - p1) / base.trials + p2 * (1 - p2) / other.trials)
+            if se > 0:
+                p = float(2.0 * norm.sf(abs(diff) / se))
+    elif kind == "mean":
+        _, _, p, low, high = welch_t(base.n, base.value, base.var, other.n, other.value, other.var, confidence)
+    elif kind == "quantile" and base.hist is not None and other.hist is not None:
+        _, p = mann_whitney(base.hist, other.hist)
+    return {
+        "diff": diff,
+        "diff_ci_low": low,
+        "diff_ci_high": high,
+        "p_value": p,
+        "test": TESTS[kind],
+        "significant": bool(p == p and p < SIGNIFICANCE),
+    }
+
+
+def differences(variants: list[tuple[str, list[Measure]]], confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Every variant after the first against the first, metric by metric (metrics present in
+    both only; e.g. seat 5 exists only with 6+ players)."""
+    (base_name, base), *others = variants
+    by_name = {m.name: m for m in base}
+    rows = []
+    for name, ms in others:
+        for m in ms:
+            ref = by_name.get(m.name)
+            if ref is None:
+                continue
+            rows.append({"variant": name, "baseline": base_name, "metric": m.name} | difference(ref, m, confidence))
+    return pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
+
+
+def stars(p: float) -> str:
+    """Significance marker: *** p < 0.001, ** p < 0.01, * p < 0.05, blank otherwise."""
+    if p != p:
+        return ""
+    return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
 
 
 def metric(frame: pd.DataFrame, name: str) -> pd.Series:

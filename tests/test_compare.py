@@ -1,0 +1,353 @@
+"""Comparison statistics (hand-computed cases), the extra metrics, and the compare / sweep
+commands (bad input, determinism, a preset against itself)."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from uno_sim import cli, stats
+from uno_sim.engine import layout as L
+from uno_sim.stats import (
+    Aggregate,
+    IntHistogram,
+    mann_whitney,
+    newcombe_interval,
+    two_proportion_z,
+    welch_t,
+    wilson_interval,
+)
+
+from test_stats import fake_records
+
+
+def invoke(capsys, *args):
+    code = cli.run_cli([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- tests, by hand
+
+
+def test_two_proportion_z_hand_computed():
+    # 45/100 vs 60/100: pooled p = 105/200 = 0.525;
+    # se = sqrt(0.525 * 0.475 * (1/100 + 1/100)) = sqrt(0.0049875) = 0.0706222344591...
+    # z = (0.60 - 0.45) / se = 2.12397697621...; p = 2 * (1 - Phi(z)) = 0.0336720688...
+    z, p = two_proportion_z(45, 100, 60, 100)
+    assert z == pytest.approx(2.123976976214366, abs=1e-12)
+    assert p == pytest.approx(0.033672068856345834, abs=1e-12)
+    z2, p2 = two_proportion_z(60, 100, 45, 100)
+    assert z2 == pytest.approx(-z) and p2 == pytest.approx(p)
+    assert all(math.isnan(v) for v in two_proportion_z(0, 50, 0, 80))  # no variation: no test
+    assert all(math.isnan(v) for v in two_proportion_z(3, 0, 1, 10))
+
+
+def test_welch_t_hand_computed():
+    # a = 1..5: mean 3, s^2 = 2.5; b = 2, 4, ..., 12: mean 7, s^2 = 14.
+    # se = sqrt(2.5/5 + 14/6) = sqrt(2.8333...) = 1.68325082306...; t = 4 / se = 2.37635410314...
+    # df = 2.8333^2 / (0.5^2/4 + 2.3333^2/5) = 8.02777 / 1.15139 = 6.97225572979...
+    t, df, p, low, high = welch_t(5, 3.0, 2.5, 6, 7.0, 14.0)
+    assert t == pytest.approx(2.3763541031440183, abs=1e-12)
+    assert df == pytest.approx(6.9722557297949335, abs=1e-10)
+    half = sps.t.ppf(0.975, df) * 1.6832508230603465
+    assert (low, high) == pytest.approx((4 - half, 4 + half), abs=1e-12)
+    reference = sps.ttest_ind([2, 4, 6, 8, 10, 12], [1, 2, 3, 4, 5], equal_var=False)
+    assert p == pytest.approx(reference.pvalue, abs=1e-12)
+    assert p == pytest.approx(0.04928433820673053, abs=1e-12)
+    assert all(math.isnan(v) for v in welch_t(1, 3.0, math.nan, 6, 7.0, 14.0))
+
+
+def test_newcombe_interval_from_wilson():
+    # Newcombe's method 10: the two Wilson intervals combined in quadrature.
+    l1, u1 = wilson_interval(45, 100)
+    l2, u2 = wilson_interval(60, 100)
+    low, high = newcombe_interval(45, 100, 60, 100)
+    assert low == pytest.approx(0.15 - math.sqrt((0.60 - l2) ** 2 + (u1 - 0.45) ** 2), abs=1e-12)
+    assert high == pytest.approx(0.15 + math.sqrt((u2 - 0.60) ** 2 + (0.45 - l1) ** 2), abs=1e-12)
+    assert low < 0.15 < high and low > 0  # significant at 5% here, like the z test
+
+
+def test_mann_whitney_on_histograms_matches_scipy():
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 30, size=400)
+    b = rng.integers(2, 33, size=500)  # many ties, shifted
+    ha, hb = IntHistogram(), IntHistogram()
+    ha.add(a)
+    hb.add(b)
+    u, p = mann_whitney(ha, hb)
+    reference = sps.mannwhitneyu(b, a, method="asymptotic", use_continuity=True)
+    assert u == pytest.approx(reference.statistic)
+    assert p == pytest.approx(reference.pvalue, rel=1e-9)
+    same = IntHistogram()
+    same.add(np.full(10, 4))
+    assert math.isnan(mann_whitney(same, same)[1])
+
+
+def test_quantile_interval_order_statistics():
+    h = IntHistogram()
+    h.add(np.arange(1, 101))
+    # q = 0.1, n = 100: X_(10); ranks from Binomial(100, 0.1): 2.5% quantile 5, 97.5% quantile 16 (+1)
+    assert h.quantile_interval(0.1) == (10.0, 5.0, 17.0)
+    assert h.quantile_interval(0.9)[0] == 90.0
+    assert h.maximum == 100.0
+    assert h.variance() == pytest.approx(np.var(np.arange(1, 101), ddof=1))
+    small = IntHistogram()
+    small.add(np.array([1, 2, 3]))
+    assert math.isnan(small.quantile_interval(0.1)[1])
+
+
+# ---------------------------------------------------------------- measures
+
+
+def test_new_metrics_against_pandas():
+    players = 4
+    rec = fake_records(4000, players, seed=11)
+    rng = np.random.default_rng(5)
+    rec[:, L.COL_POINTS : L.COL_POINTS + players] = rng.integers(0, 60, size=(4000, players))
+    for column in (L.COL_JUMPS, L.COL_SWAPS, L.COL_ROTATES, L.COL_STACKS, L.COL_PENALTY_DRAWN):
+        rec[:, column] = rng.integers(0, 3, size=4000)
+    rec[:, L.COL_CHALLENGES_WON] = rec[:, L.COL_CHALLENGES] * rng.integers(0, 2, size=4000)
+    agg = Aggregate(players=players)
+    agg.add(rec)
+    table = stats.summarize(agg, "v", ["random"] * players)
+    value = dict(zip(table["metric"], table["value"]))
+    winner = rec[:, L.COL_WINNER]
+    assert value["first_player_edge"] == pytest.approx((winner == 0).mean() - 0.25)
+    row = table.set_index("metric").loc["first_player_edge"]
+    seat0 = table.set_index("metric").loc["win_rate_seat_0"]
+    assert row["ci_low"] == pytest.approx(seat0["ci_low"] - 0.25)
+    turns = rec[:, L.COL_TURNS]
+    assert value["maximum_turns"] == turns.max()
+    assert value["p10_turns"] == np.sort(turns)[math.ceil(0.1 * len(turns)) - 1]
+    assert value["p90_turns"] == np.sort(turns)[math.ceil(0.9 * len(turns)) - 1]
+    won = rec[winner >= 0]
+    points = won[:, L.COL_POINTS : L.COL_POINTS + players]
+    mask = np.arange(players)[None, :] != won[:, L.COL_WINNER][:, None]
+    assert value["mean_loser_points"] == pytest.approx(points[mask].mean())
+    assert value["mean_jumps"] == pytest.approx(rec[:, L.COL_JUMPS].mean())
+    assert value["jump_in_rate"] == pytest.approx((rec[:, L.COL_JUMPS] > 0).mean())
+    assert value["mean_swaps"] == pytest.approx(rec[:, L.COL_SWAPS].mean())
+    assert value["mean_rotations"] == pytest.approx(rec[:, L.COL_ROTATES].mean())
+    assert value["stack_rate"] == pytest.approx((rec[:, L.COL_STACKS] > 0).mean())
+    assert value["challenge_success_rate"] == pytest.approx(
+        rec[:, L.COL_CHALLENGES_WON].sum() / rec[:, L.COL_CHALLENGES].sum()
+    )
+    dist = stats.distributions_frame(agg, "v")
+    assert list(dist.columns) == ["variant", "quantity", "value", "count", "share"]
+    assert dist.groupby("quantity")["share"].sum().to_numpy() == pytest.approx(1.0)
+    assert dist.loc[dist["quantity"] == "turns", "count"].sum() == 4000
+
+
+def test_loser_points_with_teams():
+    rec = fake_records(500, 4, seed=2)
+    rec[:, L.COL_POINTS : L.COL_POINTS + 4] = np.arange(1, 5)  # seat i holds i + 1 points
+    agg = Aggregate(players=4, teams=2)
+    agg.add(rec)
+    winner = rec[:, L.COL_WINNER]
+    expected = [p for w in winner[winner >= 0] for p in ((2, 4) if w % 2 == 0 else (1, 3))]
+    assert agg.loser_points.n == len(expected)
+    assert agg.loser_points.sums()[0] == sum(expected)
+
+
+def test_differences_of_identical_samples_are_zero_and_not_significant():
+    agg = Aggregate(players=4)
+    agg.add(fake_records(3000, 4, seed=1))
+    ms = stats.measures(agg, ["random"] * 4)
+    diffs = stats.differences([("a", ms), ("b", ms)])
+    assert len(diffs) == len(ms)
+    assert (diffs["diff"].fillna(0) == 0).all()
+    assert not diffs["significant"].any()
+    testable = diffs[diffs["test"] != ""]
+    assert (testable["p_value"].dropna() > 0.99).all()
+
+
+def test_differences_detect_a_real_shift():
+    a, b = Aggregate(players=4), Aggregate(players=4)
+    ra, rb = fake_records(3000, 4, seed=1), fake_records(3000, 4, seed=2)
+    rb[:, L.COL_TURNS] += 10
+    a.add(ra)
+    b.add(rb)
+    diffs = stats.differences([("a", stats.measures(a)), ("b", stats.measures(b))]).set_index("metric")
+    assert diffs.loc["mean_turns", "diff"] == pytest.approx(10 + rb[:, L.COL_TURNS].mean() - 10 - ra[:, L.COL_TURNS].mean())
+    assert diffs.loc["mean_turns", "significant"] and diffs.loc["mean_turns", "test"] == "Welch t"
+    assert diffs.loc["median_turns", "test"] == "Mann-Whitney U" and diffs.loc["median_turns", "p_value"] < 1e-6
+    assert diffs.loc["win_rate_seat_0", "test"] == "two-proportion z"
+
+
+def test_stars():
+    assert [stats.stars(p) for p in (0.2, 0.04, 0.009, 0.0001, math.nan)] == ["", "*", "**", "***", ""]
+
+
+# ---------------------------------------------------------------- independent samples of one preset
+
+
+def test_same_preset_two_seeds_no_significant_difference_at_1_percent():
+    """Two independent samples (different seeds) of one preset: no metric differs at the 1%
+    level (fixed seeds, so the outcome is deterministic)."""
+    from uno_sim.bots import parse_bots
+    from uno_sim.rules import load_preset
+    from uno_sim.simulate import simulate
+
+    rules = load_preset("standard")
+    bots = parse_bots(None, 4)
+    a = simulate(rules, bots, 20_000, seed=1, progress=False)
+    b = simulate(rules, bots, 20_000, seed=2, progress=False)
+    diffs = stats.differences([("a", a.measures()), ("b", b.measures())])
+    tested = diffs.dropna(subset=["p_value"])
+    assert len(tested) >= 20
+    assert (tested["p_value"] >= 0.01).all(), tested.loc[tested["p_value"] < 0.01, ["metric", "p_value"]]
+
+
+# ---------------------------------------------------------------- compare / sweep commands
+
+
+def assert_one_error_line(err, needle):
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: "), err
+    assert needle in lines[0], err
+
+
+BAD = [
+    (["compare", "standard"], "at least two presets"),
+    (["compare", "standard", "nope"], "unknown preset 'nope'"),
+    (["compare", "standard", "stacking", "--set", "colour=red"], "unknown knob 'colour'"),
+    (["compare", "standard", "stacking", "--set", "deflect=true"], "deflect"),
+    (["compare", "standard", "stacking", "--games", "0"], "--games"),
+    (["compare", "standard", "stacking", "--players", "11"], "--players"),
+    (["compare", "standard", "stacking", "--workers", "0"], "--workers"),
+    (["compare", "standard", "stacking", "--seed", "-2"], "--seed"),
+    (["compare", "standard", "stacking", "--bots", "random,random"], "2 bots for 4 players"),
+    (["sweep", "standard"], "--vary"),
+    (["sweep", "nope", "--vary", "players=2..4"], "unknown preset 'nope'"),
+    (["sweep", "standard", "--vary", "players"], "KNOB=V1,V2"),
+    (["sweep", "standard", "--vary", "colour=1,2"], "unknown knob 'colour'"),
+    (["sweep", "standard", "--vary", "players=5..3"], "empty"),
+    (["sweep", "standard", "--vary", "players=2..11"], "players"),
+    (["sweep", "standard", "--vary", "players=2..x"], "whole numbers"),
+    (["sweep", "standard", "--vary", "jump_in=0..1"], "jump_in"),
+    (["sweep", "standard", "--vary", "jump_in=true,maybe"], "jump_in"),
+    (["sweep", "standard", "--vary", "jump_in=true,,false"], "empty value"),
+    (["sweep", "standard", "--vary", "hand_size=5,5"], "twice"),
+    (["sweep", "standard", "--vary", "players=2..4", "--players", "3"], "conflicts"),
+    (["sweep", "standard", "--vary", "jump_in=true,false", "--set", "jump_in=true"], "conflicts"),
+    (["sweep", "standard", "--vary", "players=3,4", "--bots", "random,random,random"], "3 bots for 4 players"),
+    (["sweep", "standard", "--vary", "hand_size=7,12", "--players", "9"], "hand_size"),
+    (["sweep", "standard", "--vary", "players=2,3", "--games", "0"], "--games"),
+]
+
+
+@pytest.mark.parametrize("args, needle", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_compare_sweep_bad_input(capsys, tmp_path, args, needle):
+    out_dir = tmp_path / "out"
+    code, out, err = invoke(capsys, *args, "--out", out_dir)
+    assert code == 2
+    assert_one_error_line(err, needle)
+    assert not out_dir.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_same_for_any_workers(capsys, tmp_path):
+    outs = []
+    for workers in (1, 2):
+        out_dir = tmp_path / f"w{workers}"
+        code, out, err = invoke(
+            capsys, "compare", "stacking", "nostacking", "--games", "3000", "--seed", "7",
+            "--workers", workers, "--out", out_dir,
+        )
+        assert code == 0, err
+        assert "compare.csv" in out and "differences.csv" in out
+        names = sorted(p.name for p in out_dir.iterdir())
+        assert names == [
+            "bot_win_rates.png", "compare.csv", "differences.csv", "distributions.csv", "game_length.png",
+            "max_pending.png", "win_rates.png", "winner_points.png",
+        ]
+        for png in out_dir.glob("*.png"):
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        outs.append([(out_dir / n).read_bytes() for n in ("compare.csv", "differences.csv", "distributions.csv")])
+    assert outs[0] == outs[1]
+    table = pd.read_csv(tmp_path / "w1" / "compare.csv")
+    assert list(table.columns) == ["variant", "metric", "value", "ci_low", "ci_high", "games"]
+    assert list(dict.fromkeys(table["variant"])) == ["stacking", "nostacking"]
+    assert (table["games"] == 3000).all()
+    value = table.set_index(["variant", "metric"])["value"]
+    assert value["nostacking", "stack_rate"] == 0 and value["stacking", "stack_rate"] > 0
+    assert value["nostacking", "maximum_max_pending"] <= 4
+    diffs = pd.read_csv(tmp_path / "w1" / "differences.csv").set_index("metric")
+    assert list(diffs.columns) == ["variant", "baseline", "diff", "diff_ci_low", "diff_ci_high", "p_value",
+                                   "test", "significant"]
+    assert diffs.loc["stack_rate", "significant"]
+    assert diffs.loc["mean_turns", "diff"] == pytest.approx(
+        value["nostacking", "mean_turns"] - value["stacking", "mean_turns"]
+    )
+
+
+def test_compare_preset_with_itself(capsys, tmp_path):
+    """With common random numbers a preset against itself plays the very same games: every
+    difference is exactly 0 and nothing is significant at 1% (nor at 5%)."""
+    out_dir = tmp_path / "self"
+    code, out, err = invoke(capsys, "compare", "standard", "standard", "--games", "2000", "--out", out_dir)
+    assert code == 0, err
+    diffs = pd.read_csv(out_dir / "differences.csv")
+    assert set(diffs["variant"]) == {"standard-2"} and set(diffs["baseline"]) == {"standard"}
+    assert (diffs["diff"].fillna(0) == 0).all()
+    assert not (diffs["p_value"] < 0.01).any()
+    assert not diffs["significant"].any()
+    assert "max_pending.png" not in {p.name for p in out_dir.iterdir()}  # no stacking anywhere
+
+
+def test_compare_per_game_csv_and_parquet(capsys, tmp_path):
+    pytest.importorskip("pyarrow")
+    out_dir = tmp_path / "pg"
+    code, out, err = invoke(
+        capsys, "compare", "standard", "stacking", "--games", "300", "--players", "3", "--per-game",
+        "--parquet", "--out", out_dir,
+    )
+    assert code == 0, err
+    for name in ("standard", "stacking"):
+        csv = pd.read_csv(out_dir / f"games-{name}.csv")
+        parquet = pd.read_parquet(out_dir / f"games-{name}.parquet")
+        assert len(csv) == 300 and list(csv.columns) == list(parquet.columns)
+        pd.testing.assert_frame_equal(csv, parquet, check_dtype=False)
+    a = pd.read_csv(out_dir / "games-standard.csv")
+    assert "cards_2" in a.columns and "cards_3" not in a.columns
+
+
+def test_compare_default_out_folder(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = invoke(capsys, "compare", "stacking", "nostacking", "--games", "200")
+    assert code == 0, err
+    (folder,) = (tmp_path / "reports").iterdir()
+    assert folder.name.startswith("compare-stacking-nostacking-")
+    assert f"wrote {folder / 'compare.csv'}" in out.replace("\n", " ") or "compare.csv" in out
+
+
+def test_sweep_players(capsys, tmp_path):
+    out_dir = tmp_path / "sw"
+    code, out, err = invoke(capsys, "sweep", "standard", "--vary", "players=2..4", "--games", "1000",
+                            "--out", out_dir)
+    assert code == 0, err
+    assert sorted(p.name for p in out_dir.iterdir()) == ["sweep.csv", "sweep.png"]
+    table = pd.read_csv(out_dir / "sweep.csv")
+    assert list(table.columns) == ["variant", "players", "metric", "value", "ci_low", "ci_high", "games"]
+    assert sorted(set(table["players"])) == [2, 3, 4]
+    seat0 = table[table["metric"] == "win_rate_seat_0"]
+    assert len(seat0) == 3
+    edge = table[table["metric"] == "first_player_edge"].set_index("players")["value"]
+    for n, row in seat0.set_index("players").iterrows():
+        assert edge[n] == pytest.approx(row["value"] - 1 / n)
+    assert not (table["metric"] == "win_rate_seat_3").groupby(table["players"]).any()[2]
+
+
+def test_sweep_knob_list(capsys, tmp_path):
+    out_dir = tmp_path / "sw"
+    code, out, err = invoke(capsys, "sweep", "standard", "--vary", "jump_in=false,true", "--games", "500",
+                            "--players", "3", "--seed", "4", "--out", out_dir)
+    assert code == 0, err
+    table = pd.read_csv(out_dir / "sweep.csv", dtype={"jump_in": str})
+    assert list(dict.fromkeys(table["jump_in"])) == ["false", "true"]
+    value = table.set_index(["jump_in", "metric"])["value"]
+    assert value["false", "jump_in_rate"] == 0 and value["true", "jump_in_rate"] > 0

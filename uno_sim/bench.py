@@ -1,0 +1,123 @@
+"""Throughput benchmark: games per second for a fixed set of presets, player counts and
+thread counts, each the median of several whole runs (JIT cache warm), beside a baseline
+(the previous run's figures, kept in benchmarks.json) and the issue's targets.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .bots import parse_bots
+from .rules import load_preset
+
+# (preset, players, bots, workers, target games/s or None)
+CASES = [
+    ("standard", 4, "random", 1, 160_000),
+    ("standard", 4, "random", 2, 300_000),
+    ("standard", 2, "random", 2, None),
+    ("standard", 7, "random", 2, None),
+    ("standard", 10, "random", 2, None),
+    ("stacking", 4, "random", 2, None),
+    ("house", 4, "random", 2, 150_000),
+]
+
+
+@dataclass
+class BenchRow:
+    preset: str
+    players: int
+    bots: str
+    workers: int
+    games: int
+    games_per_second: float
+    runs: list[float]
+    target: float | None = None
+    baseline: float | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.preset}/{self.players}p/{self.bots}/{self.workers}w"
+
+
+def run_case(preset: str, players: int, bots: str, workers: int, games: int, repeats: int) -> list[float]:
+    from .simulate import simulate
+
+    rules = load_preset(preset, players=players)
+    seat_bots = parse_bots(bots, players)
+    simulate(rules, seat_bots, 4096, seed=0, workers=workers, progress=False)  # warm the JIT cache
+    rates = []
+    for repeat in range(repeats):
+        result = simulate(rules, seat_bots, games, seed=repeat, workers=workers, progress=False)
+        rates.append(result.games_per_second)
+    return rates
+
+
+def run_benchmarks(games: int, repeats: int, baseline_path: Path | None, expert: bool = False) -> list[BenchRow]:
+    baseline = {}
+    if baseline_path is not None and baseline_path.is_file():
+        baseline = {row["key"]: row["games_per_second"] for row in json.loads(baseline_path.read_text())["rows"]}
+    cases = list(CASES)
+    if expert:
+        cases.append(("standard", 4, "expert", 2, 150_000))
+    rows = []
+    for preset, players, bots, workers, target in cases:
+        rates = run_case(preset, players, bots, workers, games, repeats)
+        row = BenchRow(preset, players, bots, workers, games, statistics.median(rates), rates, target)
+        row.baseline = baseline.get(row.key)
+        rows.append(row)
+    return rows
+
+
+def machine() -> dict:
+    import numba
+    import numpy
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import os
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": numpy.__version__,
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def markdown(rows: list[BenchRow], info: dict, repeats: int) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        f"`make bench` ({info['date']}): {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+        f"numba {info['numba']}, numpy {info['numpy']}. Whole `simulate` runs with a warm JIT cache, "
+        f"median of {repeats}; baseline = the previous `make bench` on record (benchmarks.json).",
+        "",
+        "| preset | players | bots | threads | games | games/s (median) | baseline | target |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        base = f"{r.baseline:,.0f}" if r.baseline else "-"
+        target = f"{r.target:,.0f}" if r.target else "-"
+        lines.append(
+            f"| {r.preset} | {r.players} | {r.bots} | {r.workers} | {r.games:,} | {r.games_per_second:,.0f} | {base} | {target} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_results(rows: list[BenchRow], info: dict, repeats: int, md_path: Path, json_path: Path) -> None:
+    md_path.write_text(markdown(rows, info, repeats), encoding="utf-8")
+    data = {"machine": info, "rows": [asdict(r) | {"key": r.key} for r in rows]}
+    json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
