@@ -2,6 +2,7 @@
 and the records the checker computes equal the engine's own SPEC 6 records."""
 
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -105,7 +106,8 @@ def rule_sets(draw):
     return values
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES", "40")), deadline=None, derandomize=not os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES"),
+          suppress_health_check=[HealthCheck.too_slow])
 @given(knobs=rule_sets(), seed=st.integers(0, 2**31))
 def test_random_valid_rule_sets_replay_cleanly(knobs, seed):
     try:
