@@ -9,11 +9,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.uno-sim-installed
 UNO    := $(BIN)/uno-sim
+BENCH_GAMES ?= 1000000
 DEMO_GAMES ?= 1000000
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: all demo test clean distclean
+.PHONY: all demo test bench clean distclean
 .DEFAULT_GOAL := all
 
 all: $(STAMP)
@@ -31,6 +32,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Throughput (games/s) of fixed cases, median of 3 whole runs each, beside the previous
+# figures (benchmarks.json) and the targets; rewrites BENCHMARKS.md.
+bench: $(STAMP)
+	$(UNO) bench --games $(BENCH_GAMES) --repeats 3 --write BENCHMARKS.md
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

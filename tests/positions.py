@@ -43,6 +43,7 @@ class Position:
     bots: list[Bot] | None = None
     out: dict[int, int] = field(default_factory=dict)  # seat -> place (last_standing)
     seed: int = 7
+    prev_color: str | None = None  # colour current before the top card (default: the current colour)
     g: np.ndarray | None = None
 
     def build(self) -> np.ndarray:
@@ -77,6 +78,7 @@ class Position:
         color = self.color or (face_text(top)[0] if top < 52 else None)
         assert color is not None, "a wild top card needs a colour"
         g[S.S_COLOR] = COLORS.index(color)
+        g[S.S_PREV_COLOR] = COLORS.index(self.prev_color or color)
         g[S.S_NEXT] = self.to_act
         g[S.S_PENDING] = self.pending
         g[S.S_PKIND] = self.pending_kind

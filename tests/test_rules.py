@@ -165,9 +165,8 @@ def test_pack_bots_defaults():
     "spec, players, needle",
     [
         ("alien", 4, "unknown bot 'alien'"),
-        ("expert", 4, "bot 'expert' is not implemented yet"),
-        ("random,greedy", 2, "bot 'greedy' is not implemented yet"),
-        ("random,bluffer", 2, "bot 'bluffer' is not implemented yet"),
+        ("random,greedy,expert", 2, "3 bots for 2 players"),
+        ("bluffer:bluff_prob=2", 4, "'bluff_prob'"),
         ("random,random", 3, "2 bots for 3 players"),
         ("random,,random", 3, "missing bot name"),
         ("random:forget=0.1", 4, "unknown parameter 'forget'"),

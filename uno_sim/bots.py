@@ -32,8 +32,8 @@ BOT_CODES: dict[str, int] = {
     "bluffer": L.BOT_BLUFFER,
 }
 
-# Bots the engine plays today. The others are known names but rejected until they exist.
-IMPLEMENTED: frozenset[str] = frozenset({"random"})
+# Bots the engine plays (docs/BOTS.md describes each).
+IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
 
 # Parameters (all probabilities in [0, 1]), their defaults and their column in the row.
 PARAM_INDEX: dict[str, int] = {
@@ -49,7 +49,24 @@ PARAM_DEFAULTS: dict[str, float] = {
     "jump_in_prob": 1.0,
 }
 
+# "Not set": expert and bluffer then decide challenges by their own odds rule (docs/BOTS.md).
+# Packed as a negative fixed-point value, which the kernel reads as "use your own rule".
+AUTO = -1.0
+
+# Per-bot defaults where a bot differs from PARAM_DEFAULTS (docs/BOTS.md).
+BOT_PARAM_DEFAULTS: dict[str, dict[str, float]] = {
+    "random": {},
+    "greedy": {},
+    "expert": {"challenge_prob": AUTO},
+    "bluffer": {"challenge_prob": AUTO, "bluff_prob": 0.5},
+}
+
 DEFAULT_BOT = "random"
+
+
+def default_param(name: str, key: str) -> float:
+    """Bot `name`'s value of parameter `key` when the spec does not set it (AUTO: own rule)."""
+    return float(BOT_PARAM_DEFAULTS.get(name, {}).get(key, PARAM_DEFAULTS[key]))
 
 
 @dataclass(frozen=True)
@@ -64,7 +81,8 @@ class Bot:
         return BOT_CODES[self.name]
 
     def param(self, key: str) -> float:
-        return float(self.params.get(key, PARAM_DEFAULTS[key]))
+        """The value packed for the kernel: the one set, else the bot's default (maybe AUTO)."""
+        return float(self.params.get(key, default_param(self.name, key)))
 
     @property
     def label(self) -> str:
@@ -72,7 +90,7 @@ class Bot:
         extra = [
             f"{key}={_fmt(value)}"
             for key, value in sorted(self.params.items())
-            if value != PARAM_DEFAULTS[key]
+            if value != default_param(self.name, key)
         ]
         return ":".join([self.name, *extra])
 

@@ -55,6 +55,7 @@ from .state import (
     S_PENDING,
     S_PKIND,
     S_PLAYERS,
+    S_PREV_COLOR,
     S_TPOS,
     S_TRACING,
 )
@@ -273,6 +274,7 @@ def play_cards(g, p):
         guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
     for i in range(k):
         put_down(g, p, g[O_PLAYED + i])
+    g[S_PREV_COLOR] = g[S_COLOR]
     if f >= WILD:
         g[S_COLOR] = bot.choose_color(g, p)
     else:
@@ -524,7 +526,7 @@ def go_out(g, p, k, f, pend0):
         if g[S_ENDED]:
             return
         nxt = step(g, victim, 1)
-    elif s == SKIP and pend0 == 0:
+    elif s == SKIP:  # a Skip whose penalty (if it deflected one) was dropped still skips
         nxt = step(g, p, 1 + skip_count(g, k))
     else:
         nxt = step(g, p, 1)

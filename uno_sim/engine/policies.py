@@ -1,17 +1,24 @@
 """Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]).
 
-Only the `random` bot (SPEC 4, pinned) is implemented so far; the Python side rejects the
-other names before a kernel runs. Decisions draw from the game's own generator and never
-change the cards.
+The `random` bot (SPEC 4, pinned) lives here; every other bot code (`greedy`, `expert`,
+`bluffer`) goes to strategy.py (docs/BOTS.md). Decisions draw from the game's own generator
+and never change the cards.
 """
 
 from numba import njit
 
 from ..cards import WILD, WILD_DRAW_FOUR
 from . import layout as L
+from . import strategy
 from .rng import chance, randint
 from .rules_check import N_CANDIDATES, candidate, hand, holds_forbidding_card, legal_answer, legal_turn_card
-from .state import O_HSIZE, O_PARAMS, O_PLACE, S_PLAYERS
+from .state import O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_PLAYERS
+
+
+@njit(cache=True, inline="always")
+def strategic(g, p):
+    """Seat p plays a strategy bot (strategy.py), not `random`."""
+    return g[O_BOTS + p] != L.BOT_RANDOM
 
 
 @njit(cache=True, inline="always")
@@ -23,6 +30,8 @@ def param(g, p, k):
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
+    if strategic(g, p):
+        return strategy.choose_turn_card(g, p, color, top)
     h = hand(p)
     # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default).
     if (
@@ -107,6 +116,8 @@ def _pick_legal_slowly(g, p, color, top):
 @njit(cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Face answering a pending penalty, or -1 to accept it."""
+    if strategic(g, p):
+        return strategy.choose_answer(g, p, color, top, pkind)
     h = hand(p)
     total = 0
     for i in range(N_CANDIDATES):
@@ -127,16 +138,22 @@ def choose_answer(g, p, color, top, pkind):
 
 @njit(cache=True, inline="always")
 def choose_color(g, p):
+    if strategic(g, p):
+        return strategy.choose_color(g, p)
     return randint(g, 4)
 
 
 @njit(cache=True, inline="always")
 def plays_drawn_card(g, p, f):
+    if strategic(g, p):
+        return strategy.plays_drawn_card(g, p, f)
     return True
 
 
 @njit(cache=True, inline="always")
 def wants_challenge(g, p, target):
+    if strategic(g, p):
+        return strategy.wants_challenge(g, p, target)
     return chance(g, param(g, p, L.BP_CHALLENGE_PROB))
 
 
@@ -147,12 +164,16 @@ def forgets_uno(g, p):
 
 @njit(cache=True, inline="always")
 def wants_jump_in(g, p, f):
+    if strategic(g, p):
+        return strategy.wants_jump_in(g, p, f)
     return chance(g, param(g, p, L.BP_JUMP_IN_PROB))
 
 
 @njit(cache=True)
 def choose_swap_target(g, p):
     """Uniform among the other players still in the round."""
+    if strategic(g, p):
+        return strategy.swap_target(g, p)
     n = g[S_PLAYERS]
     others = 0
     for q in range(n):
@@ -170,4 +191,6 @@ def choose_swap_target(g, p):
 @njit(cache=True, inline="always")
 def extra_cards(g, p, f):
     """Multi-play: further cards to put down after face f (appended at O_PLAYED); random adds none."""
+    if strategic(g, p):
+        return strategy.extra_cards(g, p, f)
     return 0

@@ -54,7 +54,8 @@ S_JUMP_RUN = _S + 20  # consecutive jump-ins since the last regular turn
 S_LAST_DRAWN = _S + 21  # last face drawn by the current draw obligation (-1 if none)
 S_NPLAYED = _S + 22  # cards in the play being resolved (faces at O_PLAYED)
 S_IDLE = _S + 23  # consecutive turns in which no card was played or drawn
-N_STATE = 24
+S_PREV_COLOR = _S + 24  # the colour current before the last play (bots judge a Wild Draw Four by it)
+N_STATE = 25
 
 O_REC = _S + N_STATE  # the record row, layout.COL_* relative to it
 O_HANDS = O_REC + N_COLS  # seat * 54 + face

@@ -1,0 +1,533 @@
+"""The strategy bots `greedy`, `expert` and `bluffer` (docs/BOTS.md states every rule).
+
+policies.py dispatches here for every seat whose bot code is not BOT_RANDOM. A bot sees only
+what a player at the table could know: its own hand, the discard pile, every hand's size,
+the current colour and direction, the pending penalty, and the colour that was current
+before the last card (everyone saw it). Never the draw pile nor another hand.
+
+`bluffer` is `expert` with another default `bluff_prob` (set on the Python side), so the two
+share every function here. Bot parameters are fixed point (state.fixed_point); a negative
+`challenge_prob` means "not set": expert and bluffer then use their odds rule.
+"""
+
+from numba import njit
+
+from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from . import layout as L
+from .rng import chance, randint
+from .rules_check import (
+    N_CANDIDATES,
+    candidate,
+    hand,
+    holds_forbidding_card,
+    is_number,
+    legal_answer,
+    legal_turn_card,
+)
+from .state import (
+    N_FACES,
+    O_BOTS,
+    O_DISC,
+    O_HSIZE,
+    O_PARAMS,
+    O_PLACE,
+    O_PLAYED,
+    S_COLOR,
+    S_DIR,
+    S_NACTIVE,
+    S_NDISC,
+    S_PLAYERS,
+    S_PREV_COLOR,
+)
+
+DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
+SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
+NO_CHOICE = 1 << 40
+
+# expert turn tiers, lowest played first (docs/BOTS.md)
+T_LAST_ACTION = 0  # number_finish, two cards: the non-number goes first
+T_ATTACK_D2 = 1  # the next player is an opponent close to going out
+T_ATTACK_W4 = 2
+T_ATTACK_SKIP = 3
+T_ATTACK_REVERSE = 4
+T_GAIN_SWAP = 5  # a 7 / 0 whose swap / rotation brings a smaller hand
+T_NUMBER = 6
+T_REVERSE = 7
+T_SKIP = 8
+T_DRAW_TWO = 9
+T_WILD = 10
+T_KEPT_D2 = 11  # the last Draw Two, kept to answer a stack
+T_BAD_SWAP = 12  # a 7 / 0 whose swap / rotation brings a larger hand
+T_W4 = 13
+
+
+@njit(cache=True, inline="always")
+def param(g, p, k):
+    return g[O_PARAMS + p * L.N_BOT_PARAMS + k]
+
+
+@njit(cache=True, inline="always")
+def is_expert(g, p):
+    return g[O_BOTS + p] != L.BOT_GREEDY
+
+
+@njit(cache=True, inline="always")
+def hsize(g, p):
+    return g[O_HSIZE + p]
+
+
+@njit(cache=True)
+def seat_after(g, p, k):
+    """The seat k places after p in the current direction (k may be negative), passing over
+    players who are out (the same walk as play.step)."""
+    n = g[S_PLAYERS]
+    d = g[S_DIR]
+    if k < 0:
+        d = -d
+        k = -k
+    q = p
+    for _ in range(k):
+        q = (q + d) % n
+        while g[O_PLACE + q] != 0:
+            q = (q + d) % n
+    return q
+
+
+@njit(cache=True, inline="always")
+def opponents(g, p, q):
+    t = g[L.R_TEAMS]
+    return t == 0 or (p % t) != (q % t)
+
+
+@njit(cache=True)
+def color_count(g, p, c):
+    h = hand(p) + c * 13
+    t = 0
+    for s in range(13):
+        t += g[h + s]
+    return t
+
+
+@njit(cache=True, inline="always")
+def face_points(g, f):
+    if f >= WILD:
+        return 50
+    s = f % 13
+    if s >= 10:
+        return 20
+    return g[L.R_ZERO_POINTS] if s == 0 else s
+
+
+@njit(cache=True)
+def color_points(g, p, c):
+    h = hand(p) + c * 13
+    t = 0
+    for s in range(13):
+        t += g[h + s] * face_points(g, c * 13 + s)
+    return t
+
+
+@njit(cache=True)
+def keep_after(g, p, f):
+    """Cards of f's colour p still holds after putting f down (-1 for a wild card)."""
+    if f >= WILD:
+        return -1
+    return color_count(g, p, f // 13) - 1
+
+
+@njit(cache=True)
+def danger_next(g, p):
+    """The next player is an opponent close to going out (<= DANGER cards)."""
+    q = seat_after(g, p, 1)
+    return q != p and opponents(g, p, q) and hsize(g, q) <= DANGER
+
+
+@njit(cache=True)
+def opponent_close(g, p):
+    """Some opponent still in holds <= DANGER cards."""
+    for q in range(g[S_PLAYERS]):
+        if q != p and g[O_PLACE + q] == 0 and opponents(g, p, q) and hsize(g, q) <= DANGER:
+            return True
+    return False
+
+
+@njit(cache=True)
+def save_w4(g, p):
+    """Expert keeps its Wild Draw Four for later: a big hand and nobody close to going out."""
+    return hsize(g, p) >= SAVE_W4_HAND and not opponent_close(g, p)
+
+
+# ---------------------------------------------------------------- 7-swap and 0-rotation
+
+
+@njit(cache=True)
+def swap_target(g, p):
+    """Fewest cards among the opponents still in (team-mates only when there is no opponent);
+    ties: the first in turn order after p."""
+    best = -1
+    best_size = NO_CHOICE
+    for pass_ in range(2):
+        q = p
+        for _ in range(g[S_PLAYERS] - 1):
+            q = seat_after(g, q, 1)
+            if q == p:
+                break
+            if pass_ == 0 and not opponents(g, p, q):
+                continue
+            if hsize(g, q) < best_size:
+                best = q
+                best_size = hsize(g, q)
+        if best >= 0:
+            return best
+    return best
+
+
+@njit(cache=True)
+def swap_gain(g, p, f):
+    """For a 7 (seven_swap) or a 0 (zero_rotate) that would not empty p's hand: +1 when the
+    hand p receives is smaller than the hand p would keep, -1 when larger, 0 otherwise
+    (also for every other card)."""
+    if f >= WILD or hsize(g, p) <= 1:
+        return 0
+    s = f % 13
+    if s == 7 and g[L.R_SEVEN_SWAP]:
+        received = hsize(g, swap_target(g, p))
+    elif s == 0 and g[L.R_ZERO_ROTATE]:
+        received = hsize(g, seat_after(g, p, -1))  # hands pass on in the direction of play
+    else:
+        return 0
+    kept = hsize(g, p) - 1
+    if received < kept:
+        return 1
+    if received > kept:
+        return -1
+    return 0
+
+
+# ---------------------------------------------------------------- ordinary turn
+
+
+@njit(cache=True)
+def expert_tier(g, p, f, danger):
+    """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
+    s = f % 13 if f < WILD else f
+    if g[L.R_NUMBER_FINISH] and hsize(g, p) == 2 and not is_number(f):
+        return T_LAST_ACTION
+    if danger:
+        if s == DRAW_TWO:
+            return T_ATTACK_D2
+        if s == WILD_DRAW_FOUR:
+            return T_ATTACK_W4
+        if s == SKIP:
+            return T_ATTACK_SKIP
+        if s == REVERSE and (g[S_NACTIVE] > 2 or g[L.R_TWO_PLAYER_REVERSE] == 0):
+            return T_ATTACK_REVERSE
+    if f < WILD and s < 10:
+        gain = swap_gain(g, p, f)
+        if gain > 0:
+            return T_GAIN_SWAP
+        if gain < 0:
+            return T_BAD_SWAP
+        return T_NUMBER
+    if s == REVERSE:
+        return T_REVERSE
+    if s == SKIP:
+        return T_SKIP
+    if s == DRAW_TWO:
+        if g[L.R_STACK_D2] and draw_twos_held(g, p) == 1:
+            return T_KEPT_D2
+        return T_DRAW_TWO
+    if s == WILD:
+        return T_WILD
+    return T_W4
+
+
+@njit(cache=True)
+def draw_twos_held(g, p):
+    h = hand(p)
+    return g[h + DRAW_TWO] + g[h + 13 + DRAW_TWO] + g[h + 26 + DRAW_TWO] + g[h + 39 + DRAW_TWO]
+
+
+@njit(cache=True)
+def expert_score(g, p, f, danger, keep):
+    """Lower plays first: tier, then the colour held most after the play (`keep`, see
+    keep_after), then for numbers the low/high rule (a 7/8/9 first only when its colour is
+    safe: >= 2 cards of it kept)."""
+    score = expert_tier(g, p, f, danger) * 10000
+    if keep >= 0:
+        score -= 100 * keep
+        s = f % 13
+        if s < 10:
+            if keep >= 2:
+                score -= s  # safe colour: the higher number (more points) first
+            else:
+                score += s  # low numbers first
+    return score
+
+
+@njit(cache=True)
+def greedy_score(g, p, f, keep):
+    """Lower plays first: most points, then the colour held most after (`keep`), then Wild
+    Draw Four before Wild."""
+    score = -face_points(g, f) * 1000
+    if keep >= 0:
+        score -= keep
+    if f == WILD_DRAW_FOUR:
+        score -= 1
+    return score
+
+
+@njit(cache=True)
+def best_turn_card(g, p, color, top):
+    """The bot's preferred legal card (no bluff), or -1 when it holds none."""
+    expert = is_expert(g, p)
+    danger = expert and danger_next(g, p)
+    h = hand(p)
+    n0 = color_count(g, p, 0)  # colour counts once per decision, not per candidate
+    n1 = color_count(g, p, 1)
+    n2 = color_count(g, p, 2)
+    n3 = color_count(g, p, 3)
+    best = -1
+    best_score = NO_CHOICE
+    for i in range(N_CANDIDATES):
+        f = candidate(i, color, top)
+        if f >= 0 and g[h + f] > 0 and legal_turn_card(g, p, f, color, top, False):
+            keep = -1
+            if f < WILD:
+                c = f // 13
+                keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
+            score = expert_score(g, p, f, danger, keep) if expert else greedy_score(g, p, f, keep)
+            if score < best_score:
+                best = f
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def choose_turn_card(g, p, color, top):
+    """Face to play on an ordinary turn, or -1 to draw."""
+    h = hand(p)
+    bluff = param(g, p, L.BP_BLUFF_PROB)
+    if (
+        g[L.R_CHALLENGE] != 0
+        and g[h + WILD_DRAW_FOUR] > 0
+        and bluff > 0
+        and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
+        and holds_forbidding_card(g, p, color, top)
+        and chance(g, bluff)
+    ):
+        return WILD_DRAW_FOUR
+    f = best_turn_card(g, p, color, top)
+    if f < 0 or not is_expert(g, p) or not g[L.R_VOLUNTARY_DRAW]:
+        return f
+    # expert's voluntary draws: rather one more card than a wasted Wild Draw Four or a bad swap
+    if f == WILD_DRAW_FOUR and save_w4(g, p):
+        return -1
+    if expert_tier(g, p, f, False) == T_BAD_SWAP and bad_swap_received(g, p, f) > hsize(g, p):
+        return -1
+    return f
+
+
+@njit(cache=True)
+def bad_swap_received(g, p, f):
+    if f % 13 == 7:
+        return hsize(g, swap_target(g, p))
+    return hsize(g, seat_after(g, p, -1))
+
+
+@njit(cache=True)
+def plays_drawn_card(g, p, f):
+    """greedy: always. expert: unless the card is one it keeps (docs/BOTS.md)."""
+    if not is_expert(g, p):
+        return True
+    if f == WILD_DRAW_FOUR:
+        return not save_w4(g, p)
+    tier = expert_tier(g, p, f, danger_next(g, p))
+    return tier != T_KEPT_D2 and tier != T_BAD_SWAP
+
+
+# ---------------------------------------------------------------- penalties
+
+
+@njit(cache=True)
+def choose_answer(g, p, color, top, pkind):
+    """Always answers when it can. expert: a deflecting Skip/Reverse, then a Draw Two, then a
+    Wild Draw Four; greedy: the most points. Ties: the colour held most after the answer."""
+    expert = is_expert(g, p)
+    best = -1
+    best_score = NO_CHOICE
+    for i in range(N_CANDIDATES):
+        f = candidate(i, color, top)
+        if f >= 0 and legal_answer(g, p, f, color, top, pkind):
+            if expert:
+                s = f % 13 if f < WILD else f
+                tier = 0 if (s == SKIP or s == REVERSE) else (1 if s == DRAW_TWO else 2)
+                score = tier * 1000 - keep_after(g, p, f)
+            else:
+                score = greedy_score(g, p, f, keep_after(g, p, f))
+            if score < best_score:
+                best = f
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def guilt_chance(g, p, target):
+    """Chance (float) that `target` held a card making its Wild Draw Four a bluff, from what p
+    can see: the unseen cards are the deck minus p's hand minus the discard pile; target's
+    other cards are taken as a uniform sample of them, of size its current hand size."""
+    color = g[S_PREV_COLOR]
+    nd = g[S_NDISC]
+    below = g[O_DISC + nd - 2] if nd >= 2 else WILD
+    symbol = below % 13 if (below < WILD and g[L.R_WD4_RULE] == 1) else -1
+    h = hand(p)
+    unseen = 108 - hsize(g, p) - nd
+    bad = 0  # unseen forbidding cards
+    for c in range(4):
+        for s in range(13):
+            if c == color or s == symbol:
+                f = c * 13 + s
+                copies = 1 if s == 0 else 2
+                seen = g[h + f]
+                for i in range(nd):
+                    if g[O_DISC + i] == f:
+                        seen += 1
+                if copies > seen:
+                    bad += copies - seen
+    m = hsize(g, target)
+    clean = 1.0  # chance that none of target's m cards forbids
+    for i in range(m):
+        good = unseen - bad - i
+        if good <= 0:
+            return 1.0
+        clean *= good / (unseen - i)
+    return 1.0 - clean
+
+
+@njit(cache=True)
+def wants_challenge(g, p, target):
+    """challenge_prob when set; else expert: challenge when chance * 4 > (1 - chance) * extra
+    (cards saved when right against extra cards drawn when wrong); greedy never."""
+    t = param(g, p, L.BP_CHALLENGE_PROB)
+    if t >= 0:
+        return chance(g, t)
+    if not is_expert(g, p):
+        return False
+    q = guilt_chance(g, p, target)
+    return q * 4.0 > (1.0 - q) * g[L.R_CHALLENGE_EXTRA]
+
+
+# ---------------------------------------------------------------- colour, swap, jump-in, multi-play
+
+
+@njit(cache=True)
+def choose_color(g, p):
+    """The colour held most (non-wild cards), ties by points held in it, then the lowest
+    index; holding no coloured card: the colour seen most in the discard pile."""
+    best = -1
+    best_score = -1
+    for c in range(4):
+        n = color_count(g, p, c)
+        if n > 0:
+            score = n * 100000 + color_points(g, p, c)
+            if score > best_score:
+                best = c
+                best_score = score
+    if best >= 0:
+        return best
+    seen0 = 0
+    seen1 = 0
+    seen2 = 0
+    seen3 = 0
+    for i in range(g[S_NDISC]):
+        f = g[O_DISC + i]
+        if f < WILD:
+            c = f // 13
+            if c == 0:
+                seen0 += 1
+            elif c == 1:
+                seen1 += 1
+            elif c == 2:
+                seen2 += 1
+            else:
+                seen3 += 1
+    best = 0
+    most = seen0
+    if seen1 > most:
+        best, most = 1, seen1
+    if seen2 > most:
+        best, most = 2, seen2
+    if seen3 > most:
+        best, most = 3, seen3
+    return best
+
+
+@njit(cache=True)
+def wants_jump_in(g, p, f):
+    """jump_in_prob; expert never jumps in with a 7 / 0 whose swap / rotation brings a larger hand."""
+    if is_expert(g, p) and swap_gain(g, p, f) < 0:
+        return False
+    return chance(g, param(g, p, L.BP_JUMP_IN_PROB))
+
+
+@njit(cache=True)
+def extra_cards(g, p, f):
+    """Multi-play: the whole set of cards sharing f's face (identical) or symbol (same_symbol),
+    minus: 7s with seven_swap and 0s with zero_rotate go alone; expert keeps its last Draw Two
+    back under stack_draw_two unless the set empties its hand; with number_finish a set of
+    action cards never empties the hand. The card of the colour held most afterwards goes on
+    top. Rewrites the set at O_PLAYED (f included) and returns its size - 1."""
+    mode = g[L.R_MULTI_PLAY]
+    if mode == 0 or f >= WILD:
+        return 0
+    s = f % 13
+    if (s == 7 and g[L.R_SEVEN_SWAP]) or (s == 0 and g[L.R_ZERO_ROTATE]):
+        return 0
+    h = hand(p)
+    # available cards of the set besides f, colour by colour
+    avail = 0
+    for c in range(4):
+        face = c * 13 + s
+        if mode == 1 and face != f:
+            continue
+        avail += g[h + face] - (1 if face == f else 0)
+    n = hsize(g, p)
+    if is_expert(g, p) and s == DRAW_TWO and g[L.R_STACK_D2] and avail + 1 < n:
+        avail -= 1
+    if g[L.R_NUMBER_FINISH] and s >= 10 and avail + 1 >= n:
+        avail = n - 2
+    if avail <= 0:
+        return 0
+    # write f, then the others colour by colour
+    k = 1
+    g[O_PLAYED] = f
+    for c in range(4):
+        face = c * 13 + s
+        if mode == 1 and face != f:
+            continue
+        extra = g[h + face] - (1 if face == f else 0)
+        for _ in range(extra):
+            if k <= avail:
+                g[O_PLAYED + k] = face
+                k += 1
+    # the top card: the colour with the most cards left after the play (ties: lowest index)
+    best_i = k - 1
+    best_left = -1
+    for i in range(k):
+        c = g[O_PLAYED + i] // 13
+        left = color_count(g, p, c)
+        for j in range(k):
+            if g[O_PLAYED + j] // 13 == c:
+                left -= 1
+        if left > best_left or (left == best_left and c < g[O_PLAYED + best_i] // 13):
+            best_i = i
+            best_left = left
+    t = g[O_PLAYED + best_i]
+    g[O_PLAYED + best_i] = g[O_PLAYED + k - 1]
+    g[O_PLAYED + k - 1] = t
+    return k - 1
+
+
+@njit(cache=True, inline="always")
+def forgets_uno(g, p):
+    return chance(g, param(g, p, L.BP_FORGET_UNO))
