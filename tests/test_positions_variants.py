@@ -215,3 +215,31 @@ def test_last_standing_teams_sum_their_placements():
     pos.run(1)
     rec = pos.record
     assert pos.ended and rec["winner"] == 0 and rec["winner_points"] == 3 + (-1)  # seats 0 and 2
+
+
+GREEDY = [Bot("greedy")] * 4
+
+
+@pytest.mark.parametrize("multi_skip, nxt", [("each", 3), ("once", 2)])
+def test_two_skips_in_one_multi_play_skip_two_players(multi_skip, nxt):
+    rules = Rules(multi_play="identical", multi_skip=multi_skip)
+    pos = Position(rules, ["RS RS G1", "B1 B2", "B3 B4", "Y1 Y2"], top="R3", bots=GREEDY)
+    events = pos.run(1)
+    assert events[0] == {"ev": "play", "p": 0, "cards": ["RS", "RS"], "color": "R"}
+    assert pos.next_to_act == nxt and pos.record["plays"] == 2
+
+
+def test_multi_play_draw_twos_add_two_each():
+    rules = Rules(multi_play="same_symbol")
+    pos = Position(rules, ["RD BD G1 G7", "Y7 Y8", "B3 B4", "Y1 Y2"], top="R3", bots=GREEDY, pile="G2 G3 G4 G5 G6")
+    events = pos.run(1)
+    assert events[0]["cards"] in (["RD", "BD"], ["BD", "RD"])
+    assert events[1] == {"ev": "draw", "p": 1, "cards": ["G2", "G3", "G4", "G5"], "why": "penalty"}
+    assert pos.record["max_pending"] == 4 and pos.next_to_act == 2
+
+
+def test_multi_play_two_reverses_keep_the_direction():
+    rules = Rules(multi_play="identical")
+    pos = Position(rules, ["RR RR G1", "B1 B2", "B3 B4", "Y1 Y2"], top="R3", bots=GREEDY)
+    pos.run(1)
+    assert pos.direction_now == 1 and pos.next_to_act == 1

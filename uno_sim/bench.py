@@ -117,7 +117,22 @@ def markdown(rows: list[BenchRow], info: dict, repeats: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+README_MARKERS = ("<!-- bench:start -->", "<!-- bench:end -->")
+
+
 def write_results(rows: list[BenchRow], info: dict, repeats: int, md_path: Path, json_path: Path) -> None:
-    md_path.write_text(markdown(rows, info, repeats), encoding="utf-8")
+    """BENCHMARKS.md, benchmarks.json, and the table in README.md beside them (between the
+    bench markers, when the README has them)."""
+    text = markdown(rows, info, repeats)
+    md_path.write_text(text, encoding="utf-8")
+    readme = md_path.with_name("README.md")
+    if readme.is_file():
+        body = readme.read_text(encoding="utf-8")
+        start, end = README_MARKERS
+        if start in body and end in body:
+            head, rest = body.split(start, 1)
+            _, tail = rest.split(end, 1)
+            table = text.split("\n", 2)[2].strip()
+            readme.write_text(f"{head}{start}\n{table}\n{end}{tail}", encoding="utf-8")
     data = {"machine": info, "rows": [asdict(r) | {"key": r.key} for r in rows]}
     json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

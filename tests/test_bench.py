@@ -1,0 +1,18 @@
+"""`uno-sim bench` output files (no timing is asserted: timing belongs to `make bench`)."""
+
+import json
+
+from uno_sim.bench import BenchRow, markdown, write_results
+
+
+def test_bench_writes_table_json_and_readme(tmp_path):
+    (tmp_path / "README.md").write_text("intro\n<!-- bench:start -->\nold\n<!-- bench:end -->\nrest\n")
+    rows = [BenchRow("standard", 4, "random", 2, 1000, 1234.5, [1234.5], 300000, 1000.0)]
+    info = {"cpu": "cpu", "cores": 2, "python": "3", "numba": "0", "numpy": "2", "date": "today"}
+    write_results(rows, info, 1, tmp_path / "BENCHMARKS.md", tmp_path / "benchmarks.json")
+    readme = (tmp_path / "README.md").read_text()
+    assert "old" not in readme and "| standard | 4 | random | 2 | 1,000 | 1,234 | 1,000 | 300,000 |" in readme
+    assert readme.startswith("intro\n") and readme.endswith("rest\n")
+    data = json.loads((tmp_path / "benchmarks.json").read_text())
+    assert data["rows"][0]["key"] == "standard/4p/random/2w" and data["rows"][0]["games_per_second"] == 1234.5
+    assert (tmp_path / "BENCHMARKS.md").read_text() == markdown(rows, info, 1)
