@@ -21,6 +21,7 @@ from .rules_check import (
     play_drawn_allows,
     playable_drawn,
 )
+from .seats import step
 from .state import (
     DECK,
     N_FACES,
@@ -141,21 +142,6 @@ def emit_pile(g):
 
 
 # ---------------------------------------------------------------- seats
-
-
-@njit(cache=True, inline="always")
-def step(g, p, k):
-    """The seat k places after p in the current direction, passing over players who are out."""
-    n = g[S_PLAYERS]
-    d = g[S_DIR]
-    if g[S_NACTIVE] == n:
-        return (p + d * k) % n
-    q = p
-    for _ in range(k):
-        q = (q + d) % n
-        while g[O_PLACE + q] != 0:
-            q = (q + d) % n
-    return q
 
 
 @njit(cache=True, inline="always")

@@ -95,22 +95,36 @@ def _pick_legal(g, h, color, top):
 @njit(cache=True)
 def _pick_legal_slowly(g, p, color, top):
     """Uniform over the legal physical cards, asking legal_turn_card about every candidate."""
+    return _weighted_pick(g, p, color, top, 0)
+
+
+@njit(cache=True)
+def _weighted_pick(g, p, color, top, pkind):
+    """Uniform over the physical cards p may put down: answers to a pending penalty whose last
+    draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
     h = hand(p)
     total = 0
     for i in range(N_CANDIDATES):
         f = candidate(i, color, top)
-        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
+        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
             total += g[h + f]
     if total == 0:
         return -1
     r = randint(g, total)
     for i in range(N_CANDIDATES):
         f = candidate(i, color, top)
-        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
+        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
             r -= g[h + f]
             if r < 0:
                 return f
     return -1
+
+
+@njit(cache=True, inline="always")
+def _may_put_down(g, p, f, color, top, pkind):
+    if pkind == 0:
+        return legal_turn_card(g, p, f, color, top, False)
+    return legal_answer(g, p, f, color, top, pkind)
 
 
 @njit(cache=True)
@@ -118,22 +132,7 @@ def choose_answer(g, p, color, top, pkind):
     """Face answering a pending penalty, or -1 to accept it."""
     if strategic(g, p):
         return strategy.choose_answer(g, p, color, top, pkind)
-    h = hand(p)
-    total = 0
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
-        if f >= 0 and legal_answer(g, p, f, color, top, pkind):
-            total += g[h + f]
-    if total == 0:
-        return -1
-    r = randint(g, total)
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
-        if f >= 0 and legal_answer(g, p, f, color, top, pkind):
-            r -= g[h + f]
-            if r < 0:
-                return f
-    return -1
+    return _weighted_pick(g, p, color, top, pkind)
 
 
 @njit(cache=True, inline="always")

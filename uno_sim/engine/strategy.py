@@ -14,7 +14,7 @@ from numba import njit
 
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from . import layout as L
-from .rng import chance, randint
+from .rng import chance
 from .rules_check import (
     N_CANDIDATES,
     candidate,
@@ -24,16 +24,14 @@ from .rules_check import (
     legal_answer,
     legal_turn_card,
 )
+from .seats import step
 from .state import (
-    N_FACES,
     O_BOTS,
     O_DISC,
     O_HSIZE,
     O_PARAMS,
     O_PLACE,
     O_PLAYED,
-    S_COLOR,
-    S_DIR,
     S_NACTIVE,
     S_NDISC,
     S_PLAYERS,
@@ -74,23 +72,6 @@ def is_expert(g, p):
 @njit(cache=True, inline="always")
 def hsize(g, p):
     return g[O_HSIZE + p]
-
-
-@njit(cache=True)
-def seat_after(g, p, k):
-    """The seat k places after p in the current direction (k may be negative), passing over
-    players who are out (the same walk as play.step)."""
-    n = g[S_PLAYERS]
-    d = g[S_DIR]
-    if k < 0:
-        d = -d
-        k = -k
-    q = p
-    for _ in range(k):
-        q = (q + d) % n
-        while g[O_PLACE + q] != 0:
-            q = (q + d) % n
-    return q
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +119,7 @@ def keep_after(g, p, f):
 @njit(cache=True)
 def danger_next(g, p):
     """The next player is an opponent close to going out (<= DANGER cards)."""
-    q = seat_after(g, p, 1)
+    q = step(g, p, 1)
     return q != p and opponents(g, p, q) and hsize(g, q) <= DANGER
 
 
@@ -169,7 +150,7 @@ def swap_target(g, p):
     for pass_ in range(2):
         q = p
         for _ in range(g[S_PLAYERS] - 1):
-            q = seat_after(g, q, 1)
+            q = step(g, q, 1)
             if q == p:
                 break
             if pass_ == 0 and not opponents(g, p, q):
@@ -193,7 +174,7 @@ def swap_gain(g, p, f):
     if s == 7 and g[L.R_SEVEN_SWAP]:
         received = hsize(g, swap_target(g, p))
     elif s == 0 and g[L.R_ZERO_ROTATE]:
-        received = hsize(g, seat_after(g, p, -1))  # hands pass on in the direction of play
+        received = hsize(g, step(g, p, -1))  # hands pass on in the direction of play
     else:
         return 0
     kept = hsize(g, p) - 1
@@ -332,7 +313,7 @@ def choose_turn_card(g, p, color, top):
 def bad_swap_received(g, p, f):
     if f % 13 == 7:
         return hsize(g, swap_target(g, p))
-    return hsize(g, seat_after(g, p, -1))
+    return hsize(g, step(g, p, -1))
 
 
 @njit(cache=True)
