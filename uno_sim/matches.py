@@ -109,7 +109,7 @@ def simulate_matches(
     try:
         chunks = _Chunker(matches, chunk_size)
         while chunks.done < matches:
-            start, n = chunks.done, min(chunks.next_size(), 4096 if chunks.index < 2 else chunk_size)
+            start, n = chunks.done, chunks.next_size()
             t0 = time.perf_counter()
             agg.add(run_matches(ri, rf, codes, params, key, start, n), rules.teams)
             chunks.record(n, time.perf_counter() - t0)

@@ -10,10 +10,9 @@ from numba import njit, prange
 from . import layout as L
 from .play import play_round
 from .rng import seed_game
-from .unowned import keep_alive, unowned
+from .unowned import N_BLOCKS, block_range, keep_alive, new_game, unowned
 from .state import N_CONFIG, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
-N_BLOCKS = 64
 
 
 def run_key(seed: int) -> int:
@@ -49,11 +48,9 @@ def _run_chunk(config, key, start, rotate, out):
     players = config[L.R_PLAYERS]
     dealer = players - 1
     for b in prange(nb):
-        lo = n * b // nb
-        hi = n * (b + 1) // nb
-        owner = np.zeros(N_GAME, dtype=np.int64)
+        lo, hi = block_range(n, nb, b)
+        owner = new_game(config)
         g = unowned(owner)
-        g[:N_CONFIG] = config
         for i in range(lo, hi):
             deal, r = seat_bots(g, config, start + i, rotate)
             seed_game(g, key, deal)

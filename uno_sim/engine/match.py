@@ -15,8 +15,10 @@ from numba import njit, prange
 from . import layout as L
 from .play import play_round
 from .rng import randint, seed_game
-from .state import N_CONFIG, N_GAME, O_PLACE, O_REC
-from .unowned import keep_alive, unowned
+from .state import N_GAME, O_PLACE, O_REC
+from .unowned import N_BLOCKS, block_range, keep_alive, new_game, unowned
+
+HISTORY_ROUNDS = 1024  # rounds whose running totals are kept (for the comeback metric)
 
 
 @njit(cache=True, inline="always")
@@ -122,15 +124,13 @@ def play_match(g, key, match, out, history, dealers):
 @njit(cache=True, parallel=True)
 def _run_matches(config, key, start, out):
     n = out.shape[0]
-    nb = min(64, n)
+    nb = min(N_BLOCKS, n)
     for b in prange(nb):
-        lo = n * b // nb
-        hi = n * (b + 1) // nb
-        owner = np.zeros(N_GAME, dtype=np.int64)
+        lo, hi = block_range(n, nb, b)
+        owner = new_game(config)
         g = unowned(owner)
-        g[:N_CONFIG] = config
-        history = np.zeros((1024, L.MAX_PLAYERS), dtype=np.int64)
-        dealers = np.zeros(1024, dtype=np.int64)
+        history = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
+        dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
         for i in range(lo, hi):
             play_match(g, key, start + i, out[i], history, dealers)
         keep_alive(owner)

@@ -14,6 +14,7 @@ from .rules_check import (
     challenge_possible,
     d2_stacks,
     d4_stacks,
+    face_points,
     hand,
     holds_forbidding_card,
     is_number,
@@ -745,16 +746,6 @@ def play_round(g, dealer, tracing, trace_start):
     """Play one whole round; the record row is left at O_REC."""
     setup_round(g, dealer, tracing, trace_start)
     continue_round(g, -1)
-
-
-@njit(cache=True, inline="always")
-def face_points(f, zero_points):
-    if f >= WILD:
-        return 50
-    s = f % 13
-    if s >= 10:
-        return 20
-    return zero_points if s == 0 else s
 
 
 @njit(cache=True)

@@ -24,6 +24,17 @@ def is_number(f):
 
 
 @njit(cache=True, inline="always")
+def face_points(f, zero_points):
+    """Points of face f (SPEC 1); a 0 counts zero_points."""
+    if f >= WILD:
+        return 50
+    s = f % 13
+    if s >= 10:
+        return 20
+    return zero_points if s == 0 else s
+
+
+@njit(cache=True, inline="always")
 def candidate(i, color, top):
     """The i-th face that could match (colour, top); -1 when there is none for this i."""
     if i < 13:

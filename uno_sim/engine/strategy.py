@@ -18,6 +18,7 @@ from .rng import chance
 from .rules_check import (
     N_CANDIDATES,
     candidate,
+    face_points,
     hand,
     holds_forbidding_card,
     is_number,
@@ -89,22 +90,12 @@ def color_count(g, p, c):
     return t
 
 
-@njit(cache=True, inline="always")
-def face_points(g, f):
-    if f >= WILD:
-        return 50
-    s = f % 13
-    if s >= 10:
-        return 20
-    return g[L.R_ZERO_POINTS] if s == 0 else s
-
-
 @njit(cache=True)
 def color_points(g, p, c):
     h = hand(p) + c * 13
     t = 0
     for s in range(13):
-        t += g[h + s] * face_points(g, c * 13 + s)
+        t += g[h + s] * face_points(c * 13 + s, g[L.R_ZERO_POINTS])
     return t
 
 
@@ -250,7 +241,7 @@ def expert_score(g, p, f, danger, keep):
 def greedy_score(g, p, f, keep):
     """Lower plays first: most points, then the colour held most after (`keep`), then Wild
     Draw Four before Wild."""
-    score = -face_points(g, f) * 1000
+    score = -face_points(f, g[L.R_ZERO_POINTS]) * 1000
     if keep >= 0:
         score -= keep
     if f == WILD_DRAW_FOUR:

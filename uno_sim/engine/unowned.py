@@ -9,8 +9,13 @@ NRT_incref/NRT_decref return at once for it. The caller keeps the owning array a
 """
 
 import numba
+import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
+
+from .state import N_CONFIG, N_GAME
+
+N_BLOCKS = 64  # blocks of games a chunk is split into for prange
 
 
 @intrinsic
@@ -27,6 +32,20 @@ def _int64_pointer(typingctx, address):
 def unowned(g):
     """A view of the int64 array g without reference counting."""
     return numba.carray(_int64_pointer(g.ctypes.data), g.shape[0])
+
+
+@njit(cache=True)
+def new_game(config):
+    """An owning game array with the configuration block filled in (view it with `unowned`)."""
+    owner = np.zeros(N_GAME, dtype=np.int64)
+    owner[:N_CONFIG] = config
+    return owner
+
+
+@njit(cache=True, inline="always")
+def block_range(n, blocks, b):
+    """Games lo .. hi-1 of block b when n games are split into `blocks` blocks."""
+    return n * b // blocks, n * (b + 1) // blocks
 
 
 @njit(cache=True)
