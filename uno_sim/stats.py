@@ -22,7 +22,7 @@ from typing import Iterable
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binom, norm
+from scipy import special  # scipy.stats costs ~1 s of start-up; these are its kernels
 
 from .engine import layout as L
 
@@ -52,7 +52,26 @@ MAX_HIST_RANGE = 1 << 24
 
 def z_value(confidence: float = CONFIDENCE) -> float:
     """Two-sided standard normal quantile, e.g. 1.959963984540054 for 95%."""
-    return float(norm.ppf(0.5 + confidence / 2.0))
+    return float(special.ndtri(0.5 + confidence / 2.0))
+
+
+def normal_sf(z: float) -> float:
+    """Upper tail of the standard normal, P(Z > z)."""
+    return float(special.ndtr(-z))
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    """P(B <= k), B ~ Binomial(n, p)."""
+    if k < 0:
+        return 0.0
+    return 1.0 if k >= n else float(special.bdtr(k, n, p))
+
+
+def binom_ppf(q: float, n: int, p: float) -> int:
+    """Smallest k with P(B <= k) >= q, B ~ Binomial(n, p), for 0 < q < 1 (as scipy.stats.binom.ppf:
+    the continuous inverse bdtrik, then one step down when that already reaches q)."""
+    k = min(math.ceil(float(special.bdtrik(q, n, p))), n)
+    return k - 1 if k >= 1 and binom_cdf(k - 1, n, p) >= q else k
 
 
 def wilson_interval(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -175,8 +194,8 @@ class IntHistogram:
             median = (self.order_statistic(n // 2) + self.order_statistic(n // 2 + 1)) / 2.0
         # Largest l with P(B <= l - 1) <= alpha/2, B ~ Binomial(n, 1/2): [X_(l), X_(n+1-l)].
         alpha = 1.0 - confidence
-        rank = int(binom.ppf(alpha / 2.0, n, 0.5))
-        if rank >= 1 and binom.cdf(rank - 1, n, 0.5) > alpha / 2.0:
+        rank = binom_ppf(alpha / 2.0, n, 0.5)
+        if rank >= 1 and binom_cdf(rank - 1, n, 0.5) > alpha / 2.0:
             rank -= 1
         if rank < 1:
             return (median, math.nan, math.nan)
@@ -195,8 +214,8 @@ class IntHistogram:
         k = max(1, math.ceil(q * n - 1e-9))
         value = float(self.order_statistic(k))
         alpha = 1.0 - confidence
-        low_rank = int(binom.ppf(alpha / 2.0, n, q))
-        high_rank = int(binom.ppf(1.0 - alpha / 2.0, n, q)) + 1
+        low_rank = binom_ppf(alpha / 2.0, n, q)
+        high_rank = binom_ppf(1.0 - alpha / 2.0, n, q) + 1
         if low_rank < 1 or high_rank > n:
             return (value, math.nan, math.nan)
         return (value, float(self.order_statistic(low_rank)), float(self.order_statistic(high_rank)))
@@ -484,7 +503,7 @@ def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float, float]:
     if se == 0.0:
         return (math.nan, math.nan)
     z = (x2 / n2 - x1 / n1) / se
-    return (z, float(2.0 * norm.sf(abs(z))))
+    return (z, 2.0 * normal_sf(abs(z)))
 
 
 def newcombe_interval(x1: int, n1: int, x2: int, n2: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -503,8 +522,6 @@ def welch_t(n1: int, mean1: float, var1: float, n2: int, mean2: float, var2: flo
     """Welch's unequal-variance t test of mean2 - mean1:
     (t, degrees of freedom (Welch-Satterthwaite), two-sided p, CI low, CI high).
     NaN everywhere when a sample has fewer than 2 values or both variances are 0."""
-    from scipy.stats import t as student_t
-
     nan5 = (math.nan,) * 5
     if n1 < 2 or n2 < 2:
         return nan5
@@ -515,8 +532,8 @@ def welch_t(n1: int, mean1: float, var1: float, n2: int, mean2: float, var2: flo
     df = (a + b) ** 2 / (a * a / (n1 - 1) + b * b / (n2 - 1))
     diff = mean2 - mean1
     t = diff / se
-    p = float(2.0 * student_t.sf(abs(t), df))
-    half = float(student_t.ppf(0.5 + confidence / 2.0, df)) * se
+    p = float(2.0 * special.stdtr(df, -abs(t)))
+    half = float(special.stdtrit(df, 0.5 + confidence / 2.0)) * se
     return (t, df, p, diff - half, diff + half)
 
 
@@ -544,7 +561,7 @@ def mann_whitney(h1: IntHistogram, h2: IntHistogram) -> tuple[float, float]:
         return (u2, math.nan)
     mu = n1 * n2 / 2.0
     z = (abs(u2 - mu) - 0.5) / math.sqrt(var)
-    return (u2, float(min(1.0, 2.0 * norm.sf(max(z, 0.0)))))
+    return (u2, min(1.0, 2.0 * normal_sf(max(z, 0.0))))
 
 
 TESTS = {
@@ -577,7 +594,7 @@ def difference(base: Measure, other: Measure, confidence: float = CONFIDENCE) ->
             p1, p2 = base.successes / base.trials, other.successes / other.trials
             se = math.sqrt(p1 * (1 - p1) / base.trials + p2 * (1 - p2) / other.trials)
             if se > 0:
-                p = float(2.0 * norm.sf(abs(diff) / se))
+                p = 2.0 * normal_sf(abs(diff) / se)
     elif kind == "mean":
         _, _, p, low, high = welch_t(base.n, base.value, base.var, other.n, other.value, other.var, confidence)
     elif kind == "quantile" and base.hist is not None and other.hist is not None:
