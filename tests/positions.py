@@ -11,16 +11,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from uno_sim.bots import Bot, pack_bots
 from uno_sim.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.engine.play import continue_round
+from uno_sim.engine.play import continue_round, start_round
 from uno_sim.engine.rng import seed_game
+from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.records import record_dict
 from uno_sim.rules import Rules
 from uno_sim.trace import decode_events
+
+
+@njit(cache=True)
+def continue_from(owner, turns):
+    """continue_round on a game array (the engine takes a pointer to it)."""
+    continue_round(unowned(owner), turns)
+    keep_alive(owner)
+
+
+@njit(cache=True)
+def start_from(owner, dealer):
+    """start_round (lead card and its effect) on a game array."""
+    start_round(unowned(owner), dealer)
+    keep_alive(owner)
 
 
 def cards(text: str) -> list[int]:
@@ -53,6 +69,7 @@ class Position:
         codes, params = pack_bots(self.bots or [Bot("random")] * n)
         g = np.zeros(S.O_TRACE + 200_000, dtype=np.int64)
         g[: S.N_CONFIG] = S.make_config(ri, rf, codes, params)
+        g[S.O_CAPACITY] = len(g)
         seed_game(g, np.uint64(12345), self.seed)
         g[S.S_DIR] = self.direction
         g[S.S_PLAYERS] = n
@@ -95,7 +112,7 @@ class Position:
             self.build()
         g = self.g
         start = int(g[S.S_TPOS])
-        continue_round(g, turns)
+        continue_from(g, turns)
         end = int(g[S.S_TPOS])
         assert not g[S.S_OVERFLOW]
         return list(decode_events(g[start:end], end - start, self.rules.players))

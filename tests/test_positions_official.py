@@ -2,11 +2,10 @@
 
 import pytest
 
-from positions import Position, cards
+from positions import Position, cards, start_from
 from uno_sim.bots import Bot
 from uno_sim.cards import parse_face
 from uno_sim.engine import state as S
-from uno_sim.engine.play import start_round
 from uno_sim.engine.rules_check import holds_forbidding_card, legal_turn_card
 from uno_sim.rules import Rules
 
@@ -225,7 +224,7 @@ def _lead(rules, pile, dealer=3):
     pos = Position(rules, ["G1", "G2", "G3", "G4"], top="R3", pile=pile)
     g = pos.build()
     g[S.S_NDISC] = 0
-    start_round(g, dealer)
+    start_from(g, dealer)
     return pos, g
 
 

@@ -290,8 +290,9 @@ class Aggregate:
         if reason.min() < 0 or reason.max() >= len(L.REASONS):
             raise ValueError("record reason outside the known reasons")
         self.reasons += np.bincount(reason, minlength=len(L.REASONS))
+        by_column = np.ascontiguousarray(records.T)  # one contiguous row per record column
         for name, column in HIST_COLUMNS.items():
-            self.hists[name].add(records[:, column])
+            self.hists[name].add(by_column[column])
         self.winner_points.add(records[has_winner, L.COL_WINNER_POINTS])
         # Losers: every seat outside the winner's team (the winner alone without teams).
         won = records[has_winner]

@@ -11,7 +11,7 @@ from . import layout as L
 from .play import play_round
 from .rng import seed_game
 from .unowned import N_BLOCKS, block_range, keep_alive, new_game, unowned
-from .state import N_CONFIG, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
+from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 
 
@@ -55,7 +55,8 @@ def _run_chunk(config, key, start, rotate, out):
             deal, r = seat_bots(g, config, start + i, rotate)
             seed_game(g, key, deal)
             play_round(g, dealer, 0, N_GAME)
-            out[i, :] = g[O_REC : O_REC + L.N_COLS]
+            for c in range(L.N_COLS):
+                out[i, c] = g[O_REC + c]
             w = out[i, L.COL_WINNER]
             out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
         keep_alive(owner)
@@ -85,6 +86,7 @@ def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int
     """Play one game with tracing on. Returns (record row, event buffer or None on overflow)."""
     g = np.zeros(O_TRACE + capacity, dtype=np.int64)
     g[:N_CONFIG] = make_config(ri, rf, bot_codes, bot_params)
+    g[O_CAPACITY] = len(g)
     end, overflow = _trace_game(g, np.uint64(key), np.int64(game))
     record = g[O_REC : O_REC + L.N_COLS].copy()
     if overflow:

@@ -14,7 +14,7 @@ from .rules_check import (
     challenge_possible,
     d2_stacks,
     d4_stacks,
-    face_points,
+    FACE_POINTS,
     hand,
     holds_forbidding_card,
     is_number,
@@ -25,6 +25,7 @@ from .rules_check import (
 from .seats import step
 from .state import (
     DECK,
+    O_CAPACITY,
     N_FACES,
     O_DISC,
     O_HSIZE,
@@ -100,7 +101,7 @@ def hsize(g, p):
 @njit(cache=True, inline="always")
 def emit(g, x):
     pos = g[S_TPOS]
-    if pos < g.shape[0]:
+    if pos < g[O_CAPACITY]:
         g[pos] = x
         g[S_TPOS] = pos + 1
     else:
@@ -755,9 +756,10 @@ def score_round(g):
     for q in range(n):
         pts = 0
         h = hand(q)
-        for f in range(N_FACES):
-            if g[h + f]:
-                pts += g[h + f] * face_points(f, zp)
+        for f in range(N_FACES):  # branch-free, so LLVM vectorizes it
+            pts += g[h + f] * FACE_POINTS[f]
+        if zp:
+            pts += zp * (g[h] + g[h + 13] + g[h + 26] + g[h + 39])
         g[O_REC + L.COL_POINTS + q] = pts
         g[O_REC + L.COL_CARDS + q] = g[O_HSIZE + q]
     w = g[REC_WINNER]

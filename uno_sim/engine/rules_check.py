@@ -3,6 +3,7 @@
 Pure reads of g; every function here is a question, none changes state.
 """
 
+import numpy as np
 from numba import njit
 
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
@@ -32,6 +33,10 @@ def face_points(f, zero_points):
     if s >= 10:
         return 20
     return zero_points if s == 0 else s
+
+
+# Points of each face with zero_points = 0 (a numba global: a constant in compiled code).
+FACE_POINTS = np.array([face_points.py_func(f, 0) for f in range(N_FACES)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")

@@ -21,6 +21,7 @@ ONE = 1 << 32  # probability 1 in fixed point
 
 # ---- configuration block (copied once per block of games)
 O_UNO_CATCH = N_RULE_INTS  # rule ints sit at 0 .. N_RULE_INTS, indexed by layout.R_*
+O_CAPACITY = N_RULE_INTS + 1  # length of this game's array (the trace buffer ends there)
 O_BOTS = 40  # bot code per seat
 O_PARAMS = O_BOTS + MAX_PLAYERS  # seat * N_BOT_PARAMS + BP_*, fixed point
 N_CONFIG = O_PARAMS + MAX_PLAYERS * N_BOT_PARAMS

@@ -1,19 +1,20 @@
-"""An unowned view of the game array, so that numba's reference counting skips it.
+"""A raw pointer to the game array, so that numba's reference counting skips it.
 
 numba increments and decrements an array's reference count, atomically, each time the
 array enters or leaves a compiled function. With one game array threaded through every
-engine function that was about 70% of the run time (perf). A view built with
-`numba.carray` from the raw data pointer has no owner (null meminfo), and numba's
-NRT_incref/NRT_decref return at once for it. The caller keeps the owning array alive
-(`keep_alive`) for as long as the view is used.
+engine function that was about 70% of the run time (perf). A view built with `carray`
+from the data pointer (null meminfo) removed the atomics but still paid a call to
+NRT_incref/NRT_decref per call and argument (7% in a later profile) and a negative-index
+check on every access. A plain `int64*` has neither: indexing it is one load or store. The
+engine's functions all take this pointer; the caller keeps the owning array alive
+(`keep_alive`) while it is used. The array's length is kept in the game at O_CAPACITY.
 """
 
-import numba
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .state import N_CONFIG, N_GAME
+from .state import N_CONFIG, N_GAME, O_CAPACITY
 
 N_BLOCKS = 64  # blocks of games a chunk is split into for prange
 
@@ -30,15 +31,16 @@ def _int64_pointer(typingctx, address):
 
 @njit(cache=True, inline="always")
 def unowned(g):
-    """A view of the int64 array g without reference counting."""
-    return numba.carray(_int64_pointer(g.ctypes.data), g.shape[0])
+    """A pointer to the data of the int64 array g (index it like the array; no bounds)."""
+    return _int64_pointer(g.ctypes.data)
 
 
 @njit(cache=True)
 def new_game(config):
-    """An owning game array with the configuration block filled in (view it with `unowned`)."""
+    """An owning game array with the configuration block filled in (point at it with `unowned`)."""
     owner = np.zeros(N_GAME, dtype=np.int64)
     owner[:N_CONFIG] = config
+    owner[O_CAPACITY] = N_GAME
     return owner
 
 
@@ -50,5 +52,5 @@ def block_range(n, blocks, b):
 
 @njit(cache=True)
 def keep_alive(g):
-    """Use g after its unowned view is done with, so numba does not free it earlier."""
+    """Use g after its unowned pointer is done with, so numba does not free it earlier."""
     return g.shape[0]
