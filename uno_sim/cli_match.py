@@ -46,6 +46,13 @@ def match(
     set_: Optional[list[str]] = SetOpt,
     workers: Optional[int] = WorkersOpt,
     out: Optional[Path] = OutOpt,
+    rotate_seats: bool = typer.Option(
+        False,
+        "--rotate-seats",
+        help="Change the seating every PLAYERS rounds, through every seating up to rotation and "
+        "reflection (with 4 players: each partner pairing for 4 rounds); scores and match win "
+        "rates per player (the i-th bot), so the results are seat-fair.",
+    ),
 ) -> None:
     """Play whole matches to --target (SPEC 5); write OUT/match.csv and a rounds chart."""
     from .match_charts import rounds_chart
@@ -71,7 +78,7 @@ def match(
         stack.enter_context(made_dirs(out_dir))
         tmp_csv = stack.enter_context(atomic_path(csv_path))
         tmp_chart = stack.enter_context(atomic_path(chart_path))
-        result = simulate_matches(rules, seat_bots, matches, seed, workers=workers)
+        result = simulate_matches(rules, seat_bots, matches, seed, workers=workers, rotate_seats=rotate_seats)
         summary = result.summary(preset)
         write_csv(summary, tmp_csv)
         rounds_chart(result, preset, describe(seat_bots), tmp_chart)
@@ -88,6 +95,8 @@ def _print_match(preset, rules, seat_bots, result, summary) -> None:
         f"{preset}: matches to {rules.target} ({rules.match_scoring}, next dealer {rules.next_dealer}), "
         f"{rules.players} players, bots {describe(seat_bots)}, {result.matches:,} matches, seed {result.seed}"
     )
+    if result.rotate_seats:
+        title += f", seats rotated every {rules.players} rounds"
     table = Table(title=title, header_style="bold")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -96,7 +105,10 @@ def _print_match(preset, rules, seat_bots, result, summary) -> None:
         name = row["metric"]
         fmt = _pct if "rate" in name else _num
         interval = "" if row["ci_low"] != row["ci_low"] else f"{fmt(row['ci_low'])} - {fmt(row['ci_high'])}"
-        table.add_row(name, fmt(row["value"]), interval)
+        label = name
+        if name.startswith("match_win_rate_player_"):
+            label += f" ({seat_bots[int(name.rsplit('_', 1)[1])].label})"
+        table.add_row(label, fmt(row["value"]), interval)
     console.print(table)
     console.print(f"{result.matches:,} matches in {result.seconds:.1f} s ({result.workers} thread(s))")
 

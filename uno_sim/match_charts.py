@@ -19,9 +19,10 @@ def rounds_chart(result, preset: str, bots: str, path: str | os.PathLike):
     mean, low, high = hist.mean_interval()
     ax.axvline(mean, color="#C44E52", linestyle="--", label=f"mean {mean:.2f} (95% CI {low:.2f}-{high:.2f})")
     rules = result.rules
+    rotated = ", seats rotated" if result.rotate_seats else ""
     ax.set_title(
         f"Rounds per match to {rules.target} ({rules.match_scoring})\n"
-        f"{preset}, {rules.players} players, bots {bots}, {result.matches:,} matches",
+        f"{preset}, {rules.players} players, bots {bots}{rotated}, {result.matches:,} matches",
         fontsize=11,
     )
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))

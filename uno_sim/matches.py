@@ -7,7 +7,8 @@ number of matches. Metric names: `match_win_rate_seat_{i}` (or `match_win_rate_t
 `match_win_rate_bot_{label}`, `undecided_rate`, `mean_rounds`, `median_rounds`,
 `p10_rounds`, `p90_rounds`, `max_rounds`, `mean_margin`, `median_margin`, `comeback_rate`,
 `first_dealer_win_rate`, `mean_turns_per_round`, `no_winner_round_rate`,
-`round_win_rate_seat_{i}`.
+`round_win_rate_seat_{i}`; with seats rotated `match_win_rate_player_{i}` and
+`round_win_rate_player_{i}` instead of the per-seat and per-team rates.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from .simulate import _Chunker, _Progress, available_threads
 @dataclass
 class MatchAggregate:
     players: int
-    sides: int
+    teams: int = 0
+    rotate: bool = False  # seats rotated: the sides are the players
     matches: int = 0
     wins: np.ndarray = field(default=None)  # per side; undecided matches count nowhere
-    round_wins: np.ndarray = field(default=None)  # per seat
+    round_wins: np.ndarray = field(default=None)  # per seat, or per player with seats rotated
     first_dealer_wins: int = 0
     comebacks: int = 0
     rounds: stats.IntHistogram = field(default_factory=stats.IntHistogram)
@@ -42,16 +44,23 @@ class MatchAggregate:
     no_winner_rounds: int = 0
 
     def __post_init__(self) -> None:
+        self.sides = self.teams if self.side_name == "team" else self.players
         self.wins = np.zeros(self.sides, dtype=np.int64)
         self.round_wins = np.zeros(self.players, dtype=np.int64)
 
-    def add(self, rows: np.ndarray, teams: int) -> None:
+    @property
+    def side_name(self) -> str:
+        return "player" if self.rotate else "team" if self.teams else "seat"
+
+    def add(self, rows: np.ndarray) -> None:
         self.matches += len(rows)
         winners = rows[:, L.M_WINNER]
         decided = winners >= 0
         self.wins += np.bincount(winners[decided], minlength=self.sides)[: self.sides]
         self.round_wins += rows[:, L.M_ROUND_WINS : L.M_ROUND_WINS + self.players].sum(axis=0)
-        dealer_side = rows[:, L.M_FIRST_DEALER] if teams == 0 else rows[:, L.M_FIRST_DEALER] % teams
+        dealer_side = rows[:, L.M_FIRST_DEALER]
+        if self.side_name == "team":
+            dealer_side = dealer_side % self.teams
         self.first_dealer_wins += int(np.count_nonzero(decided & (winners == dealer_side)))
         self.comebacks += int(rows[:, L.M_COMEBACK].sum())
         self.rounds.add(rows[:, L.M_ROUNDS])
@@ -75,8 +84,12 @@ class MatchResult:
     aggregate: MatchAggregate
     seconds: float
 
+    @property
+    def rotate_seats(self) -> bool:
+        return self.aggregate.rotate
+
     def summary(self, variant: str) -> pd.DataFrame:
-        return summarize_matches(self.aggregate, variant, [b.label for b in self.bots], self.rules.teams)
+        return summarize_matches(self.aggregate, variant, [b.label for b in self.bots])
 
 
 def simulate_matches(
@@ -87,11 +100,16 @@ def simulate_matches(
     workers: int | None = None,
     chunk_size: int = 16384,
     progress: bool = True,
+    rotate_seats: bool = False,
 ) -> MatchResult:
-    """Play `matches` matches to `rules.target`; match i is seeded from (seed, i)."""
+    """Play `matches` matches to `rules.target`; match i is seeded from (seed, i).
+
+    `rotate_seats`: the seating changes every `players` rounds through every seating up to
+    rotation and reflection (engine/match.py, player_at); results are per player (bot slot)."""
     import numba
 
     from .engine.batch import run_key, run_matches
+    from .engine.match import seating_classes
 
     if matches < 1:
         raise ValueError(f"matches must be at least 1 (got {matches})")
@@ -102,8 +120,8 @@ def simulate_matches(
     ri, rf = rules.pack()
     codes, params = pack_bots(bots)
     key = run_key(seed)
-    sides = rules.teams or rules.players
-    agg = MatchAggregate(players=rules.players, sides=sides)
+    agg = MatchAggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
+    seatings = seating_classes(rules.players) if rotate_seats else None
     bar = _Progress(matches, progress, "matches")
     began = time.perf_counter()
     try:
@@ -111,7 +129,7 @@ def simulate_matches(
         while chunks.done < matches:
             start, n = chunks.done, chunks.next_size()
             t0 = time.perf_counter()
-            agg.add(run_matches(ri, rf, codes, params, key, start, n), rules.teams)
+            agg.add(run_matches(ri, rf, codes, params, key, start, n, seatings))
             chunks.record(n, time.perf_counter() - t0)
             bar.update(chunks.done, chunks.seconds_left())
     finally:
@@ -119,7 +137,7 @@ def simulate_matches(
     return MatchResult(rules, list(bots), matches, seed, workers, agg, time.perf_counter() - began)
 
 
-def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str], teams: int = 0) -> pd.DataFrame:
+def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str]) -> pd.DataFrame:
     n = agg.matches
     rows = []
 
@@ -130,15 +148,14 @@ def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str], 
         low, high = stats.wilson_interval(successes, trials)
         add(metric, successes / trials if trials else float("nan"), low, high)
 
-    side_name = "team" if teams else "seat"
     for s in range(agg.sides):
-        rate(f"match_win_rate_{side_name}_{s}", int(agg.wins[s]), n)
-    if not teams:
+        rate(f"match_win_rate_{agg.side_name}_{s}", int(agg.wins[s]), n)
+    if agg.side_name != "team":  # the sides are bot slots
         by_label: dict[str, list[int]] = {}
-        for seat, label in enumerate(bot_labels):
-            by_label.setdefault(label, []).append(seat)
-        for label, seats in by_label.items():
-            rate(f"match_win_rate_bot_{label}", int(agg.wins[seats].sum()), n * len(seats))
+        for slot, label in enumerate(bot_labels):
+            by_label.setdefault(label, []).append(slot)
+        for label, slots in by_label.items():
+            rate(f"match_win_rate_bot_{label}", int(agg.wins[slots].sum()), n * len(slots))
     rate("undecided_rate", n - agg.decided, n)
     mean, low, high = agg.rounds.mean_interval()
     add("mean_rounds", mean, low, high)
@@ -155,6 +172,7 @@ def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str], 
     rate("first_dealer_win_rate", agg.first_dealer_wins, agg.decided)
     add("mean_turns_per_round", agg.total_turns / agg.total_rounds, float("nan"), float("nan"))
     rate("no_winner_round_rate", agg.no_winner_rounds, agg.total_rounds)
-    for seat in range(agg.players):
-        rate(f"round_win_rate_seat_{seat}", int(agg.round_wins[seat]), agg.total_rounds)
+    who = "player" if agg.rotate else "seat"
+    for i in range(agg.players):
+        rate(f"round_win_rate_{who}_{i}", int(agg.round_wins[i]), agg.total_rounds)
     return pd.DataFrame(rows, columns=stats.SUMMARY_COLUMNS)

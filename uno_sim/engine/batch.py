@@ -94,12 +94,16 @@ def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int
     return record, g[O_TRACE:end].copy()
 
 
-def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int) -> np.ndarray:
-    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run."""
+def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, seatings=None) -> np.ndarray:
+    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run.
+
+    `seatings`: the seating classes to rotate through (match.seating_classes), None for fixed seats."""
     from .match import _run_matches
 
     out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
+    if seatings is None:
+        seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
     if n > 0:
         config = make_config(ri, rf, bot_codes, bot_params)
-        _run_matches(config, np.uint64(key), np.int64(start), out)
+        _run_matches(config, np.uint64(key), np.int64(start), seatings, out)
     return out

@@ -150,10 +150,11 @@ BP_JUMP_IN_PROB = 3
 N_BOT_PARAMS = 4
 
 # ---------------------------------------------------------------- per-match record (int64)
-# A "side" is a seat, or a team (seat % teams) when teams are on; totals are per side.
+# A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated
+# (--rotate-seats) a player (the bot slot). Totals are per side.
 M_WINNER = 0  # winning side, -1 if the match hit the round limit
 M_ROUNDS = 1
-M_FIRST_DEALER = 2
+M_FIRST_DEALER = 2  # the first dealer's seat; its player with seats rotated
 M_COMEBACK = 3  # 1 when the winner trailed after half the rounds (rounds // 2)
 M_MARGIN = 4  # final total of the winner minus the runner-up's (loser_penalty: runner-up minus winner)
 M_TURNS = 5  # summed over the match's rounds
@@ -161,6 +162,6 @@ M_PLAYS = 6
 M_DRAWS = 7
 M_NO_WINNER_ROUNDS = 8
 M_TOTALS = 10  # + side: final totals
-M_ROUND_WINS = 20  # + seat: rounds won
+M_ROUND_WINS = 20  # + seat (the player with seats rotated): rounds won
 N_MATCH_COLS = 30
 MAX_MATCH_ROUNDS = 10000  # a match still undecided after this many rounds ends with no winner

@@ -1,13 +1,20 @@
 """Matches (SPEC 5): rounds in the engine until a side reaches the target.
 
-The dealer and seat order carry from round to round; the first dealer is random. Scores
-are kept per side (a seat, or a team under `teams`). `winner_takes`: the round winner's
-side adds the round's `winner_points` (SPEC 3.7: losers' points, or placement scores under
-`last_standing`); the first side to reach `target` wins (the highest total if several reach
-it in the same round). `loser_penalty`: every side outside the winner's adds its own hand
-points; when a side reaches `target` the match ends and the lowest total wins. Rounds with
-no winner (void, stall, cap) score nothing; the dealer still passes to the left.
+The first dealer is random. `winner_takes`: the round winner's side adds the round's
+`winner_points` (SPEC 3.7: losers' points, or placement scores under `last_standing`); the
+first side to reach `target` wins (the highest total if several reach it in the same round).
+`loser_penalty`: every side outside the winner's adds its own hand points; when a side
+reaches `target` the match ends and the lowest total wins. Rounds with no winner (void,
+stall, cap) score nothing; the dealer still passes to the left.
+
+Players are identities 0..n-1; player p plays bot slot p. With fixed seats player p sits in
+seat p all match and the scores are kept per side (a seat, or a team under `teams`). With
+seats rotated (`seatings` has rows, see player_at) the seating changes every n rounds and
+the scores are kept per player: each player adds the round points of the side of the seat
+it sat in (under `teams`, every member of a side is credited the side's points).
 """
+
+import itertools
 
 import numpy as np
 from numba import njit, prange
@@ -15,10 +22,37 @@ from numba import njit, prange
 from . import layout as L
 from .play import play_round
 from .rng import randint, seed_game
-from .state import N_GAME, O_PLACE, O_REC
+from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
 from .unowned import N_BLOCKS, block_range, keep_alive, new_game, unowned
 
-HISTORY_ROUNDS = 1024  # rounds whose running totals are kept (for the comeback metric)
+HISTORY_ROUNDS = 1024  # rounds whose running totals, dealers and seatings are kept
+
+
+def seating_classes(players: int) -> np.ndarray:
+    """The seatings up to rotation and reflection of the table, int64[K, players] with
+    row[seat] = player: player 0 in seat 0 and (3 or more players) row[1] < row[-1], in
+    lexicographic order. K = (players - 1)! / 2, or 1 for 2 players."""
+    rows = [
+        (0, *rest)
+        for rest in itertools.permutations(range(1, players))
+        if players < 3 or rest[0] < rest[-1]
+    ]
+    return np.array(rows, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def player_at(seatings, match, rnd, seat):
+    """The player in `seat` in round `rnd` (from 0) of match number `match`, seats rotated.
+
+    Rounds 0..n-1 use seating class c0 = match mod K, the next n rounds class c0 + 1, and so on
+    (mod K). In matches with (match // K) odd every seating is mirrored (the player of seat s
+    sits in seat (n - s) mod n), so over matches every seating up to rotation starts equally often."""
+    k = seatings.shape[0]
+    n = seatings.shape[1]
+    c = (match % k + rnd // n) % k
+    if (match // k) % 2 == 1:
+        seat = (n - seat) % n
+    return seatings[c, seat]
 
 
 @njit(cache=True, inline="always")
@@ -48,6 +82,35 @@ def score_round_into(g, totals):
 
 
 @njit(cache=True)
+def credit_players(g, seatings, match, rnd, totals):
+    """Seats rotated: add round `rnd` just played to the player totals; the player in each
+    seat adds the round points of that seat's side."""
+    side_points = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    score_round_into(g, side_points)
+    for seat in range(g[L.R_PLAYERS]):
+        totals[player_at(seatings, match, rnd, seat)] += side_points[side_of(g, seat)]
+
+
+@njit(cache=True)
+def seat_players(g, config, seatings, match, rnd):
+    """Seats rotated: give every seat the bot (code and parameters) of its player in round `rnd`."""
+    for seat in range(config[L.R_PLAYERS]):
+        p = player_at(seatings, match, rnd, seat)
+        g[O_BOTS + seat] = config[O_BOTS + p]
+        for k in range(L.N_BOT_PARAMS):
+            g[O_PARAMS + seat * L.N_BOT_PARAMS + k] = config[O_PARAMS + p * L.N_BOT_PARAMS + k]
+
+
+@njit(cache=True)
+def seat_of(seatings, match, rnd, player):
+    """Seats rotated: the seat of `player` in round `rnd`."""
+    for seat in range(seatings.shape[1]):
+        if player_at(seatings, match, rnd, seat) == player:
+            return seat
+    return -1
+
+
+@njit(cache=True)
 def match_leader(g, totals, sides):
     """The side best placed: highest total (winner_takes) or lowest (loser_penalty); lowest index on ties."""
     best = 0
@@ -61,11 +124,21 @@ def match_leader(g, totals, sides):
 
 
 @njit(cache=True)
-def play_match(g, key, match, out, history, dealers):
-    """Play match number `match` into the record row `out` (layout.M_*). Side totals after
-    each round go to history[round], the dealer of each round to dealers[round - 1]."""
+def play_match(g, config, key, match, seatings, out, history, dealers, seated):
+    """Play match number `match` into the record row `out` (layout.M_*).
+
+    `config`: the configuration block g was made from (its bot slots are the players).
+    `seatings`: the seating classes (seating_classes) to rotate through, or no rows for
+    fixed seats. Scores go to sides (fixed seats) or players (seats rotated); M_WINNER,
+    M_TOTALS, the margin and the comeback are over those, M_FIRST_DEALER is the first
+    dealer's seat (fixed) or player (rotated), M_ROUND_WINS is per seat (fixed) or player
+    (rotated).
+    Logs of the first rounds, as many as the arrays hold (round r from 0): the totals after it
+    in history[r + 1] (history[0] holds the running totals), its dealer's seat in dealers[r],
+    the player in each of its seats in seated[r]."""
     n = g[L.R_PLAYERS]
-    sides = n if g[L.R_TEAMS] == 0 else g[L.R_TEAMS]
+    rotate = seatings.shape[0] > 0
+    sides = n if rotate or g[L.R_TEAMS] == 0 else g[L.R_TEAMS]
     target = g[L.R_TARGET]
     totals = history[0]
     for s in range(L.MAX_PLAYERS):
@@ -73,14 +146,17 @@ def play_match(g, key, match, out, history, dealers):
     out[:] = 0
     seed_game(g, key, match)
     dealer = randint(g, n)
-    out[L.M_FIRST_DEALER] = dealer
+    out[L.M_FIRST_DEALER] = player_at(seatings, match, 0, dealer) if rotate else dealer
     out[L.M_WINNER] = -1
     rounds = 0
     while rounds < L.MAX_MATCH_ROUNDS:
+        if rotate:
+            seat_players(g, config, seatings, match, rounds)
         if rounds < dealers.shape[0]:
             dealers[rounds] = dealer
+            for seat in range(n):
+                seated[rounds, seat] = player_at(seatings, match, rounds, seat) if rotate else seat
         play_round(g, dealer, 0, N_GAME)
-        rounds += 1
         out[L.M_TURNS] += g[O_REC + L.COL_TURNS]
         out[L.M_PLAYS] += g[O_REC + L.COL_PLAYS]
         out[L.M_DRAWS] += g[O_REC + L.COL_DRAWS]
@@ -88,8 +164,12 @@ def play_match(g, key, match, out, history, dealers):
         if w < 0:
             out[L.M_NO_WINNER_ROUNDS] += 1
         else:
-            out[L.M_ROUND_WINS + w] += 1
-        score_round_into(g, totals)
+            out[L.M_ROUND_WINS + (player_at(seatings, match, rounds, w) if rotate else w)] += 1
+        if rotate:
+            credit_players(g, seatings, match, rounds, totals)
+        else:
+            score_round_into(g, totals)
+        rounds += 1
         if rounds < history.shape[0]:
             history[rounds, :] = totals
         reached = False
@@ -100,7 +180,7 @@ def play_match(g, key, match, out, history, dealers):
             out[L.M_WINNER] = match_leader(g, totals, sides)
             break
         if g[L.R_NEXT_DEALER] == 1 and w >= 0:
-            dealer = w
+            dealer = seat_of(seatings, match, rounds, player_at(seatings, match, rounds - 1, w)) if rotate else w
         else:
             dealer = (dealer + 1) % n
     out[L.M_ROUNDS] = rounds
@@ -122,7 +202,7 @@ def play_match(g, key, match, out, history, dealers):
 
 
 @njit(cache=True, parallel=True)
-def _run_matches(config, key, start, out):
+def _run_matches(config, key, start, seatings, out):
     n = out.shape[0]
     nb = min(N_BLOCKS, n)
     for b in prange(nb):
@@ -131,6 +211,7 @@ def _run_matches(config, key, start, out):
         g = unowned(owner)
         history = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
         dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
+        seated = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
         for i in range(lo, hi):
-            play_match(g, key, start + i, out[i], history, dealers)
+            play_match(g, config, key, start + i, seatings, out[i], history, dealers, seated)
         keep_alive(owner)
