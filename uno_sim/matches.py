@@ -106,8 +106,6 @@ def simulate_matches(
 
     `rotate_seats`: the seating changes every `players` rounds through every seating up to
     rotation and reflection (engine/match.py, player_at); results are per player (bot slot)."""
-    import numba
-
     from .engine.batch import run_key, run_matches
     from .engine.match import seating_classes
 
@@ -116,7 +114,6 @@ def simulate_matches(
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots for {rules.players} players")
     workers = min(workers or available_threads(), available_threads())
-    numba.set_num_threads(workers)
     ri, rf = rules.pack()
     codes, params = pack_bots(bots)
     key = run_key(seed)
@@ -129,7 +126,7 @@ def simulate_matches(
         while chunks.done < matches:
             start, n = chunks.done, chunks.next_size()
             t0 = time.perf_counter()
-            agg.add(run_matches(ri, rf, codes, params, key, start, n, seatings))
+            agg.add(run_matches(ri, rf, codes, params, key, start, n, seatings, workers=workers))
             chunks.record(n, time.perf_counter() - t0)
             bar.update(chunks.done, chunks.seconds_left())
     finally:

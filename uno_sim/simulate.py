@@ -1,6 +1,6 @@
 """Python orchestration of a run: chunks, threads, progress bar, streaming aggregation.
 
-Games are played in chunks by `engine.batch.run_chunk` (numba prange threads). Each game is
+Games are played in chunks by `engine.batch.run_chunk` (on `workers` threads). Each game is
 seeded from (run key, game index), so the numbers do not depend on the chunk size or the
 thread count. Only counters and histograms are kept (`stats.Aggregate`); with
 `per_game_path` the SPEC 6 per-game CSV is streamed chunk by chunk as well.
@@ -203,8 +203,6 @@ def simulate(
     `rotate_seats`: game i is deal i // players played with the bots rotated by i % players
     (bot slot b in seat (b + i) % players); per-bot win rates follow the bots, not the seats.
     """
-    import numba
-
     from .engine.batch import run_chunk, run_key
 
     if games < 1:
@@ -219,7 +217,6 @@ def simulate(
     if workers < 1:
         raise ValueError(f"workers must be at least 1 (got {workers})")
     workers = min(workers, limit)
-    numba.set_num_threads(workers)
 
     ri, rf = rules.pack()
     codes, params = pack_bots(bots)
@@ -238,7 +235,7 @@ def simulate(
         while chunks.done < games:
             start, n = chunks.done, chunks.next_size()
             t0 = time.perf_counter()
-            records = run_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats)
+            records = run_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
             agg.add(records)
             if out is not None:
                 records_frame(records, rules.players, start).to_csv(

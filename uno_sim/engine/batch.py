@@ -1,16 +1,17 @@
-"""Many games in parallel: numba prange over blocks of games, one record row per game.
+"""Many games on worker threads (threads.split_run over nogil kernels), one record row per game.
 
 Each game seeds its own generator from (run key, game index), so a chunk's rows do not
-depend on the thread count, the block split or the chunk size.
+depend on the thread count, the split into slices or the chunk size.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import layout as L
 from .play import play_round
 from .rng import seed_game
-from .unowned import N_BLOCKS, block_range, keep_alive, new_game, unowned
+from .threads import split_run
+from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 
@@ -41,35 +42,35 @@ def seat_bots(g, config, game, rotate):
     return game // n, r
 
 
-@njit(cache=True, parallel=True)
-def _run_chunk(config, key, start, rotate, out):
-    n = out.shape[0]
-    nb = min(N_BLOCKS, n)
+@njit(cache=True, nogil=True)
+def _play_games(config, key, start, rotate, out):
+    """Games start .. start + len(out) - 1 of the run, one record row each into out."""
     players = config[L.R_PLAYERS]
     dealer = players - 1
-    for b in prange(nb):
-        lo, hi = block_range(n, nb, b)
-        owner = new_game(config)
-        g = unowned(owner)
-        for i in range(lo, hi):
-            deal, r = seat_bots(g, config, start + i, rotate)
-            seed_game(g, key, deal)
-            play_round(g, dealer, 0, N_GAME)
-            for c in range(L.N_COLS):
-                out[i, c] = g[O_REC + c]
-            w = out[i, L.COL_WINNER]
-            out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
-        keep_alive(owner)
+    owner = new_game(config)
+    g = unowned(owner)
+    for i in range(out.shape[0]):
+        deal, r = seat_bots(g, config, start + i, rotate)
+        seed_game(g, key, deal)
+        play_round(g, dealer, 0, N_GAME)
+        for c in range(L.N_COLS):
+            out[i, c] = g[O_REC + c]
+        w = out[i, L.COL_WINNER]
+        out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
+    keep_alive(owner)
 
 
-def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False) -> np.ndarray:
-    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run with this key.
+def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
+              workers: int = 1) -> np.ndarray:
+    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run with this key, played
+    on `workers` threads.
 
     `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot."""
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
     if n > 0:
         config = make_config(ri, rf, bot_codes, bot_params)
-        _run_chunk(config, np.uint64(key), np.int64(start), bool(rotate), out)
+        key, rotate = np.uint64(key), bool(rotate)
+        split_run(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi]), n, workers)
     return out
 
 
@@ -94,16 +95,19 @@ def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int
     return record, g[O_TRACE:end].copy()
 
 
-def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, seatings=None) -> np.ndarray:
-    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run.
+def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
+                workers: int = 1) -> np.ndarray:
+    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run, played
+    on `workers` threads.
 
     `seatings`: the seating classes to rotate through (match.seating_classes), None for fixed seats."""
-    from .match import _run_matches
+    from .match import play_matches
 
     out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
     if seatings is None:
         seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
     if n > 0:
         config = make_config(ri, rf, bot_codes, bot_params)
-        _run_matches(config, np.uint64(key), np.int64(start), seatings, out)
+        key = np.uint64(key)
+        split_run(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi]), n, workers)
     return out

@@ -15,42 +15,51 @@ it sat in (under `teams`, every member of a side is credited the side's points).
 """
 
 import itertools
+import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import layout as L
 from .play import play_round
 from .rng import randint, seed_game
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
-from .unowned import N_BLOCKS, block_range, keep_alive, new_game, unowned
+from .unowned import keep_alive, new_game, unowned
 
 HISTORY_ROUNDS = 1024  # rounds whose running totals, dealers and seatings are kept
 
 
 def seating_classes(players: int) -> np.ndarray:
     """The seatings up to rotation and reflection of the table, int64[K, players] with
-    row[seat] = player: player 0 in seat 0 and (3 or more players) row[1] < row[-1], in
-    lexicographic order. K = (players - 1)! / 2, or 1 for 2 players."""
+    row[seat] = player: player 0 in seat 0 and (3 or more players) row[1] < row[-1].
+    K = (players - 1)! / 2, or 1 for 2 players. Row j is the (j * s mod K)-th seating in
+    lexicographic order, with the stride s about K / phi**2 and coprime to K: consecutive
+    rows (consecutive matches) come from all over the lexicographic list, so even a run of
+    far fewer than K matches (9 or 10 players) does not keep player 1 beside player 0."""
     rows = [
         (0, *rest)
         for rest in itertools.permutations(range(1, players))
         if players < 3 or rest[0] < rest[-1]
     ]
-    return np.array(rows, dtype=np.int64)
+    k = len(rows)
+    stride = max(1, round(k * 0.381966))
+    while math.gcd(stride, k) != 1:
+        stride += 1
+    return np.array([rows[j * stride % k] for j in range(k)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
 def player_at(seatings, match, rnd, seat):
     """The player in `seat` in round `rnd` (from 0) of match number `match`, seats rotated.
 
-    Rounds 0..n-1 use seating class c0 = match mod K, the next n rounds class c0 + 1, and so on
-    (mod K). In matches with (match // K) odd every seating is mirrored (the player of seat s
-    sits in seat (n - s) mod n), so over matches every seating up to rotation starts equally often."""
+    Rounds 0..n-1 use seating class c0 = (match // 2) mod K, the next n rounds class c0 + 1, and
+    so on (mod K). Odd-numbered matches mirror every seating (the player of seat s sits in seat
+    (n - s) mod n), so every seating up to rotation starts equally often over 2K matches, and
+    any run of matches plays each seating and its mirror image alike (who plays after whom)."""
     k = seatings.shape[0]
     n = seatings.shape[1]
-    c = (match % k + rnd // n) % k
-    if (match // k) % 2 == 1:
+    c = ((match // 2) % k + rnd // n) % k
+    if match % 2 == 1:
         seat = (n - seat) % n
     return seatings[c, seat]
 
@@ -201,17 +210,14 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
             out[L.M_COMEBACK] = 1 if history[mid, leader] != history[mid, win] else 0
 
 
-@njit(cache=True, parallel=True)
-def _run_matches(config, key, start, seatings, out):
-    n = out.shape[0]
-    nb = min(N_BLOCKS, n)
-    for b in prange(nb):
-        lo, hi = block_range(n, nb, b)
-        owner = new_game(config)
-        g = unowned(owner)
-        history = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
-        dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
-        seated = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
-        for i in range(lo, hi):
-            play_match(g, config, key, start + i, seatings, out[i], history, dealers, seated)
-        keep_alive(owner)
+@njit(cache=True, nogil=True)
+def play_matches(config, key, start, seatings, out):
+    """Matches start .. start + len(out) - 1 of the run, one record row each into out."""
+    owner = new_game(config)
+    g = unowned(owner)
+    history = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
+    dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
+    seated = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
+    for i in range(out.shape[0]):
+        play_match(g, config, key, start + i, seatings, out[i], history, dealers, seated)
+    keep_alive(owner)

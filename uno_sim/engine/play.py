@@ -23,6 +23,7 @@ from .rules_check import (
     playable_drawn,
 )
 from .seats import step
+from .sigs import B, G, I, VOID
 from .state import (
     DECK,
     O_CAPACITY,
@@ -122,7 +123,7 @@ def ev_close(g, pos):
         g[pos + 1] = g[S_TPOS] - pos - 2
 
 
-@njit(cache=True)
+@njit(VOID(G, I, I, I, I, I), cache=True)
 def ev(g, code, n, a, b, c):
     """An event with n (0-3) fixed fields a, b, c."""
     if g[S_TRACING]:
@@ -181,7 +182,7 @@ def close_draw_event(g):
         g[S_DRAW_OPEN] = -1
 
 
-@njit(cache=True)
+@njit(I(G, I, I, I, B), cache=True)
 def draw_cards(g, p, n, why, until_playable):
     """One draw obligation of p: n cards, or (until_playable) up to the first playable card.
 
@@ -228,7 +229,7 @@ def draw_cards(g, p, n, why, until_playable):
     return drawn
 
 
-@njit(cache=True)
+@njit(I(G, I, I, I), cache=True)
 def draw_penalty(g, p, n, why):
     """A Draw Two / Wild Draw Four penalty (or the lead Draw Two): counts towards max_pending."""
     drawn = draw_cards(g, p, n, why, False)
@@ -332,32 +333,6 @@ def call_uno(g, p):
 
 
 @njit(cache=True)
-def resolve(g, p, k, guilty):
-    """Everything a play of k cards (at O_PLAYED, all of one symbol) by p sets off."""
-    pend0 = g[S_PENDING]
-    if hsize(g, p) == 1:
-        call_uno(g, p)
-        if g[S_ENDED]:
-            return
-    f = g[O_PLAYED + k - 1]
-    if hsize(g, p) == 0:
-        go_out(g, p, k, f, pend0)
-        return
-    if f < WILD:
-        s = f % 13
-        if s == 7 and g[L.R_SEVEN_SWAP]:
-            for _ in range(k):
-                t = bot.choose_swap_target(g, p)
-                swap_hands(g, p, t)
-                ev(g, L.EV_SWAP, 2, p, t, 0)
-        elif s == 0 and g[L.R_ZERO_ROTATE]:
-            for _ in range(k):
-                rotate_hands(g)
-                ev(g, L.EV_ROTATE, 0, 0, 0, 0)
-    apply_effects(g, p, k, f, pend0, guilty)
-
-
-@njit(cache=True)
 def swap_hands(g, a, b):
     ha, hb = hand(a), hand(b)
     for f in range(N_FACES):
@@ -402,7 +377,39 @@ def deflect_victim(g, p, k, s):
     return step(g, p, 1 + skip_count(g, k))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def add_pending(g, p, amount, kind):
+    if g[S_PENDING] > 0:
+        g[REC_STACKS] += 1
+    g[S_PENDING] += amount
+    g[S_PKIND] = kind
+    g[S_CHAL_OK] = 0
+    g[S_NEXT] = step(g, p, 1)
+
+
+@njit(cache=True, inline="always")
+def clear_pending(g):
+    g[S_PENDING] = 0
+    g[S_PKIND] = 0
+    g[S_CHAL_OK] = 0
+
+
+@njit(VOID(G, I, I, B), cache=True)
+def do_challenge(g, v, target, guilty):
+    """v challenges target's Wild Draw Four (SPEC 3.3); sets who acts next."""
+    g[REC_CHALLENGES] += 1
+    ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
+    clear_pending(g)
+    if guilty:
+        g[REC_CHALLENGES_WON] += 1
+        draw_cards(g, target, 4, L.WHY_CHALLENGE, False)
+        g[S_NEXT] = v if g[L.R_CHALLENGE_WIN_PLAYS] else step(g, v, 1)
+    else:
+        draw_cards(g, v, 4 + g[L.R_CHALLENGE_EXTRA], L.WHY_CHALLENGE, False)
+        g[S_NEXT] = step(g, v, 1)
+
+
+@njit(VOID(G, I, I, I, I, B), cache=True)
 def apply_effects(g, p, k, f, pend0, guilty):
     """Skip / Reverse / Draw Two / Wild Draw Four effects and who acts next (S_NEXT)."""
     s = f % 13 if f < WILD else f
@@ -445,39 +452,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
         g[S_NEXT] = step(g, p, 1)
 
 
-@njit(cache=True, inline="always")
-def add_pending(g, p, amount, kind):
-    if g[S_PENDING] > 0:
-        g[REC_STACKS] += 1
-    g[S_PENDING] += amount
-    g[S_PKIND] = kind
-    g[S_CHAL_OK] = 0
-    g[S_NEXT] = step(g, p, 1)
-
-
-@njit(cache=True, inline="always")
-def clear_pending(g):
-    g[S_PENDING] = 0
-    g[S_PKIND] = 0
-    g[S_CHAL_OK] = 0
-
-
-@njit(cache=True)
-def do_challenge(g, v, target, guilty):
-    """v challenges target's Wild Draw Four (SPEC 3.3); sets who acts next."""
-    g[REC_CHALLENGES] += 1
-    ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
-    clear_pending(g)
-    if guilty:
-        g[REC_CHALLENGES_WON] += 1
-        draw_cards(g, target, 4, L.WHY_CHALLENGE, False)
-        g[S_NEXT] = v if g[L.R_CHALLENGE_WIN_PLAYS] else step(g, v, 1)
-    else:
-        draw_cards(g, v, 4 + g[L.R_CHALLENGE_EXTRA], L.WHY_CHALLENGE, False)
-        g[S_NEXT] = step(g, v, 1)
-
-
-@njit(cache=True)
+@njit(VOID(G, I, I, I, I), cache=True)
 def go_out(g, p, k, f, pend0):
     """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
     s = f % 13 if f < WILD else f
@@ -528,6 +503,32 @@ def go_out(g, p, k, f, pend0):
         end_round(g, L.REASON_OUT, first)
         return
     g[S_NEXT] = nxt
+
+
+@njit(VOID(G, I, I, B), cache=True)
+def resolve(g, p, k, guilty):
+    """Everything a play of k cards (at O_PLAYED, all of one symbol) by p sets off."""
+    pend0 = g[S_PENDING]
+    if hsize(g, p) == 1:
+        call_uno(g, p)
+        if g[S_ENDED]:
+            return
+    f = g[O_PLAYED + k - 1]
+    if hsize(g, p) == 0:
+        go_out(g, p, k, f, pend0)
+        return
+    if f < WILD:
+        s = f % 13
+        if s == 7 and g[L.R_SEVEN_SWAP]:
+            for _ in range(k):
+                t = bot.choose_swap_target(g, p)
+                swap_hands(g, p, t)
+                ev(g, L.EV_SWAP, 2, p, t, 0)
+        elif s == 0 and g[L.R_ZERO_ROTATE]:
+            for _ in range(k):
+                rotate_hands(g)
+                ev(g, L.EV_ROTATE, 0, 0, 0, 0)
+    apply_effects(g, p, k, f, pend0, guilty)
 
 
 # ---------------------------------------------------------------- turns

@@ -12,6 +12,7 @@ from . import layout as L
 from . import strategy
 from .rng import chance, randint
 from .rules_check import N_CANDIDATES, candidate, hand, holds_forbidding_card, legal_answer, legal_turn_card
+from .sigs import G, I
 from .state import O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_PLAYERS
 
 
@@ -92,13 +93,20 @@ def _pick_legal(g, h, color, top):
     return WILD if r < wilds else WILD_DRAW_FOUR
 
 
+@njit(cache=True, inline="always")
+def _may_put_down(g, p, f, color, top, pkind):
+    if pkind == 0:
+        return legal_turn_card(g, p, f, color, top, False)
+    return legal_answer(g, p, f, color, top, pkind)
+
+
 @njit(cache=True)
 def _pick_legal_slowly(g, p, color, top):
     """Uniform over the legal physical cards, asking legal_turn_card about every candidate."""
     return _weighted_pick(g, p, color, top, 0)
 
 
-@njit(cache=True)
+@njit(I(G, I, I, I, I), cache=True)
 def _weighted_pick(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
     draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
@@ -118,13 +126,6 @@ def _weighted_pick(g, p, color, top, pkind):
             if r < 0:
                 return f
     return -1
-
-
-@njit(cache=True, inline="always")
-def _may_put_down(g, p, f, color, top, pkind):
-    if pkind == 0:
-        return legal_turn_card(g, p, f, color, top, False)
-    return legal_answer(g, p, f, color, top, pkind)
 
 
 @njit(cache=True)

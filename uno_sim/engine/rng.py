@@ -7,6 +7,7 @@ worker process. The 4-word state lives in the game array at O_RNG (as int64 bit 
 import numpy as np
 from numba import njit
 
+from .sigs import G, I, VOID
 from .state import O_RNG, ONE
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -72,7 +73,7 @@ def chance(g, threshold):
     return np.int64(next_u64(g) >> np.uint64(32)) < threshold
 
 
-@njit(cache=True)
+@njit(VOID(G, I, I), cache=True)
 def shuffle(g, start, n):
     """Fisher-Yates shuffle of g[start : start + n] in place."""
     for i in range(n - 1, 0, -1):

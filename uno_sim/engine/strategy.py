@@ -26,6 +26,7 @@ from .rules_check import (
     legal_turn_card,
 )
 from .seats import step
+from .sigs import B, G, I
 from .state import (
     O_BOTS,
     O_DISC,
@@ -81,7 +82,7 @@ def opponents(g, p, q):
     return t == 0 or (p % t) != (q % t)
 
 
-@njit(cache=True)
+@njit(I(G, I, I), cache=True)
 def color_count(g, p, c):
     h = hand(p) + c * 13
     t = 0
@@ -90,7 +91,7 @@ def color_count(g, p, c):
     return t
 
 
-@njit(cache=True)
+@njit(I(G, I, I), cache=True)
 def color_points(g, p, c):
     h = hand(p) + c * 13
     t = 0
@@ -180,6 +181,12 @@ def swap_gain(g, p, f):
 
 
 @njit(cache=True)
+def draw_twos_held(g, p):
+    h = hand(p)
+    return g[h + DRAW_TWO] + g[h + 13 + DRAW_TWO] + g[h + 26 + DRAW_TWO] + g[h + 39 + DRAW_TWO]
+
+
+@njit(I(G, I, I, B), cache=True)
 def expert_tier(g, p, f, danger):
     """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
     s = f % 13 if f < WILD else f
@@ -214,10 +221,6 @@ def expert_tier(g, p, f, danger):
     return T_W4
 
 
-@njit(cache=True)
-def draw_twos_held(g, p):
-    h = hand(p)
-    return g[h + DRAW_TWO] + g[h + 13 + DRAW_TWO] + g[h + 26 + DRAW_TWO] + g[h + 39 + DRAW_TWO]
 
 
 @njit(cache=True)

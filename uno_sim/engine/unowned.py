@@ -16,9 +16,6 @@ from numba.extending import intrinsic
 
 from .state import N_CONFIG, N_GAME, O_CAPACITY
 
-N_BLOCKS = 64  # blocks of games a chunk is split into for prange
-
-
 @intrinsic
 def _int64_pointer(typingctx, address):
     sig = types.CPointer(types.int64)(address)
@@ -42,12 +39,6 @@ def new_game(config):
     owner[:N_CONFIG] = config
     owner[O_CAPACITY] = N_GAME
     return owner
-
-
-@njit(cache=True, inline="always")
-def block_range(n, blocks, b):
-    """Games lo .. hi-1 of block b when n games are split into `blocks` blocks."""
-    return n * b // blocks, n * (b + 1) // blocks
 
 
 @njit(cache=True)
