@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 
 from uno_sim.bots import Bot, pack_bots, parse_bots
 from uno_sim.cli import run_cli
@@ -13,15 +14,24 @@ from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.batch import run_key
 from uno_sim.engine.match import credit_players, match_leader, play_match, score_round_into, seating_classes
+from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.matches import simulate_matches
 from uno_sim.rules import Rules
 
+
+
+@njit(cache=True)
+def play_match_on(owner, config, key, match, seatings, out, history, dealers, seated):
+    """play_match on a game array (the engine takes a pointer to it)."""
+    play_match(unowned(owner), config, key, match, seatings, out, history, dealers, seated)
+    keep_alive(owner)
 
 def game_array(rules: Rules, bots: list[Bot] | None = None) -> np.ndarray:
     ri, rf = rules.pack()
     codes, params = pack_bots(bots or [Bot("random")] * rules.players)
     g = np.zeros(S.N_GAME, dtype=np.int64)
     g[: S.N_CONFIG] = S.make_config(ri, rf, codes, params)
+    g[S.O_CAPACITY] = len(g)
     return g
 
 
@@ -81,7 +91,7 @@ def _one_match(rules: Rules, match: int = 0, rotate: bool = False, bots: list[Bo
     history = np.zeros((1024, L.MAX_PLAYERS), dtype=np.int64)
     dealers = np.full(1024, -1, dtype=np.int64)
     seated = np.full((1024, L.MAX_PLAYERS), -1, dtype=np.int64)
-    play_match(g, g[: S.N_CONFIG].copy(), np.uint64(run_key(3)), match, seatings, out, history, dealers, seated)
+    play_match_on(g, g[: S.N_CONFIG].copy(), np.uint64(run_key(3)), match, seatings, out, history, dealers, seated)
     return out, history, dealers, seated
 
 
@@ -247,7 +257,7 @@ def test_rotated_round_credits_the_player_not_the_seat():
     g = game_array(rules)
     hand_made_round(g, rules, 2, [10, 20, 0, 5])
     totals[:] = 0
-    credit_players(g, seatings, 2, 0, totals)  # [0 2 1 3]: seats 1, 2 hold players 2, 1
+    credit_players(g, seatings, 4, 0, totals)  # match 4: [0 2 1 3], seats 1, 2 hold players 2, 1
     assert list(totals[:4]) == [10, 0, 20, 5]
 
 
@@ -263,7 +273,7 @@ def test_rotated_teams_credit_every_member_the_sides_points():
     g = game_array(rules)
     hand_made_round(g, rules, 1, [10, 0, 7, 5])  # team 0 (seats 0, 2) adds its own 10 + 7
     totals[:] = 0
-    credit_players(g, seatings, 1, 0, totals)  # [0 1 3 2]: seats 0, 2 hold players 0, 3
+    credit_players(g, seatings, 2, 0, totals)  # match 2: [0 1 3 2], seats 0, 2 hold players 0, 3
     assert list(totals[:4]) == [17, 0, 0, 17]
 
 
