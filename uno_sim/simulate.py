@@ -197,13 +197,13 @@ def simulate(
     """Play `games` games and aggregate them; optionally stream the per-game CSV and/or
     Parquet file (SPEC 6 columns; Parquet needs pyarrow, the `parquet` extra).
 
-    `workers`: numba threads (default: all available; more than available is capped).
+    `workers`: threads playing games (default: all available; more than available is capped).
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
     temporary paths.
     `rotate_seats`: game i is deal i // players played with the bots rotated by i % players
     (bot slot b in seat (b + i) % players); per-bot win rates follow the bots, not the seats.
     """
-    from .engine.batch import run_chunk, run_key
+    from .engine.batch import run_key, start_chunk
 
     if games < 1:
         raise ValueError(f"games must be at least 1 (got {games})")
@@ -225,17 +225,30 @@ def simulate(
     bar = _Progress(games, progress, description)
     out = None
     parquet = None
+    pending = None
     began = time.perf_counter()
     try:
         if per_game_path is not None:
             out = open(per_game_path, "w", encoding="utf-8", newline="")
         if parquet_path is not None:
             parquet = _ParquetStream(parquet_path)
+        # Pipelined: the next chunk plays on the worker threads while this one is aggregated
+        # and written, so the workers never wait for the Python side.
         chunks = _Chunker(games, chunk_size)
-        while chunks.done < games:
+
+        def start_next():
             start, n = chunks.done, chunks.next_size()
-            t0 = time.perf_counter()
-            records = run_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
+            return start, n, start_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
+
+        t0 = time.perf_counter()
+        pending = start_next()
+        while pending is not None:
+            start, n, job = pending
+            records = job.result()
+            now = time.perf_counter()
+            chunks.record(n, now - t0)  # from the previous chunk's end: this chunk's share of time
+            t0 = now
+            pending = start_next() if chunks.done < games else None
             agg.add(records)
             if out is not None:
                 records_frame(records, rules.players, start).to_csv(
@@ -243,9 +256,10 @@ def simulate(
                 )
             if parquet is not None:
                 parquet.write(records_frame(records, rules.players, start))
-            chunks.record(n, time.perf_counter() - t0)
             bar.update(chunks.done, chunks.seconds_left())
     finally:
+        if pending is not None:  # an error while aggregating: let the running chunk finish
+            pending[2].result()
         bar.close()
         if out is not None:
             out.close()

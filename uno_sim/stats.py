@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import special  # scipy.stats costs ~1 s of start-up; these are its kernels
 
+from . import binning
 from .engine import layout as L
 
 CONFIDENCE = 0.95
@@ -45,6 +46,8 @@ HIST_COLUMNS: dict[str, int] = {
     "penalty_drawn": L.COL_PENALTY_DRAWN,
     "stacks": L.COL_STACKS,
 }
+
+_HIST_COLUMN_INDEX = np.array(list(HIST_COLUMNS.values()), dtype=np.int64)
 
 # A histogram wider than this is a bug upstream (values are card or turn counts).
 MAX_HIST_RANGE = 1 << 24
@@ -147,12 +150,16 @@ class IntHistogram:
         binned = np.bincount(values - low, minlength=high - low + 1)
         self.counts[start : start + len(binned)] += binned
 
-    def merge(self, other: "IntHistogram") -> None:
-        if len(other.counts) == 0:
+    def add_counts(self, low: int, counts: np.ndarray) -> None:
+        """Add counts of the values low, low + 1, ... (a histogram binned elsewhere)."""
+        if len(counts) == 0:
             return
-        self._ensure(other.offset, other.offset + len(other.counts) - 1)
-        start = other.offset - self.offset
-        self.counts[start : start + len(other.counts)] += other.counts
+        self._ensure(low, low + len(counts) - 1)
+        start = low - self.offset
+        self.counts[start : start + len(counts)] += counts
+
+    def merge(self, other: "IntHistogram") -> None:
+        self.add_counts(other.offset, other.counts)
 
     def count(self, value: int) -> int:
         i = value - self.offset
@@ -273,7 +280,7 @@ class Aggregate:
 
     def add(self, records: np.ndarray) -> None:
         """Fold in a block of records (int64[n, N_COLS])."""
-        records = np.asarray(records)
+        records = np.ascontiguousarray(records, dtype=np.int64)
         if records.ndim != 2 or records.shape[1] != L.N_COLS:
             raise ValueError(f"records must have shape (n, {L.N_COLS}), got {records.shape}")
         if len(records) == 0:
@@ -290,19 +297,18 @@ class Aggregate:
         if reason.min() < 0 or reason.max() >= len(L.REASONS):
             raise ValueError("record reason outside the known reasons")
         self.reasons += np.bincount(reason, minlength=len(L.REASONS))
-        by_column = np.ascontiguousarray(records.T)  # one contiguous row per record column
-        for name, column in HIST_COLUMNS.items():
-            self.hists[name].add(by_column[column])
-        self.winner_points.add(records[has_winner, L.COL_WINNER_POINTS])
-        # Losers: every seat outside the winner's team (the winner alone without teams).
-        won = records[has_winner]
-        if len(won):
-            seats = np.arange(self.players)
-            group = seats % self.teams if self.teams else seats
-            win_group = group[won[:, L.COL_WINNER]]
-            losers = group[None, :] != win_group[:, None]
-            points = won[:, L.COL_POINTS : L.COL_POINTS + self.players]
-            self.loser_points.add(points[losers])
+        lows, highs = binning.column_ranges(records, _HIST_COLUMN_INDEX)
+        widths = highs - lows + 1
+        starts = np.concatenate(([0], np.cumsum(widths)[:-1]))
+        counts = np.zeros(int(widths.sum()), dtype=np.int64)
+        binning.count_columns(records, _HIST_COLUMN_INDEX, lows, starts, counts)
+        for name, low, high, start in zip(HIST_COLUMNS, lows.tolist(), highs.tolist(), starts.tolist()):
+            self.hists[name].add_counts(low, counts[start : start + high - low + 1])
+        winner_points, loser_points = binning.round_points(
+            records, self.players, self.teams, L.COL_WINNER, L.COL_WINNER_POINTS, L.COL_POINTS
+        )
+        self.winner_points.add(winner_points)
+        self.loser_points.add(loser_points)
 
     def merge(self, other: "Aggregate") -> None:
         if other.players != self.players or other.teams != self.teams:

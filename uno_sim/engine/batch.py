@@ -10,7 +10,7 @@ from numba import njit
 from . import layout as L
 from .play import play_round
 from .rng import seed_game
-from .threads import split_run
+from .threads import split_run, split_submit
 from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
@@ -60,18 +60,37 @@ def _play_games(config, key, start, rotate, out):
     keep_alive(owner)
 
 
-def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
-              workers: int = 1) -> np.ndarray:
-    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run with this key, played
-    on `workers` threads.
+class ChunkJob:
+    """A chunk of games being played on the worker threads; `result()` waits for its records."""
+
+    def __init__(self, job, out: np.ndarray) -> None:
+        self.job = job
+        self.out = out
+
+    def result(self) -> np.ndarray:
+        self.job.wait()
+        return self.out
+
+
+def start_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
+                workers: int = 1) -> ChunkJob:
+    """Start playing games start .. start+n-1 (n >= 1) of the run with this key on `workers`
+    threads; the records (int64[n, N_COLS]) come from `result()`.
 
     `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot."""
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
-    if n > 0:
-        config = make_config(ri, rf, bot_codes, bot_params)
-        key, rotate = np.uint64(key), bool(rotate)
-        split_run(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi]), n, workers)
-    return out
+    config = make_config(ri, rf, bot_codes, bot_params)
+    key, rotate = np.uint64(key), bool(rotate)
+    job = split_submit(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi]), n, workers)
+    return ChunkJob(job, out)
+
+
+def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
+              workers: int = 1) -> np.ndarray:
+    """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run (see start_chunk)."""
+    if n == 0:
+        return np.zeros((0, L.N_COLS), dtype=np.int64)
+    return start_chunk(ri, rf, bot_codes, bot_params, key, start, n, rotate, workers).result()
 
 
 @njit(cache=True)

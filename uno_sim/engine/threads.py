@@ -8,7 +8,7 @@ per-game seeding already makes the results independent of how games are split.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable
 
 SLICES_PER_WORKER = 4  # more slices than threads, so a slow slice does not hold up the chunk
@@ -16,17 +16,29 @@ SLICES_PER_WORKER = 4  # more slices than threads, so a slow slice does not hold
 _pools: dict[int, ThreadPoolExecutor] = {}
 
 
-def split_run(kernel: Callable[[int, int], object], n: int, workers: int) -> None:
-    """Call kernel(lo, hi) for contiguous slices covering range(n), on `workers` threads."""
+class Job:
+    """Slices of one chunk running on the worker threads; `wait()` returns when all are done."""
+
+    def __init__(self, futures: list[Future]) -> None:
+        self.futures = futures
+
+    def wait(self) -> None:
+        for future in self.futures:
+            future.result()
+
+
+def split_submit(kernel: Callable[[int, int], object], n: int, workers: int) -> Job:
+    """Start kernel(lo, hi) for contiguous slices covering range(n) on `workers` threads and
+    return at once, so the caller can aggregate the previous chunk meanwhile."""
     workers = max(1, min(workers, n))
-    if workers == 1:
-        kernel(0, n)
-        return
-    slices = min(n, workers * SLICES_PER_WORKER)
+    slices = min(n, workers * SLICES_PER_WORKER) if workers > 1 else 1
     bounds = [n * s // slices for s in range(slices + 1)]
     pool = _pools.get(workers)
     if pool is None:
         pool = _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="uno-sim")
-    futures = [pool.submit(kernel, bounds[s], bounds[s + 1]) for s in range(slices)]
-    for future in futures:
-        future.result()
+    return Job([pool.submit(kernel, bounds[s], bounds[s + 1]) for s in range(slices)])
+
+
+def split_run(kernel: Callable[[int, int], object], n: int, workers: int) -> None:
+    """kernel(lo, hi) for contiguous slices covering range(n), on `workers` threads; waits."""
+    split_submit(kernel, n, workers).wait()
