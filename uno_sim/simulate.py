@@ -31,10 +31,10 @@ CHUNK_SECONDS = 0.5
 
 
 def available_threads() -> int:
-    """Threads numba may use (its launch-time maximum, normally the core count)."""
-    import numba
-
-    return int(numba.config.NUMBA_NUM_THREADS)
+    """Cores this process may run on: the most worker threads worth starting."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 @dataclass
