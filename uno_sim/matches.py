@@ -124,7 +124,7 @@ def simulate_matches(
     try:
         chunks = _Chunker(matches, chunk_size)
         while chunks.done < matches:
-            start, n = chunks.done, chunks.next_size()
+            start, n = chunks.take()
             t0 = time.perf_counter()
             agg.add(run_matches(ri, rf, codes, params, key, start, n, seatings, workers=workers))
             chunks.record(n, time.perf_counter() - t0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ PROGRESS_MIN_SECONDS = 1.0
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
+IN_FLIGHT = 2  # chunks queued on the workers at once
 
 
 def available_threads() -> int:
@@ -68,29 +70,37 @@ class RunResult:
 
 
 class _Chunker:
-    """Chunk sizes for a run: warm-up, probe, then about CHUNK_SECONDS each."""
+    """Chunk sizes for a run: warm-up, probe, then about CHUNK_SECONDS each. `take` plans the
+    next chunk, `record` notes one played (chunks may be planned before earlier ones finish)."""
 
     def __init__(self, games: int, chunk_size: int) -> None:
         self.games = games
         self.chunk_size = chunk_size
-        self.done = 0
-        self.index = 0
+        self.planned = 0  # games handed out by take()
+        self.done = 0  # games recorded as played
+        self.taken = 0
+        self.recorded = 0
         self.rate: float | None = None  # games per second, measured after the warm-up
 
-    def next_size(self) -> int:
-        if self.index == 0:
+    def take(self) -> tuple[int, int]:
+        """(first game, size) of the next chunk; size 0 once every game is planned."""
+        if self.taken == 0:
             size = WARMUP_CHUNK
         elif self.rate is None:
             size = PROBE_CHUNK
         else:
             size = max(PROBE_CHUNK, int(self.rate * CHUNK_SECONDS))
-        return min(size, self.chunk_size, self.games - self.done)
+        start = self.planned
+        size = min(size, self.chunk_size, self.games - start)
+        self.planned += size
+        self.taken += 1
+        return start, size
 
     def record(self, n: int, seconds: float) -> None:
-        if self.index > 0 and seconds > 0:
+        if self.recorded > 0 and seconds > 0:
             self.rate = n / seconds
         self.done += n
-        self.index += 1
+        self.recorded += 1
 
     def seconds_left(self) -> float | None:
         if self.rate is None:
@@ -225,30 +235,34 @@ def simulate(
     bar = _Progress(games, progress, description)
     out = None
     parquet = None
-    pending = None
+    pending: deque = deque()
     began = time.perf_counter()
     try:
         if per_game_path is not None:
             out = open(per_game_path, "w", encoding="utf-8", newline="")
         if parquet_path is not None:
             parquet = _ParquetStream(parquet_path)
-        # Pipelined: the next chunk plays on the worker threads while this one is aggregated
-        # and written, so the workers never wait for the Python side.
+        # Pipelined: IN_FLIGHT chunks are queued on the worker threads, so the workers never
+        # wait, neither for the Python side (aggregating, writing) nor for each other at the
+        # end of a chunk; the chunks are still aggregated in order.
         chunks = _Chunker(games, chunk_size)
 
-        def start_next():
-            start, n = chunks.done, chunks.next_size()
-            return start, n, start_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
+        def start_next() -> None:
+            start, n = chunks.take()
+            if n > 0:
+                job = start_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
+                pending.append((start, n, job))
 
         t0 = time.perf_counter()
-        pending = start_next()
-        while pending is not None:
-            start, n, job = pending
+        for _ in range(IN_FLIGHT):
+            start_next()
+        while pending:
+            start, n, job = pending.popleft()
             records = job.result()
             now = time.perf_counter()
             chunks.record(n, now - t0)  # from the previous chunk's end: this chunk's share of time
             t0 = now
-            pending = start_next() if chunks.done < games else None
+            start_next()
             agg.add(records)
             if out is not None:
                 records_frame(records, rules.players, start).to_csv(
@@ -258,8 +272,8 @@ def simulate(
                 parquet.write(records_frame(records, rules.players, start))
             bar.update(chunks.done, chunks.seconds_left())
     finally:
-        if pending is not None:  # an error while aggregating: let the running chunk finish
-            pending[2].result()
+        for _, _, job in pending:  # an error while aggregating: let the queued chunks finish
+            job.result()
         bar.close()
         if out is not None:
             out.close()
