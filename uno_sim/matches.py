@@ -40,7 +40,6 @@ class MatchAggregate:
     margins: stats.IntHistogram = field(default_factory=stats.IntHistogram)
     total_rounds: int = 0
     total_turns: int = 0
-    total_turns_sq: float = 0.0
     no_winner_rounds: int = 0
 
     def __post_init__(self) -> None:
