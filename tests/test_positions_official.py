@@ -8,6 +8,7 @@ from uno_sim.cards import parse_face
 from uno_sim.engine import state as S
 from uno_sim.engine.rules_check import holds_forbidding_card, legal_turn_card
 from uno_sim.rules import Rules
+from uno_sim.trace import decode_events
 
 R4 = Rules(players=4)
 
@@ -266,7 +267,10 @@ def test_lead_nothing_acceptable_is_void():
 
 def test_lead_wild_first_player_names_the_colour():
     pos, g = _lead(R4, "W Y1")
-    events = pos.run(0)  # nothing more; the choose event was written by start_round
+    written = g[S.O_TRACE : int(g[S.S_TPOS])]
+    events = list(decode_events(written, len(written), 4))
+    assert [e["ev"] for e in events] == ["lead", "choose"]
+    assert events[1]["p"] == 0 and events[1]["color"] == pos.color_now  # left of dealer 3 names it
     assert pos.next_to_act == 0
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 from typing import Optional
@@ -21,7 +20,7 @@ from rich.table import Table
 
 from . import rules as R
 from .bots import Bot, BotError, describe, parse_bots
-from .files import OutputError, atomic_path, check_out_dir, check_out_file, made_dirs
+from .files import OutputError, OutputFolder, atomic_path, check_out_dir, check_out_file, made_dirs
 
 try:  # typer >= 0.16 vendors click as typer._click
     from typer._click.exceptions import ClickException
@@ -261,13 +260,12 @@ def run(
     parquet_path = out_dir / "games.parquet"
     chart_paths = charts.variant_charts([], out_dir, charts.stacking_on(rules))
     # All or nothing: every file goes to a temporary name, renamed only once all are written.
-    with ExitStack() as stack:
-        stack.enter_context(made_dirs(out_dir))
-        tmp_games = stack.enter_context(atomic_path(games_path)) if per_game else None
-        tmp_parquet = stack.enter_context(atomic_path(parquet_path)) if parquet else None
-        tmp_summary = stack.enter_context(atomic_path(summary_path))
-        tmp_dist = stack.enter_context(atomic_path(dist_path))
-        tmp_charts = {name: stack.enter_context(atomic_path(path)) for name, path in chart_paths.items()}
+    with OutputFolder(out_dir) as files:
+        tmp_games = files.path_for(games_path) if per_game else None
+        tmp_parquet = files.path_for(parquet_path) if parquet else None
+        tmp_summary = files.path_for(summary_path)
+        tmp_dist = files.path_for(dist_path)
+        tmp_charts = {name: files.path_for(path) for name, path in chart_paths.items()}
         result = simulate(rules, seat_bots, games, seed, workers=workers, per_game_path=tmp_games,
                           parquet_path=tmp_parquet, description=preset, rotate_seats=rotate_seats)
         summary = result.summary(preset)
@@ -425,13 +423,12 @@ def compare(
             game_paths.append(out_dir / f"games-{name}.csv")
         if parquet:
             game_paths.append(out_dir / f"games-{name}.parquet")
-    with ExitStack() as stack:
-        stack.enter_context(made_dirs(out_dir))
-        tmp = {path: stack.enter_context(atomic_path(path)) for path in game_paths}
-        tmp_compare = stack.enter_context(atomic_path(compare_path))
-        tmp_diff = stack.enter_context(atomic_path(diff_path))
-        tmp_dist = stack.enter_context(atomic_path(dist_path))
-        tmp_charts = {name: stack.enter_context(atomic_path(path)) for name, path in chart_paths.items()}
+    with OutputFolder(out_dir) as files:
+        tmp = {path: files.path_for(path) for path in game_paths}
+        tmp_compare = files.path_for(compare_path)
+        tmp_diff = files.path_for(diff_path)
+        tmp_dist = files.path_for(dist_path)
+        tmp_charts = {name: files.path_for(path) for name, path in chart_paths.items()}
         results = []
         for name, rules, seat_bots in zip(names, all_rules, all_bots):
             results.append(simulate(
@@ -581,10 +578,9 @@ def sweep(
 
     sweep_path = out_dir / "sweep.csv"
     chart_path = out_dir / "sweep.png"
-    with ExitStack() as stack:
-        stack.enter_context(made_dirs(out_dir))
-        tmp_sweep = stack.enter_context(atomic_path(sweep_path))
-        tmp_chart = stack.enter_context(atomic_path(chart_path))
+    with OutputFolder(out_dir) as files:
+        tmp_sweep = files.path_for(sweep_path)
+        tmp_chart = files.path_for(chart_path)
         frames, results = [], []
         for setting, rules, seat_bots in zip(settings, all_rules, all_bots):
             result = simulate(rules, seat_bots, games, seed, workers=workers,

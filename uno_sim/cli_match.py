@@ -6,7 +6,6 @@ Registered on the main app by cli.py; uses its shared options, validation and ou
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Optional
 
@@ -32,7 +31,7 @@ from .cli import (
     app,
     default_out_dir,
 )
-from .files import atomic_path, check_out_dir, made_dirs
+from .files import OutputFolder, check_out_dir
 
 
 @app.command()
@@ -74,10 +73,9 @@ def match(
 
     csv_path = out_dir / "match.csv"
     chart_path = out_dir / "rounds_per_match.png"
-    with ExitStack() as stack:
-        stack.enter_context(made_dirs(out_dir))
-        tmp_csv = stack.enter_context(atomic_path(csv_path))
-        tmp_chart = stack.enter_context(atomic_path(chart_path))
+    with OutputFolder(out_dir) as files:
+        tmp_csv = files.path_for(csv_path)
+        tmp_chart = files.path_for(chart_path)
         result = simulate_matches(rules, seat_bots, matches, seed, workers=workers, rotate_seats=rotate_seats)
         summary = result.summary(preset)
         write_csv(summary, tmp_csv)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -88,3 +88,21 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+class OutputFolder(ExitStack):
+    """Files written all-or-nothing into one folder: `path_for(final)` gives a temporary path
+    beside `final`. Leaving the with-block without an error renames every one onto its final
+    name; an error removes them all, and the folders created for them."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def __enter__(self) -> "OutputFolder":
+        super().__enter__()
+        self.enter_context(made_dirs(self.folder))
+        return self
+
+    def path_for(self, final: Path) -> Path:
+        return self.enter_context(atomic_path(final))
