@@ -239,6 +239,30 @@ def test_trace_to_file_matches_stdout(capsys, tmp_path):
     assert json.loads(out.splitlines()[0])["players"] == 3
 
 
+def test_trace_rotate_seats_traces_the_games_run_plays(capsys):
+    from trace_checker import check_trace_lines
+    from uno_sim.bots import pack_bots, parse_bots
+    from uno_sim.engine import layout as L
+    from uno_sim.engine.batch import run_chunk, run_key
+    from uno_sim.rules import load_preset
+
+    code, out, err = invoke(capsys, "trace", "standard", "--games", "8", "--seed", "5",
+                            "--bots", "expert,random,random,greedy", "--rotate-seats")
+    assert code == 0, err
+    lines = out.splitlines()
+    deals = [json.loads(line) for line in lines if '"ev":"deal"' in line]
+    ends = [json.loads(line) for line in lines if '"ev":"end"' in line]
+    assert deals[1]["bots"] == ["greedy", "expert", "random", "random"]  # game 1: bots shifted by 1
+    assert deals[0]["hands"] == deals[3]["hands"] and deals[4]["hands"] != deals[0]["hands"]  # deal i // 4
+    rules = load_preset("standard")
+    ri, rf = rules.pack()
+    codes, params = pack_bots(parse_bots("expert,random,random,greedy", 4))
+    rows = run_chunk(ri, rf, codes, params, run_key(5), 0, 8, rotate=True)
+    assert [e["winner"] for e in ends] == list(rows[:, L.COL_WINNER])
+    assert [e["turns"] for e in ends] == list(rows[:, L.COL_TURNS])
+    assert not [v for report in check_trace_lines(lines) for v in report.violations]
+
+
 # ---------------------------------------------------------------- simulate (the layer under `run`)
 
 

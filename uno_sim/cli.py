@@ -649,6 +649,7 @@ def trace(
     out: Optional[Path] = typer.Option(
         None, "--out", help="Output file (default: standard output).", show_default=False
     ),
+    rotate_seats: bool = RotateOpt,
 ) -> None:
     """Trace games as JSON Lines (SPEC 7): to --out FILE, or standard output."""
     _check_count("--games", games)
@@ -660,7 +661,7 @@ def trace(
 
     from .trace import trace_events
 
-    events = trace_events(rules, seat_bots, seed, games)
+    events = trace_events(rules, seat_bots, seed, games, rotate_seats=rotate_seats)
     if out is None:
         write = sys.stdout.write
         for event in events:

@@ -92,13 +92,14 @@ def end_event(record: dict, players: int) -> dict:
     }
 
 
-def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int) -> tuple[list[dict], dict]:
-    """Events and SPEC 6 record of game number `game` of the run with this key."""
+def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
+    """Events and SPEC 6 record of game number `game` of the run with this key; `bots` are
+    per seat. The cards are those of deal number `deal` (default: `game`)."""
     ri, rf = rules.pack()
     codes, params = pack_bots(bots)
     size = _INITIAL_BUFFER
     while True:
-        rec, buf = trace_game(ri, rf, codes, params, key, game, size)
+        rec, buf = trace_game(ri, rf, codes, params, key, game if deal is None else deal, size)
         if buf is not None:
             break
         size *= 4  # the game is replayed from its seed with a larger buffer
@@ -119,9 +120,23 @@ def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int) -> tuple[l
     return events, record
 
 
-def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0) -> Iterator[dict]:
-    """SPEC 7 events of games first_game .. first_game+games-1 (same games as `run` with this seed)."""
+def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
+    """Seat bots and deal number of game `game` with seats rotated, as `run --rotate-seats`
+    plays it (engine/batch.py, seat_bots): deal game // n, bot slot b in seat (b + game) % n."""
+    n = len(bots)
+    r = game % n
+    return [bots[(seat - r) % n] for seat in range(n)], game // n
+
+
+def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
+                 rotate_seats: bool = False) -> Iterator[dict]:
+    """SPEC 7 events of games first_game .. first_game+games-1 (same games as `run` with this
+    seed, and the same `rotate_seats`)."""
     key = run_key(seed)
     for game in range(first_game, first_game + games):
-        events, _ = trace_one(rules, bots, key, game)
+        if rotate_seats:
+            seat_bots, deal = rotated_seats(bots, game)
+            events, _ = trace_one(rules, seat_bots, key, game, deal)
+        else:
+            events, _ = trace_one(rules, bots, key, game)
         yield from events
