@@ -2,20 +2,17 @@
 every move in replayed traces, seat rotation, and the statistical claims (expert beats random,
 challenging pays off against a bluffer)."""
 
-import json
-
 import numpy as np
 import pytest
 
 from positions import Position
-from trace_checker import check_trace_lines
+from replay import assert_clean
 from uno_sim.bots import AUTO, Bot, pack_bots, parse_bots
 from uno_sim.engine import layout as L
 from uno_sim.engine.batch import run_chunk, run_key
 from uno_sim.rules import Rules, load_preset
 from uno_sim.simulate import simulate
 from uno_sim.stats import Aggregate, metric
-from uno_sim.trace import trace_one
 
 EXPERT, GREEDY, BLUFFER, RANDOM = Bot("expert"), Bot("greedy"), Bot("bluffer"), Bot("random")
 FULL = "Y1 Y2 Y3 Y4 Y5 Y6 Y7"  # an opponent far from going out
@@ -310,17 +307,6 @@ def test_forget_uno_is_used_by_every_bot():
 MIXED = [EXPERT, GREEDY, Bot("bluffer", {"forget_uno": 0.3}), RANDOM]
 
 
-def assert_clean(rules, games, seed, bots):
-    key = run_key(seed)
-    lines, records = [], []
-    for game in range(games):
-        events, record = trace_one(rules, bots, key, game)
-        lines.extend(json.dumps(e) for e in events)
-        records.append(record)
-    reports = check_trace_lines(lines)
-    problems = [(r.game, v) for r in reports for v in r.violations]
-    assert not problems, problems[:5]
-    assert [r.record for r in reports] == records
 
 
 @pytest.mark.parametrize(

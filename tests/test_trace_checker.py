@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from trace_checker import check_trace_file, check_trace_lines  # noqa: E402
+from trace_checker import DEFAULT_RULES, check_trace_file, check_trace_lines  # noqa: E402
 
 
 def _shared_dir():
@@ -236,17 +236,6 @@ def test_rejects_wrong_end_points():
 
 
 # ---------------------------------------------------------------------------- (c) tiny games
-RULES = {
-    "hand_size": 7, "first_card": "official", "lead_draw_two_skips": True, "lead_reverse": "dealer",
-    "wd4_rule": "no_color", "challenge": True, "challenge_extra": 2, "challenge_win_plays": True,
-    "draw_rule": "one", "play_drawn": "any", "voluntary_draw": True, "two_player_reverse": "skip",
-    "stack_draw_two": False, "stack_draw_four": False, "stack_four_on_two": False,
-    "stack_two_on_four": False, "deflect": False, "jump_in": False, "multi_play": "off",
-    "multi_skip": "each", "seven_swap": False, "zero_rotate": False, "number_finish": False,
-    "last_card_penalty": True, "uno_penalty": 2, "uno_catch": 1, "empty_pile": "reshuffle",
-    "zero_points": 0, "mode": "first_out", "teams": 0, "target": 500,
-    "match_scoring": "winner_takes", "next_dealer": "left", "max_turns": 5000,
-}
 
 
 def deck():
@@ -276,7 +265,7 @@ def deal(hands, pile_top, *, hand_size=None, bots="random", dealer=None, **knobs
     for h in hands:
         while len(h) < hand_size:
             h.append(pool.pop(0))
-    rules = {**RULES, **knobs, "players": n, "hand_size": hand_size}
+    rules = {**DEFAULT_RULES, **knobs, "players": n, "hand_size": hand_size}
     return {"ev": "deal", "game": 0, "players": n, "dealer": n - 1 if dealer is None else dealer,
             "rules": rules, "bots": [bots] * n if isinstance(bots, str) else list(bots),
             "hands": hands, "pile": list(pile_top) + pool}

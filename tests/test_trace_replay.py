@@ -1,39 +1,15 @@
 """Traces exported by the engine replay cleanly in the independent checker (tests/trace_checker.py),
 and the records the checker computes equal the engine's own SPEC 6 records."""
 
-import json
 import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from trace_checker import check_trace_lines
+from replay import assert_clean
 from uno_sim.bots import Bot
-from uno_sim.engine.batch import run_key
 from uno_sim.rules import CHOICES, Rules, RulesError, load_preset, preset_names
-from uno_sim.trace import trace_one
-
-
-def replay(rules: Rules, games: int, seed: int = 1, bots=None):
-    """Trace `games` games, replay them; returns (reports, engine records)."""
-    bots = bots or [Bot("random")] * rules.players
-    key = run_key(seed)
-    lines, records = [], []
-    for game in range(games):
-        events, record = trace_one(rules, bots, key, game)
-        lines.extend(json.dumps(e) for e in events)
-        records.append(record)
-    return check_trace_lines(lines), records
-
-
-def assert_clean(rules: Rules, games: int, seed: int = 1, bots=None):
-    reports, records = replay(rules, games, seed, bots)
-    assert len(reports) == games
-    problems = [(r.game, v) for r in reports for v in r.violations]
-    assert not problems, problems[:5]
-    for report, record in zip(reports, records):
-        assert report.record == record
 
 
 def test_one_thousand_standard_games_replay_cleanly():
