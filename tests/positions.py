@@ -65,10 +65,10 @@ class Position:
     def build(self) -> np.ndarray:
         n = self.rules.players
         assert len(self.hands) == n
-        ri, rf = self.rules.pack()
+        packed = self.rules.pack()
         codes, params = pack_bots(self.bots or [Bot("random")] * n)
         g = np.zeros(S.O_TRACE + 200_000, dtype=np.int64)
-        g[: S.N_CONFIG] = S.make_config(ri, rf, codes, params)
+        g[: S.N_CONFIG] = S.make_config(packed, codes, params)
         g[S.O_CAPACITY] = len(g)
         seed_game(g, np.uint64(12345), self.seed)
         g[S.S_DIR] = self.direction

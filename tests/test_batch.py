@@ -9,9 +9,9 @@ from uno_sim.rules import Rules
 
 
 def _chunk(start, n, workers, rules=Rules(players=5)):
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots(parse_bots("random,expert,random,greedy,random", rules.players))
-    return run_chunk(ri, rf, codes, params, run_key(9), start, n, workers=workers)
+    return run_chunk(packed, codes, params, run_key(9), start, n, workers=workers)
 
 
 def test_rows_do_not_depend_on_threads_or_chunk_boundaries():

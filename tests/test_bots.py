@@ -232,10 +232,11 @@ def test_expert_and_random_do_not_bluff_but_the_bluffer_does():
 
 def test_bot_parameter_defaults_and_labels():
     codes, params = pack_bots(parse_bots("expert,bluffer,greedy,bluffer:bluff_prob=0.2", 4))
-    assert list(codes) == [L.BOT_EXPERT, L.BOT_BLUFFER, L.BOT_GREEDY, L.BOT_BLUFFER]
-    assert params[0, L.BP_CHALLENGE_PROB] == AUTO and params[0, L.BP_BLUFF_PROB] == 0.0
-    assert params[1, L.BP_BLUFF_PROB] == 0.5 and params[3, L.BP_BLUFF_PROB] == 0.2
-    assert params[2, L.BP_CHALLENGE_PROB] == 0.0 and params[2, L.BP_JUMP_IN_PROB] == 1.0
+    assert list(codes) == [L.BOT.expert, L.BOT.bluffer, L.BOT.greedy, L.BOT.bluffer]
+    prob = params / L.ONE  # fixed point back to probabilities
+    assert prob[0, L.BP.challenge_prob] == AUTO and prob[0, L.BP.bluff_prob] == 0.0
+    assert prob[1, L.BP.bluff_prob] == 0.5 and abs(prob[3, L.BP.bluff_prob] - 0.2) < 1e-9
+    assert prob[2, L.BP.challenge_prob] == 0.0 and prob[2, L.BP.jump_in_prob] == 1.0
     assert Bot("bluffer", {"bluff_prob": 0.5}).label == "bluffer"
     assert Bot("expert", {"challenge_prob": 0.0}).label == "expert:challenge_prob=0"
 
@@ -346,19 +347,19 @@ def test_strategy_bots_replay_cleanly_in_presets(preset):
 
 def test_rotation_plays_each_deal_once_per_seat():
     rules = Rules()
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots([RANDOM] * 4)
     key = run_key(3)
-    rows = run_chunk(ri, rf, codes, params, key, 0, 400, rotate=True)
+    rows = run_chunk(packed, codes, params, key, 0, 400, rotate=True)
     # identical bots: the four rotations of a deal are the same game
     same = [c for c in range(L.N_COLS) if c != L.COL_WINNER_BOT]
     for d in range(100):
         assert (rows[4 * d : 4 * d + 4][:, same] == rows[4 * d, same]).all()
-    plain = run_chunk(ri, rf, codes, params, key, 0, 100)
+    plain = run_chunk(packed, codes, params, key, 0, 100)
     assert (rows[::4] == plain).all()  # deal d is game d of the unrotated run, rotation 0
     # mixed bots: the winner's slot is its seat shifted back by the rotation
     codes, params = pack_bots([EXPERT, RANDOM, GREEDY, RANDOM])
-    rows = run_chunk(ri, rf, codes, params, key, 8, 400, rotate=True)
+    rows = run_chunk(packed, codes, params, key, 8, 400, rotate=True)
     games = np.arange(8, 408)
     w = rows[:, L.COL_WINNER]
     has = w >= 0
@@ -400,9 +401,9 @@ def test_expert_beats_random_with_rotated_seats():
 def _challenge_counts(opponent: str, games: int = 40_000):
     """(challenges, won) with a bluffer in slot 0 and three `opponent` bots, seats rotated."""
     bots = parse_bots(f"bluffer,{opponent},{opponent},{opponent}", 4)
-    ri, rf = load_preset("standard").pack()
+    packed = load_preset("standard").pack()
     codes, params = pack_bots(bots)
-    rows = run_chunk(ri, rf, codes, params, run_key(5), 0, games, rotate=True)
+    rows = run_chunk(packed, codes, params, run_key(5), 0, games, rotate=True)
     return int(rows[:, L.COL_CHALLENGES].sum()), int(rows[:, L.COL_CHALLENGES_WON].sum())
 
 

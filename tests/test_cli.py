@@ -255,9 +255,9 @@ def test_trace_rotate_seats_traces_the_games_run_plays(capsys):
     assert deals[1]["bots"] == ["greedy", "expert", "random", "random"]  # game 1: bots shifted by 1
     assert deals[0]["hands"] == deals[3]["hands"] and deals[4]["hands"] != deals[0]["hands"]  # deal i // 4
     rules = load_preset("standard")
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots(parse_bots("expert,random,random,greedy", 4))
-    rows = run_chunk(ri, rf, codes, params, run_key(5), 0, 8, rotate=True)
+    rows = run_chunk(packed, codes, params, run_key(5), 0, 8, rotate=True)
     assert [e["winner"] for e in ends] == list(rows[:, L.COL_WINNER])
     assert [e["turns"] for e in ends] == list(rows[:, L.COL_TURNS])
     assert not [v for report in check_trace_lines(lines) for v in report.violations]

@@ -107,7 +107,7 @@ def test_new_metrics_against_pandas():
     rec = fake_records(4000, players, seed=11)
     rng = np.random.default_rng(5)
     rec[:, L.COL_POINTS : L.COL_POINTS + players] = rng.integers(0, 60, size=(4000, players))
-    for column in (L.COL_JUMPS, L.COL_SWAPS, L.COL_ROTATES, L.COL_STACKS, L.COL_PENALTY_DRAWN):
+    for column in (L.COL_JUMPS, L.COL_SWAPS, L.COL_ROTATIONS, L.COL_STACKS, L.COL_PENALTY_DRAWN):
         rec[:, column] = rng.integers(0, 3, size=4000)
     rec[:, L.COL_CHALLENGES_WON] = rec[:, L.COL_CHALLENGES] * rng.integers(0, 2, size=4000)
     agg = Aggregate(players=players)
@@ -130,7 +130,7 @@ def test_new_metrics_against_pandas():
     assert value["mean_jumps"] == pytest.approx(rec[:, L.COL_JUMPS].mean())
     assert value["jump_in_rate"] == pytest.approx((rec[:, L.COL_JUMPS] > 0).mean())
     assert value["mean_swaps"] == pytest.approx(rec[:, L.COL_SWAPS].mean())
-    assert value["mean_rotations"] == pytest.approx(rec[:, L.COL_ROTATES].mean())
+    assert value["mean_rotations"] == pytest.approx(rec[:, L.COL_ROTATIONS].mean())
     assert value["stack_rate"] == pytest.approx((rec[:, L.COL_STACKS] > 0).mean())
     assert value["challenge_success_rate"] == pytest.approx(
         rec[:, L.COL_CHALLENGES_WON].sum() / rec[:, L.COL_CHALLENGES].sum()

@@ -27,10 +27,10 @@ def play_match_on(owner, config, key, match, seatings, out, history, dealers, se
     keep_alive(owner)
 
 def game_array(rules: Rules, bots: list[Bot] | None = None) -> np.ndarray:
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots(bots or [Bot("random")] * rules.players)
     g = np.zeros(S.N_GAME, dtype=np.int64)
-    g[: S.N_CONFIG] = S.make_config(ri, rf, codes, params)
+    g[: S.N_CONFIG] = S.make_config(packed, codes, params)
     g[S.O_CAPACITY] = len(g)
     return g
 
@@ -227,7 +227,7 @@ def test_rotated_bots_move_with_their_players():
         g = game_array(rules, bots)
         out, _, _, seated = _one_match(rules, match, rotate=True, bots=bots, g=g)
         last = seated[out[L.M_ROUNDS] - 1, :4]
-        assert list(g[S.O_BOTS : S.O_BOTS + 4] == L.BOT_EXPERT) == list(last == 1)
+        assert list(g[S.O_BOTS : S.O_BOTS + 4] == L.BOT.expert) == list(last == 1)
         expert_seats.add(int(np.flatnonzero(last == 1)[0]))
     assert len(expert_seats) > 1
 

@@ -6,6 +6,7 @@ import pytest
 from uno_sim import rules as R
 from uno_sim.bots import Bot, BotError, pack_bots, parse_bots
 from uno_sim.engine import layout as L
+from uno_sim.knobs import K
 from uno_sim.rules import Rules, RulesError
 
 
@@ -62,10 +63,10 @@ def test_overrides_parse_values_and_name_bad_ones():
 
 
 def test_pack_layout():
-    ints, floats = Rules(players=5, wd4_rule="free", jump_in=True, uno_catch=0.25).pack()
-    assert ints.dtype == np.int64 and len(ints) == L.N_RULE_INTS
-    assert ints[L.R_PLAYERS] == 5 and ints[L.R_WD4_RULE] == 2 and ints[L.R_JUMP_IN] == 1
-    assert floats[L.RF_UNO_CATCH] == 0.25
+    ints = Rules(players=5, wd4_rule="free", jump_in=True, uno_catch=0.25).pack()
+    assert ints.dtype == np.int64 and len(ints) == len(K)
+    assert ints[K.players] == 5 and ints[K.wd4_rule] == 2 and ints[K.jump_in] == 1
+    assert ints[K.uno_catch] == L.ONE // 4  # a probability in fixed point
 
 
 # ---------------------------------------------------------------- shipped presets
@@ -81,11 +82,6 @@ def test_shipped_presets():
     assert stacking.replace(stack_draw_two=False, stack_draw_four=False) == standard
     for name in R.preset_names():
         assert R.preset_description(name), f"{name} has no description"
-
-
-def test_standard_preset_lists_every_knob():
-    table = R.preset_table("standard")
-    assert set(table) == set(R.KNOBS)
 
 
 def test_load_preset_applies_set_and_players_last():
@@ -155,10 +151,10 @@ def test_parse_bots_defaults_and_broadcast():
 
 def test_pack_bots_defaults():
     codes, params = pack_bots(parse_bots("random,random:challenge_prob=0.25", 2))
-    assert codes.dtype == np.int64 and list(codes) == [L.BOT_RANDOM, L.BOT_RANDOM]
-    assert params.shape == (2, L.N_BOT_PARAMS) and params.dtype == np.float64
-    assert list(params[0]) == [0.0, 0.0, 0.0, 1.0]  # forget_uno, challenge, bluff, jump_in
-    assert params[1, L.BP_CHALLENGE_PROB] == 0.25
+    assert codes.dtype == np.int64 and list(codes) == [L.BOT.random, L.BOT.random]
+    assert params.shape == (2, L.N_BOT_PARAMS) and params.dtype == np.int64  # fixed point
+    assert list(params[0]) == [0, 0, 0, L.ONE]  # forget_uno, challenge, bluff, jump_in
+    assert params[1, L.BP.challenge_prob] == L.ONE // 4
 
 
 @pytest.mark.parametrize(

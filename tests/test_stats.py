@@ -125,7 +125,7 @@ def fake_records(n, players, seed=0):
     rec = np.zeros((n, L.N_COLS), dtype=np.int64)
     winner = rng.integers(-1, players, size=n)
     rec[:, L.COL_WINNER] = winner
-    rec[:, L.COL_REASON] = np.where(winner >= 0, L.REASON_OUT, rng.integers(1, 4, size=n))
+    rec[:, L.COL_REASON] = np.where(winner >= 0, L.REASON.out, rng.integers(1, 4, size=n))
     rec[:, L.COL_TURNS] = rng.integers(1, 200, size=n)
     rec[:, L.COL_PLAYS] = rng.integers(0, 150, size=n)
     rec[:, L.COL_DRAWS] = rng.integers(0, 80, size=n)

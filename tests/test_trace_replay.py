@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from replay import assert_clean
 from uno_sim.bots import Bot
-from uno_sim.rules import CHOICES, Rules, RulesError, load_preset, preset_names
+from uno_sim.knobs import KNOBS
+from uno_sim.rules import Rules, RulesError, load_preset, preset_names
 
 
 def test_one_thousand_standard_games_replay_cleanly():
@@ -60,25 +61,36 @@ def test_forgetful_and_challenging_bots_replay_cleanly():
     assert_clean(Rules(challenge_win_plays=False, wd4_rule="no_match"), 100, seed=8, bots=bots)
 
 
-_BOOL_KNOBS = [
-    "lead_draw_two_skips", "challenge", "challenge_win_plays", "voluntary_draw", "stack_draw_two",
-    "stack_draw_four", "stack_four_on_two", "stack_two_on_four", "deflect", "jump_in", "seven_swap",
-    "zero_rotate", "number_finish", "last_card_penalty",
-]
+# Every knob of the table is drawn: booleans and words from their values, numbers from a range
+# that keeps games short and valid (a new knob joins without being listed here).
+_NUMBER_RANGES = {
+    "hand_size": None,  # depends on players, drawn below
+    "uno_penalty": st.integers(0, 4),
+    "challenge_extra": st.integers(0, 3),
+    "uno_catch": st.sampled_from([0.0, 0.5, 1.0]),
+    "zero_points": st.sampled_from([0, 10]),
+    "max_turns": st.sampled_from([30, 5000]),
+    "target": st.just(500),
+    "teams": None,  # depends on players
+    "players": None,
+}
 
 
 @st.composite
 def rule_sets(draw):
-    values = {name: draw(st.booleans()) for name in _BOOL_KNOBS}
-    for name, options in CHOICES.items():
-        values[name] = draw(st.sampled_from(options))
+    values = {}
+    for knob in KNOBS:
+        if knob.values is bool:
+            values[knob.name] = draw(st.booleans())
+        elif knob.choices:
+            values[knob.name] = draw(st.sampled_from(knob.choices))
+        elif _NUMBER_RANGES.get(knob.name) is not None:
+            values[knob.name] = draw(_NUMBER_RANGES[knob.name])
+        else:
+            assert knob.name in _NUMBER_RANGES, f"knob {knob.name}: add a range to _NUMBER_RANGES"
     values["players"] = draw(st.integers(2, 10))
     values["hand_size"] = draw(st.integers(1, min(12, 107 // values["players"])))
-    values["uno_penalty"] = draw(st.integers(0, 4))
-    values["challenge_extra"] = draw(st.integers(0, 3))
-    values["uno_catch"] = draw(st.sampled_from([0.0, 0.5, 1.0]))
     values["teams"] = draw(st.sampled_from([0] + [k for k in range(2, values["players"] + 1) if values["players"] % k == 0]))
-    values["max_turns"] = draw(st.sampled_from([30, 5000]))
     return values
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines).
 
-Standard library only and deliberately independent of ``uno_sim``: it replays every game
+Standard library only and deliberately independent of uno-sim's engine (it reads
+nothing but the knob names and defaults of the knob table, ``uno_sim/knobs.py``): it replays every game
 from its ``deal`` event and checks each event against SPEC.md and docs/RULES.md, then
 computes the SPEC 6 per-game record itself and compares it with the ``end`` event (and,
 when given, with the per-game CSV rows).
@@ -74,25 +75,12 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #    for max_pending (as RULES says for a penalty cut short by an empty pile). See DrawStep.
 
 COLORS = "RYGB"
-KNOBS = (
-    "hand_size first_card lead_draw_two_skips lead_reverse wd4_rule challenge challenge_extra "
-    "challenge_win_plays draw_rule play_drawn voluntary_draw two_player_reverse stack_draw_two "
-    "stack_draw_four stack_four_on_two stack_two_on_four deflect jump_in multi_play multi_skip "
-    "seven_swap zero_rotate number_finish last_card_penalty uno_penalty uno_catch empty_pile "
-    "zero_points mode teams target match_scoring next_dealer max_turns"
-).split()
-DEFAULT_RULES = {
-    "hand_size": 7, "first_card": "official", "lead_draw_two_skips": True, "lead_reverse": "dealer",
-    "wd4_rule": "no_color", "challenge": True, "challenge_extra": 2, "challenge_win_plays": True,
-    "draw_rule": "one", "play_drawn": "any", "voluntary_draw": True, "two_player_reverse": "skip",
-    "stack_draw_two": False, "stack_draw_four": False, "stack_four_on_two": False,
-    "stack_two_on_four": False, "deflect": False, "jump_in": False, "multi_play": "off",
-    "multi_skip": "each", "seven_swap": False, "zero_rotate": False, "number_finish": False,
-    "last_card_penalty": True, "uno_penalty": 2, "uno_catch": 1.0, "empty_pile": "reshuffle",
-    "zero_points": 0, "mode": "first_out", "teams": 0, "target": 500,
-    "match_scoring": "winner_takes", "next_dealer": "left", "max_turns": 5000,
-}
-assert set(DEFAULT_RULES) == set(KNOBS)
+# The knob names and defaults are the one knob table's data (uno_sim/knobs.py is a plain table,
+# not engine code); what each knob means is implemented here independently.
+from uno_sim.knobs import DEFAULTS as _TABLE_DEFAULTS  # noqa: E402
+
+DEFAULT_RULES = {name: value for name, value in _TABLE_DEFAULTS.items() if name != "players"}
+KNOBS = tuple(DEFAULT_RULES)
 EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards")
 
 

@@ -24,24 +24,14 @@ class BotError(ValueError):
     """Bad bot input; the message names the bot, parameter or value."""
 
 
-# Every bot the project knows, with its kernel code.
-BOT_CODES: dict[str, int] = {
-    "random": L.BOT_RANDOM,
-    "greedy": L.BOT_GREEDY,
-    "expert": L.BOT_EXPERT,
-    "bluffer": L.BOT_BLUFFER,
-}
+# Every bot the project knows, with its kernel code (engine/layout.py).
+BOT_CODES: dict[str, int] = L.BOT._asdict()
 
 # Bots the engine plays (docs/BOTS.md describes each).
 IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
 
 # Parameters (all probabilities in [0, 1]), their defaults and their column in the row.
-PARAM_INDEX: dict[str, int] = {
-    "forget_uno": L.BP_FORGET_UNO,
-    "challenge_prob": L.BP_CHALLENGE_PROB,
-    "bluff_prob": L.BP_BLUFF_PROB,
-    "jump_in_prob": L.BP_JUMP_IN_PROB,
-}
+PARAM_INDEX: dict[str, int] = L.BP._asdict()
 PARAM_DEFAULTS: dict[str, float] = {
     "forget_uno": 0.0,
     "challenge_prob": 0.0,
@@ -149,12 +139,13 @@ def parse_bots(spec: str | None, players: int) -> list[Bot]:
 
 
 def pack_bots(bots: list[Bot]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int64[P], params float64[P, N_BOT_PARAMS]) for the kernel."""
+    """(codes int64[P], params int64[P, N_BOT_PARAMS]) for the kernel; parameters as fixed-point
+    thresholds (layout.fixed_point; AUTO packs as a negative value)."""
     codes = np.array([bot.code for bot in bots], dtype=np.int64)
-    params = np.zeros((len(bots), L.N_BOT_PARAMS), dtype=np.float64)
+    params = np.zeros((len(bots), L.N_BOT_PARAMS), dtype=np.int64)
     for seat, bot in enumerate(bots):
         for key, column in PARAM_INDEX.items():
-            params[seat, column] = bot.param(key)
+            params[seat, column] = L.fixed_point(bot.param(key))
     return codes, params
 
 

@@ -5,7 +5,7 @@ matches in chunks, keeps counters and histograms (never the rows), and builds th
 `match.csv` table: `variant, metric, value, ci_low, ci_high, games` where `games` is the
 number of matches. Metric names: `match_win_rate_seat_{i}` (or `match_win_rate_team_{k}`),
 `match_win_rate_bot_{label}`, `undecided_rate`, `mean_rounds`, `median_rounds`,
-`p10_rounds`, `p90_rounds`, `max_rounds`, `mean_margin`, `median_margin`, `comeback_rate`,
+`p10_rounds`, `p90_rounds`, `maximum_rounds`, `mean_margin`, `median_margin`, `comeback_rate`,
 `first_dealer_win_rate`, `mean_turns_per_round`, `no_winner_round_rate`,
 `round_win_rate_seat_{i}`; with seats rotated `match_win_rate_player_{i}` and
 `round_win_rate_player_{i}` instead of the per-seat and per-team rates.
@@ -113,7 +113,7 @@ def simulate_matches(
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots for {rules.players} players")
     workers = min(workers or available_threads(), available_threads())
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots(bots)
     key = run_key(seed)
     agg = MatchAggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
@@ -125,7 +125,7 @@ def simulate_matches(
         while chunks.done < matches:
             start, n = chunks.take()
             t0 = time.perf_counter()
-            agg.add(run_matches(ri, rf, codes, params, key, start, n, seatings, workers=workers))
+            agg.add(run_matches(packed, codes, params, key, start, n, seatings, workers=workers))
             chunks.record(n, time.perf_counter() - t0)
             bar.update(chunks.done, chunks.seconds_left())
     finally:
@@ -133,42 +133,36 @@ def simulate_matches(
     return MatchResult(rules, list(bots), matches, seed, workers, agg, time.perf_counter() - began)
 
 
-def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str]) -> pd.DataFrame:
+def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Measure]:
+    """Every match metric, in report order (names in the module docstring), built by the same
+    measure functions as the per-game metrics of a run."""
     n = agg.matches
-    rows = []
-
-    def add(metric: str, value: float, low: float, high: float) -> None:
-        rows.append({"variant": variant, "metric": metric, "value": value, "ci_low": low, "ci_high": high, "games": n})
-
-    def rate(metric: str, successes: int, trials: int) -> None:
-        low, high = stats.wilson_interval(successes, trials)
-        add(metric, successes / trials if trials else float("nan"), low, high)
-
+    out: list[stats.Measure] = []
     for s in range(agg.sides):
-        rate(f"match_win_rate_{agg.side_name}_{s}", int(agg.wins[s]), n)
+        out.append(stats.rate_measure(f"match_win_rate_{agg.side_name}_{s}", int(agg.wins[s]), n))
     if agg.side_name != "team":  # the sides are bot slots
         by_label: dict[str, list[int]] = {}
         for slot, label in enumerate(bot_labels):
             by_label.setdefault(label, []).append(slot)
         for label, slots in by_label.items():
-            rate(f"match_win_rate_bot_{label}", int(agg.wins[slots].sum()), n * len(slots))
-    rate("undecided_rate", n - agg.decided, n)
-    mean, low, high = agg.rounds.mean_interval()
-    add("mean_rounds", mean, low, high)
-    for name, q in (("median", 0.5), ("p10", 0.1), ("p90", 0.9)):
-        value, low, high = agg.rounds.quantile_interval(q)
-        add(f"{name}_rounds", value, low, high)
-    add("max_rounds", agg.rounds.maximum, float("nan"), float("nan"))
+            out.append(stats.rate_measure(f"match_win_rate_bot_{label}", int(agg.wins[slots].sum()), n * len(slots)))
+    out.append(stats.rate_measure("undecided_rate", n - agg.decided, n))
+    out.append(stats.mean_measure("mean_rounds", agg.rounds))
+    out.extend(stats.spread_measures("rounds", agg.rounds))
     if agg.margins.n:
-        mean, low, high = agg.margins.mean_interval()
-        add("mean_margin", mean, low, high)
-        value, low, high = agg.margins.median_interval()
-        add("median_margin", value, low, high)
-    rate("comeback_rate", agg.comebacks, agg.decided)
-    rate("first_dealer_win_rate", agg.first_dealer_wins, agg.decided)
-    add("mean_turns_per_round", agg.total_turns / agg.total_rounds, float("nan"), float("nan"))
-    rate("no_winner_round_rate", agg.no_winner_rounds, agg.total_rounds)
+        out.append(stats.mean_measure("mean_margin", agg.margins))
+        out.extend(stats.spread_measures("margin", agg.margins, quantiles=("median",)))
+    out.append(stats.rate_measure("comeback_rate", agg.comebacks, agg.decided))
+    out.append(stats.rate_measure("first_dealer_win_rate", agg.first_dealer_wins, agg.decided))
+    ratio = agg.total_turns / agg.total_rounds
+    out.append(stats.Measure("mean_turns_per_round", "value", ratio, float("nan"), float("nan")))
+    out.append(stats.rate_measure("no_winner_round_rate", agg.no_winner_rounds, agg.total_rounds))
     who = "player" if agg.rotate else "seat"
     for i in range(agg.players):
-        rate(f"round_win_rate_{who}_{i}", int(agg.round_wins[i]), agg.total_rounds)
-    return pd.DataFrame(rows, columns=stats.SUMMARY_COLUMNS)
+        out.append(stats.rate_measure(f"round_win_rate_{who}_{i}", int(agg.round_wins[i]), agg.total_rounds))
+    return out
+
+
+def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str]) -> pd.DataFrame:
+    """The tidy `match.csv` table (`games` = matches)."""
+    return stats.summary_frame(match_measures(agg, bot_labels), variant, agg.matches)

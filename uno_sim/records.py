@@ -7,17 +7,11 @@ import pandas as pd
 
 from .engine import layout as L
 
-_FIXED = (
-    ("winner", L.COL_WINNER),
-    ("reason", L.COL_REASON),
-    ("turns", L.COL_TURNS),
-    ("plays", L.COL_PLAYS),
-    ("draws", L.COL_DRAWS),
-    ("reshuffles", L.COL_RESHUFFLES),
-    ("max_pending", L.COL_MAX_PENDING),
-    ("challenges", L.COL_CHALLENGES),
-    ("winner_points", L.COL_WINNER_POINTS),
-)
+# The SPEC 6 per-game columns (pinned names and order) that come straight from the record row,
+# before points_i and cards_i; each is a column of the record of the same name (layout.RECORD).
+SPEC_COLUMNS = ("winner", "reason", "turns", "plays", "draws", "reshuffles", "max_pending", "challenges",
+                "winner_points")
+_FIXED = tuple((name, L.RECORD_COLUMN[name]) for name in SPEC_COLUMNS)
 
 
 def columns(players: int) -> list[str]:

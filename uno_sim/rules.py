@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .engine import layout as L
+from .engine.layout import fixed_point
+from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KNOBS, N_KNOBS, Knob
 
 SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -24,62 +25,12 @@ class RulesError(ValueError):
     """Bad rule input; the message names the knob or preset."""
 
 
-# Choice knobs: the values, default first (SPEC 3). Their kernel code is the index.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "first_card": ("official", "number"),
-    "lead_reverse": ("dealer", "right", "left"),
-    "wd4_rule": ("no_color", "no_match", "free"),
-    "draw_rule": ("one", "until_playable"),
-    "play_drawn": ("any", "numbers", "none"),
-    "two_player_reverse": ("skip", "noop"),
-    "multi_play": ("off", "identical", "same_symbol"),
-    "multi_skip": ("each", "once"),
-    "empty_pile": ("reshuffle", "void"),
-    "mode": ("first_out", "last_standing"),
-    "match_scoring": ("winner_takes", "loser_penalty"),
-    "next_dealer": ("left", "winner"),
-}
+def _field_type(knob: Knob) -> type:
+    return str if knob.choices else knob.values
 
 
-@dataclass(frozen=True)
-class Rules:
-    """One rule set: every knob of SPEC 3 plus the player count. Defaults are the official rules."""
-
-    players: int = 4
-    hand_size: int = 7
-    first_card: str = "official"
-    lead_draw_two_skips: bool = True
-    lead_reverse: str = "dealer"
-    wd4_rule: str = "no_color"
-    challenge: bool = True
-    challenge_extra: int = 2
-    challenge_win_plays: bool = True
-    draw_rule: str = "one"
-    play_drawn: str = "any"
-    voluntary_draw: bool = True
-    two_player_reverse: str = "skip"
-    stack_draw_two: bool = False
-    stack_draw_four: bool = False
-    stack_four_on_two: bool = False
-    stack_two_on_four: bool = False
-    deflect: bool = False
-    jump_in: bool = False
-    multi_play: str = "off"
-    multi_skip: str = "each"
-    seven_swap: bool = False
-    zero_rotate: bool = False
-    number_finish: bool = False
-    last_card_penalty: bool = True
-    uno_penalty: int = 2
-    uno_catch: float = 1.0
-    empty_pile: str = "reshuffle"
-    zero_points: int = 0
-    mode: str = "first_out"
-    teams: int = 0
-    target: int = 500
-    match_scoring: str = "winner_takes"
-    next_dealer: str = "left"
-    max_turns: int = 5000
+class _RulesMethods:
+    """Methods of `Rules` (its fields come from the knob table, uno_sim/knobs.py)."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -97,25 +48,35 @@ class Rules:
         values = {name: parse_value(name, text) for name, text in overrides.items()}
         return _build(self.as_dict() | values)
 
-    def pack(self) -> tuple[np.ndarray, np.ndarray]:
-        """The (int64, float64) arrays the kernel reads; indices from engine.layout."""
-        ints = np.zeros(L.N_RULE_INTS, dtype=np.int64)
-        for name in KNOBS:
-            if name == "uno_catch":
-                continue
-            value = getattr(self, name)
-            ints[L.RULE_INDEX[name]] = CHOICES[name].index(value) if name in CHOICES else int(value)
-        floats = np.zeros(L.N_RULE_FLOATS, dtype=np.float64)
-        floats[L.RF_UNO_CATCH] = self.uno_catch
-        return ints, floats
+    def pack(self) -> np.ndarray:
+        """The int64 rule array the kernel reads: knob i at index i (knobs.K), a word as its
+        position in the knob's values, a probability in fixed point."""
+        packed = np.zeros(N_KNOBS, dtype=np.int64)
+        for knob in KNOBS:
+            value = getattr(self, knob.name)
+            if knob.choices:
+                value = knob.choices.index(value)
+            elif knob.values is float:
+                value = fixed_point(value)
+            packed[INDEX[knob.name]] = int(value)
+        return packed
 
 
-KNOBS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
-DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Rules)}
+# One rule set: every knob of the table (defaults are the official rules). Frozen, and always
+# valid: constructing one validates it, and every error message names the offending knob.
+Rules = dataclasses.make_dataclass(
+    "Rules",
+    [(k.name, _field_type(k), dataclasses.field(default=k.default)) for k in KNOBS],
+    bases=(_RulesMethods,),
+    frozen=True,
+)
+Rules.__module__ = __name__
+Rules.__doc__ = "One rule set: a field per knob of uno_sim/knobs.py (defaults: the official rules)."
 
 
 def knob_type(name: str) -> type:
-    return type(DEFAULTS[name])
+    """str for a choice knob, else bool, int or float."""
+    return _field_type(BY_NAME[name])
 
 
 def parse_value(name: str, text: Any) -> Any:
@@ -176,25 +137,23 @@ def _validate(r: Rules) -> None:
         if not cond:
             raise RulesError(f"invalid rules: {knob} {why}")
 
-    for name in KNOBS:
-        value = getattr(r, name)
-        if name in CHOICES:
-            need(value in CHOICES[name], name, f"must be one of {', '.join(CHOICES[name])} (got {value!r})")
-        elif knob_type(name) is bool:
+    for knob in KNOBS:  # each knob's own type and bounds, from the table
+        name, value = knob.name, getattr(r, knob.name)
+        if knob.choices:
+            need(value in knob.choices, name, f"must be one of {', '.join(knob.choices)} (got {value!r})")
+        elif knob.values is bool:
             need(isinstance(value, bool), name, f"must be true or false (got {value!r})")
-    need(2 <= r.players <= 10, "players", f"must be between 2 and 10 (got {r.players})")
-    need(r.hand_size >= 1, "hand_size", f"must be at least 1 (got {r.hand_size})")
+        else:
+            need(
+                isinstance(value, (int, float)) and not isinstance(value, bool) and knob.low <= value <= knob.high,
+                name,
+                f"must be between {knob.describe_values().replace('..', ' and ')} (got {value!r})",
+            )
     need(
         r.players * r.hand_size + 1 <= 108,
         "hand_size",
         f"{r.hand_size} is too large for {r.players} players (players * hand_size + 1 must be <= 108)",
     )
-    need(r.challenge_extra >= 0, "challenge_extra", f"must not be negative (got {r.challenge_extra})")
-    need(r.uno_penalty >= 0, "uno_penalty", f"must not be negative (got {r.uno_penalty})")
-    need(0.0 <= r.uno_catch <= 1.0, "uno_catch", f"must be a probability between 0 and 1 (got {r.uno_catch})")
-    need(r.zero_points >= 0, "zero_points", f"must not be negative (got {r.zero_points})")
-    need(r.target >= 1, "target", f"must be at least 1 (got {r.target})")
-    need(r.max_turns >= 1, "max_turns", f"must be at least 1 (got {r.max_turns})")
     need(r.teams >= 0 and r.teams != 1, "teams", f"must be 0 (no teams) or at least 2 (got {r.teams})")
     need(
         r.teams == 0 or r.players % r.teams == 0,

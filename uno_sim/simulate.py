@@ -228,7 +228,7 @@ def simulate(
         raise ValueError(f"workers must be at least 1 (got {workers})")
     workers = min(workers, limit)
 
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots(bots)
     key = run_key(seed)
     agg = stats.Aggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
@@ -250,7 +250,7 @@ def simulate(
         def start_next() -> None:
             start, n = chunks.take()
             if n > 0:
-                job = start_chunk(ri, rf, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
+                job = start_chunk(packed, codes, params, key, start, n, rotate=rotate_seats, workers=workers)
                 pending.append((start, n, job))
 
         t0 = time.perf_counter()

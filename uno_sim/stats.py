@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import special  # scipy.stats costs ~1 s of start-up; these are its kernels
 
-from . import binning
+from .engine import binning
 from .engine import layout as L
 
 CONFIDENCE = 0.95
@@ -32,21 +32,10 @@ SUMMARY_COLUMNS = ["variant", "metric", "value", "ci_low", "ci_high", "games"]
 
 # Integer columns of the record kept as histograms over all games.
 HIST_COLUMNS: dict[str, int] = {
-    "turns": L.COL_TURNS,
-    "plays": L.COL_PLAYS,
-    "draws": L.COL_DRAWS,
-    "reshuffles": L.COL_RESHUFFLES,
-    "max_pending": L.COL_MAX_PENDING,
-    "challenges": L.COL_CHALLENGES,
-    "challenges_won": L.COL_CHALLENGES_WON,
-    "jumps": L.COL_JUMPS,
-    "swaps": L.COL_SWAPS,
-    "rotations": L.COL_ROTATES,
-    "uno_caught": L.COL_UNO_CAUGHT,
-    "penalty_drawn": L.COL_PENALTY_DRAWN,
-    "stacks": L.COL_STACKS,
+    name: L.RECORD_COLUMN[name]
+    for name in ("turns", "plays", "draws", "reshuffles", "max_pending", "challenges", "challenges_won", "jumps",
+                 "swaps", "rotations", "uno_caught", "penalty_drawn", "stacks")
 }
-
 _HIST_COLUMN_INDEX = np.array(list(HIST_COLUMNS.values()), dtype=np.int64)
 
 # A histogram wider than this is a bug upstream (values are card or turn counts).
@@ -350,7 +339,8 @@ class Measure:
 
     kind: "rate" (successes / trials; Wilson), "edge" (rate minus `offset`; Wilson shifted),
     "mean" (n, mean, var; normal approximation), "quantile" (order statistic of `hist`),
-    "max" (largest value seen; no interval, no test).
+    "max" (largest value seen; no interval, no test), "value" (a plain figure, e.g. a ratio
+    of totals; no interval, no test).
     """
 
     name: str
@@ -366,18 +356,22 @@ class Measure:
     hist: IntHistogram | None = None
 
 
-def _rate(name: str, successes: int, trials: int, confidence: float) -> Measure:
+def rate_measure(name: str, successes: int, trials: int, confidence: float = CONFIDENCE) -> Measure:
+    """A rate successes / trials with its Wilson interval."""
     low, high = wilson_interval(successes, trials, confidence)
     value = successes / trials if trials else math.nan
     return Measure(name, "rate", value, low, high, successes=int(successes), trials=int(trials))
 
 
-def _mean(name: str, hist: IntHistogram, confidence: float) -> Measure:
+def mean_measure(name: str, hist: IntHistogram, confidence: float = CONFIDENCE) -> Measure:
+    """The mean of a histogram with its normal-approximation interval."""
     mean, low, high = hist.mean_interval(confidence)
     return Measure(name, "mean", mean, low, high, n=hist.n, var=hist.variance(), hist=hist)
 
 
-def _spread(prefix: str, hist: IntHistogram, confidence: float, quantiles: tuple = ("median", "p10", "p90", "maximum")) -> list[Measure]:
+def spread_measures(prefix: str, hist: IntHistogram, confidence: float = CONFIDENCE,
+                    quantiles: tuple = ("median", "p10", "p90", "maximum")) -> list[Measure]:
+    """`median_`, `p10_`, `p90_`, `maximum_` + prefix: order statistics with their intervals."""
     out = []
     for which in quantiles:
         name = f"{which}_{prefix}"
@@ -403,16 +397,16 @@ def measures(
     out: list[Measure] = []
 
     def rate(name: str, successes: int, trials: int = n) -> None:
-        out.append(_rate(name, successes, trials, confidence))
+        out.append(rate_measure(name, successes, trials, confidence))
 
     def mean(name: str, quantity: str) -> None:
-        out.append(_mean(name, agg.distribution(quantity), confidence))
+        out.append(mean_measure(name, agg.distribution(quantity), confidence))
 
     # Who wins.
     for seat in range(agg.players):
         rate(f"win_rate_seat_{seat}", int(agg.wins[seat]))
     fair = 1.0 / agg.players
-    seat0 = _rate("first_player_edge", int(agg.wins[0]), n, confidence)
+    seat0 = rate_measure("first_player_edge", int(agg.wins[0]), n, confidence)
     out.append(Measure("first_player_edge", "edge", seat0.value - fair, seat0.low - fair, seat0.high - fair,
                        successes=seat0.successes, trials=n, offset=fair))
     if bot_labels is not None:
@@ -432,17 +426,17 @@ def measures(
     # How long.
     for quantity in ("turns", "plays", "draws"):
         mean(f"mean_{quantity}", quantity)
-        out.extend(_spread(quantity, agg.hists[quantity], confidence))
+        out.extend(spread_measures(quantity, agg.hists[quantity], confidence))
     # Points (games with a winner).
     for quantity in ("winner_points", "loser_points"):
         mean(f"mean_{quantity}", quantity)
-        out.extend(_spread(quantity, agg.distribution(quantity), confidence))
+        out.extend(spread_measures(quantity, agg.distribution(quantity), confidence))
     # Pile, penalties, stacking.
     h = agg.hists
     rate("reshuffle_rate", h["reshuffles"].count_above(0))
     mean("mean_reshuffles", "reshuffles")
     mean("mean_max_pending", "max_pending")
-    out.extend(_spread("max_pending", h["max_pending"], confidence, ("median", "p90", "maximum")))
+    out.extend(spread_measures("max_pending", h["max_pending"], confidence, ("median", "p90", "maximum")))
     mean("mean_penalty_drawn", "penalty_drawn")
     rate("stack_rate", h["stacks"].count_above(0))
     mean("mean_stacks", "stacks")
@@ -474,10 +468,12 @@ def summarize(
     confidence: float = CONFIDENCE,
 ) -> pd.DataFrame:
     """The tidy summary table of one variant (see the module docstring)."""
-    rows = [
-        _row(variant, m.name, m.value, m.low, m.high, agg.games)
-        for m in measures(agg, bot_labels, teams, confidence)
-    ]
+    return summary_frame(measures(agg, bot_labels, teams, confidence), variant, agg.games)
+
+
+def summary_frame(ms: list[Measure], variant: str, games: int) -> pd.DataFrame:
+    """The tidy summary rows of a list of measures (`games`: the games or matches behind them)."""
+    rows = [_row(variant, m.name, m.value, m.low, m.high, games) for m in ms]
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
@@ -577,6 +573,7 @@ TESTS = {
     "mean": "Welch t",
     "quantile": "Mann-Whitney U",
     "max": "",
+    "value": "",
 }
 DIFFERENCE_COLUMNS = [
     "variant", "baseline", "metric", "diff", "diff_ci_low", "diff_ci_high", "p_value", "test", "significant",

@@ -95,11 +95,11 @@ def end_event(record: dict, players: int) -> dict:
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
     """Events and SPEC 6 record of game number `game` of the run with this key; `bots` are
     per seat. The cards are those of deal number `deal` (default: `game`)."""
-    ri, rf = rules.pack()
+    packed = rules.pack()
     codes, params = pack_bots(bots)
     size = _INITIAL_BUFFER
     while True:
-        rec, buf = trace_game(ri, rf, codes, params, key, game if deal is None else deal, size)
+        rec, buf = trace_game(packed, codes, params, key, game if deal is None else deal, size)
         if buf is not None:
             break
         size *= 4  # the game is replayed from its seed with a larger buffer

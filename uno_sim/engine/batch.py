@@ -5,9 +5,10 @@ depend on the thread count, the split into slices or the chunk size.
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from . import layout as L
+from ..knobs import K
 from .play import play_round
 from .rng import seed_game
 from .threads import split_run, split_submit
@@ -32,7 +33,7 @@ def seat_bots(g, config, game, rotate):
     sits at seat (b + r) % n, so every deal is played once with each bot in each seat."""
     if not rotate:
         return game, 0
-    n = config[L.R_PLAYERS]
+    n = config[K.players]
     r = game % n
     for s in range(n):
         b = (s - r + n) % n
@@ -45,7 +46,7 @@ def seat_bots(g, config, game, rotate):
 @njit(cache=True, nogil=True)
 def _play_games(config, key, start, rotate, out):
     """Games start .. start + len(out) - 1 of the run, one record row each into out."""
-    players = config[L.R_PLAYERS]
+    players = config[K.players]
     dealer = players - 1
     owner = new_game(config)
     g = unowned(owner)
@@ -72,40 +73,40 @@ class ChunkJob:
         return self.out
 
 
-def start_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
+def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
                 workers: int = 1) -> ChunkJob:
     """Start playing games start .. start+n-1 (n >= 1) of the run with this key on `workers`
     threads; the records (int64[n, N_COLS]) come from `result()`.
 
     `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot."""
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
-    config = make_config(ri, rf, bot_codes, bot_params)
+    config = make_config(packed, bot_codes, bot_params)
     key, rotate = np.uint64(key), bool(rotate)
     job = split_submit(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi]), n, workers)
     return ChunkJob(job, out)
 
 
-def run_chunk(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
+def run_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
               workers: int = 1) -> np.ndarray:
     """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run (see start_chunk)."""
     if n == 0:
         return np.zeros((0, L.N_COLS), dtype=np.int64)
-    return start_chunk(ri, rf, bot_codes, bot_params, key, start, n, rotate, workers).result()
+    return start_chunk(packed, bot_codes, bot_params, key, start, n, rotate, workers).result()
 
 
 @njit(cache=True)
 def _trace_game(owner, key, game):
     g = unowned(owner)
     seed_game(g, key, game)
-    play_round(g, g[L.R_PLAYERS] - 1, 1, O_TRACE)
+    play_round(g, g[K.players] - 1, 1, O_TRACE)
     keep_alive(owner)
     return g[S_TPOS], g[S_OVERFLOW]
 
 
-def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int):
+def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int):
     """Play one game with tracing on. Returns (record row, event buffer or None on overflow)."""
     g = np.zeros(O_TRACE + capacity, dtype=np.int64)
-    g[:N_CONFIG] = make_config(ri, rf, bot_codes, bot_params)
+    g[:N_CONFIG] = make_config(packed, bot_codes, bot_params)
     g[O_CAPACITY] = len(g)
     end, overflow = _trace_game(g, np.uint64(key), np.int64(game))
     record = g[O_REC : O_REC + L.N_COLS].copy()
@@ -114,7 +115,7 @@ def trace_game(ri, rf, bot_codes, bot_params, key: int, game: int, capacity: int
     return record, g[O_TRACE:end].copy()
 
 
-def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
+def run_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
                 workers: int = 1) -> np.ndarray:
     """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run, played
     on `workers` threads.
@@ -126,7 +127,7 @@ def run_matches(ri, rf, bot_codes, bot_params, key: int, start: int, n: int, sea
     if seatings is None:
         seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
     if n > 0:
-        config = make_config(ri, rf, bot_codes, bot_params)
+        config = make_config(packed, bot_codes, bot_params)
         key = np.uint64(key)
         split_run(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi]), n, workers)
     return out

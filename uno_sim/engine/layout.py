@@ -1,117 +1,96 @@
-"""Integer layouts shared by the kernel and the Python side: rule array indices, per-game
-record columns, trace event codes, bot codes. Plain module constants, so numba folds them.
+"""Integer layouts shared by the kernel and the Python side: the per-game and per-match record
+columns, trace event codes, bot codes and parameters, fixed-point probabilities.
+
+Plain Python (no numba, no numpy), so the command line can read it without compiling
+anything. Every list of names is written once; offsets and codes are derived from it, and
+the engine reads them as plain ints (module constants or namedtuple fields) that numba folds.
+The rule knobs and their indices live in uno_sim/knobs.py (`K`).
 """
 
-# ---------------------------------------------------------------- rule array (int64)
-R_PLAYERS = 0
-R_HAND_SIZE = 1
-R_FIRST_CARD = 2  # 0 official, 1 number
-R_LEAD_D2_SKIPS = 3
-R_LEAD_REVERSE = 4  # 0 dealer, 1 right, 2 left
-R_WD4_RULE = 5  # 0 no_color, 1 no_match, 2 free
-R_CHALLENGE = 6
-R_CHALLENGE_EXTRA = 7
-R_CHALLENGE_WIN_PLAYS = 8
-R_DRAW_RULE = 9  # 0 one, 1 until_playable
-R_PLAY_DRAWN = 10  # 0 any, 1 numbers, 2 none
-R_VOLUNTARY_DRAW = 11
-R_TWO_PLAYER_REVERSE = 12  # 0 skip, 1 noop
-R_STACK_D2 = 13
-R_STACK_D4 = 14
-R_STACK_4_ON_2 = 15
-R_STACK_2_ON_4 = 16
-R_DEFLECT = 17
-R_JUMP_IN = 18
-R_MULTI_PLAY = 19  # 0 off, 1 identical, 2 same_symbol
-R_MULTI_SKIP = 20  # 0 each, 1 once
-R_SEVEN_SWAP = 21
-R_ZERO_ROTATE = 22
-R_NUMBER_FINISH = 23
-R_LAST_CARD_PENALTY = 24
-R_UNO_PENALTY = 25
-R_EMPTY_PILE = 26  # 0 reshuffle, 1 void
-R_ZERO_POINTS = 27
-R_MODE = 28  # 0 first_out, 1 last_standing
-R_TEAMS = 29
-R_TARGET = 30
-R_MATCH_SCORING = 31  # 0 winner_takes, 1 loser_penalty
-R_NEXT_DEALER = 32  # 0 left, 1 winner
-R_MAX_TURNS = 33
-N_RULE_INTS = 34
+from __future__ import annotations
 
-RULE_INDEX = {
-    "players": R_PLAYERS,
-    "hand_size": R_HAND_SIZE,
-    "first_card": R_FIRST_CARD,
-    "lead_draw_two_skips": R_LEAD_D2_SKIPS,
-    "lead_reverse": R_LEAD_REVERSE,
-    "wd4_rule": R_WD4_RULE,
-    "challenge": R_CHALLENGE,
-    "challenge_extra": R_CHALLENGE_EXTRA,
-    "challenge_win_plays": R_CHALLENGE_WIN_PLAYS,
-    "draw_rule": R_DRAW_RULE,
-    "play_drawn": R_PLAY_DRAWN,
-    "voluntary_draw": R_VOLUNTARY_DRAW,
-    "two_player_reverse": R_TWO_PLAYER_REVERSE,
-    "stack_draw_two": R_STACK_D2,
-    "stack_draw_four": R_STACK_D4,
-    "stack_four_on_two": R_STACK_4_ON_2,
-    "stack_two_on_four": R_STACK_2_ON_4,
-    "deflect": R_DEFLECT,
-    "jump_in": R_JUMP_IN,
-    "multi_play": R_MULTI_PLAY,
-    "multi_skip": R_MULTI_SKIP,
-    "seven_swap": R_SEVEN_SWAP,
-    "zero_rotate": R_ZERO_ROTATE,
-    "number_finish": R_NUMBER_FINISH,
-    "last_card_penalty": R_LAST_CARD_PENALTY,
-    "uno_penalty": R_UNO_PENALTY,
-    "empty_pile": R_EMPTY_PILE,
-    "zero_points": R_ZERO_POINTS,
-    "mode": R_MODE,
-    "teams": R_TEAMS,
-    "target": R_TARGET,
-    "match_scoring": R_MATCH_SCORING,
-    "next_dealer": R_NEXT_DEALER,
-    "max_turns": R_MAX_TURNS,
-}
+from collections import namedtuple
 
-# rule array (float64)
-RF_UNO_CATCH = 0
-N_RULE_FLOATS = 1
+from ..knobs import MAX_PLAYERS
+
+
+class Blocks:
+    """Named blocks laid end to end: `block(name, size)` returns the next free offset.
+
+    Offsets are derived from the order and sizes, so two blocks cannot overlap; `check()`
+    proves it again at import time for the layouts built here."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.size = 0
+        self.blocks: list[tuple[str, int, int]] = []  # (name, offset, size)
+
+    def block(self, name: str, size: int = 1) -> int:
+        if size < 1:
+            raise ValueError(f"{self.what}: block {name!r} has size {size}")
+        if name in self.offsets():
+            raise ValueError(f"{self.what}: block {name!r} declared twice")
+        offset = self.size
+        self.blocks.append((name, offset, size))
+        self.size += size
+        return offset
+
+    def offsets(self) -> dict[str, int]:
+        return {name: offset for name, offset, _ in self.blocks}
+
+    def check(self) -> None:
+        end = 0
+        for name, offset, size in self.blocks:
+            assert offset == end, f"{self.what}: block {name!r} at {offset} overlaps or leaves a gap (expected {end})"
+            end = offset + size
+        assert end == self.size, f"{self.what}: size {self.size} != end of the last block {end}"
+
+
+def enum(typename: str, names: tuple[str, ...]):
+    """A namedtuple instance mapping each name to its position: `enum("Why", WHYS).uno == 3`."""
+    return namedtuple(typename, names)(*range(len(names)))
+
+
+# ---------------------------------------------------------------- fixed-point probabilities
+ONE = 1 << 32  # probability 1: a chance is one integer comparison on the generator's high 32 bits
+
+
+def fixed_point(prob: float) -> int:
+    """A probability in [0, 1] as a threshold out of 2**32."""
+    return int(round(float(prob) * ONE))
+
 
 # ---------------------------------------------------------------- per-game record (int64)
-# Fixed columns, then points_i at COL_POINTS + i and cards_i at COL_CARDS + i (10 seats max).
-COL_WINNER = 0
-COL_REASON = 1  # REASON_* below
-COL_TURNS = 2
-COL_PLAYS = 3
-COL_DRAWS = 4
-COL_RESHUFFLES = 5
-COL_MAX_PENDING = 6
-COL_CHALLENGES = 7
-COL_WINNER_POINTS = 8
-COL_CHALLENGES_WON = 9  # challenges that found the Wild Draw Four guilty
-COL_JUMPS = 10
-COL_SWAPS = 11
-COL_ROTATES = 12
-COL_UNO_CAUGHT = 13
-COL_LEAD = 14  # face of the accepted lead card (-1 if none)
-COL_PENALTY_DRAWN = 15  # cards drawn as Draw Two/Four penalties in total
-COL_STACKS = 16  # draw cards added onto an already pending penalty
-COL_WINNER_BOT = 17  # the winner's bot slot (index into the --bots list; = winner unless seats rotate)
-COL_POINTS = 20
-COL_CARDS = 30
-N_COLS = 40
-MAX_PLAYERS = 10
+# The record row a round leaves behind. Names are the per-game quantities (records.py names the
+# SPEC 6 CSV columns, stats.py the histogrammed ones, both by these names).
+RECORD = Blocks("record")
+COL_WINNER = RECORD.block("winner")  # seat, -1 when nobody won
+COL_REASON = RECORD.block("reason")  # a REASON code
+COL_TURNS = RECORD.block("turns")
+COL_PLAYS = RECORD.block("plays")
+COL_DRAWS = RECORD.block("draws")
+COL_RESHUFFLES = RECORD.block("reshuffles")
+COL_MAX_PENDING = RECORD.block("max_pending")
+COL_CHALLENGES = RECORD.block("challenges")
+COL_WINNER_POINTS = RECORD.block("winner_points")
+COL_CHALLENGES_WON = RECORD.block("challenges_won")  # challenges that found the Wild Draw Four guilty
+COL_JUMPS = RECORD.block("jumps")
+COL_SWAPS = RECORD.block("swaps")
+COL_ROTATIONS = RECORD.block("rotations")
+COL_UNO_CAUGHT = RECORD.block("uno_caught")
+COL_LEAD = RECORD.block("lead")  # face of the accepted lead card (-1 if none)
+COL_PENALTY_DRAWN = RECORD.block("penalty_drawn")  # cards drawn as Draw Two/Four penalties in total
+COL_STACKS = RECORD.block("stacks")  # draw cards added onto an already pending penalty
+COL_WINNER_BOT = RECORD.block("winner_bot")  # the winner's bot slot (= winner unless seats rotate)
+COL_POINTS = RECORD.block("points", MAX_PLAYERS)  # + seat: hand points at the end
+COL_CARDS = RECORD.block("cards", MAX_PLAYERS)  # + seat: cards in hand at the end
+N_COLS = RECORD.size
+RECORD_COLUMN = RECORD.offsets()
 
-REASON_OUT = 0
-REASON_VOID = 1
-REASON_STALL = 2
-REASON_CAP = 3
 REASONS = ("out", "void", "stall", "cap")
+REASON = enum("Reason", REASONS)
 
-# ---------------------------------------------------------------- trace events (int32 buffer)
+# ---------------------------------------------------------------- trace events (int64 buffer)
 # Each event is [code, length of payload, payload...]; trace.py decodes them.
 EV_DEAL = 1  # payload: dealer, then for each seat: count, faces...; then pile count, faces (top first)
 EV_LEAD = 2  # card
@@ -129,39 +108,35 @@ EV_CAUGHT = 13  # p
 EV_OUT = 14  # p, place
 EV_END = 15  # the record is decoded from the record row instead
 
-WHY_TURN = 0
-WHY_PENALTY = 1
-WHY_CHALLENGE = 2
-WHY_UNO = 3
-WHY_LEAD = 4
 WHYS = ("turn", "penalty", "challenge", "uno", "lead")
+WHY = enum("Why", WHYS)
 
 # ---------------------------------------------------------------- bots
-BOT_RANDOM = 0
-BOT_GREEDY = 1
-BOT_EXPERT = 2
-BOT_BLUFFER = 3
+BOT_NAMES = ("random", "greedy", "expert", "bluffer")
+BOT = enum("BotCode", BOT_NAMES)
 
-# bot parameter array (float64, one row per seat)
-BP_FORGET_UNO = 0
-BP_CHALLENGE_PROB = 1
-BP_BLUFF_PROB = 2
-BP_JUMP_IN_PROB = 3
-N_BOT_PARAMS = 4
+# Bot parameters: one float row per seat, packed as fixed point (all are probabilities).
+BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob")
+BP = enum("BotParam", BOT_PARAMS)
+N_BOT_PARAMS = len(BOT_PARAMS)
 
 # ---------------------------------------------------------------- per-match record (int64)
 # A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated
 # (--rotate-seats) a player (the bot slot). Totals are per side.
-M_WINNER = 0  # winning side, -1 if the match hit the round limit
-M_ROUNDS = 1
-M_FIRST_DEALER = 2  # the first dealer's seat; its player with seats rotated
-M_COMEBACK = 3  # 1 when the winner trailed after half the rounds (rounds // 2)
-M_MARGIN = 4  # final total of the winner minus the runner-up's (loser_penalty: runner-up minus winner)
-M_TURNS = 5  # summed over the match's rounds
-M_PLAYS = 6
-M_DRAWS = 7
-M_NO_WINNER_ROUNDS = 8
-M_TOTALS = 10  # + side: final totals
-M_ROUND_WINS = 20  # + seat (the player with seats rotated): rounds won
-N_MATCH_COLS = 30
+MATCH_RECORD = Blocks("match record")
+M_WINNER = MATCH_RECORD.block("winner")  # winning side, -1 if the match hit the round limit
+M_ROUNDS = MATCH_RECORD.block("rounds")
+M_FIRST_DEALER = MATCH_RECORD.block("first_dealer")  # the first dealer's seat; its player with seats rotated
+M_COMEBACK = MATCH_RECORD.block("comeback")  # 1 when the winner trailed after half the rounds (rounds // 2)
+M_MARGIN = MATCH_RECORD.block("margin")  # winner's total minus the runner-up's (loser_penalty: the reverse)
+M_TURNS = MATCH_RECORD.block("turns")  # summed over the match's rounds
+M_PLAYS = MATCH_RECORD.block("plays")
+M_DRAWS = MATCH_RECORD.block("draws")
+M_NO_WINNER_ROUNDS = MATCH_RECORD.block("no_winner_rounds")
+M_TOTALS = MATCH_RECORD.block("totals", MAX_PLAYERS)  # + side: final totals
+M_ROUND_WINS = MATCH_RECORD.block("round_wins", MAX_PLAYERS)  # + seat (player, seats rotated): rounds won
+N_MATCH_COLS = MATCH_RECORD.size
 MAX_MATCH_ROUNDS = 10000  # a match still undecided after this many rounds ends with no winner
+
+RECORD.check()
+MATCH_RECORD.check()

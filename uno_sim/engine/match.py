@@ -18,9 +18,10 @@ import itertools
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from . import layout as L
+from ..knobs import K
 from .play import play_round
 from .rng import randint, seed_game
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
@@ -66,20 +67,20 @@ def player_at(seatings, match, rnd, seat):
 
 @njit(cache=True, inline="always")
 def side_of(g, seat):
-    teams = g[L.R_TEAMS]
+    teams = g[K.teams]
     return seat if teams == 0 else seat % teams
 
 
 @njit(cache=True)
 def score_round_into(g, totals):
     """Add the round just played (record at O_REC) to the side totals."""
-    n = g[L.R_PLAYERS]
+    n = g[K.players]
     w = g[O_REC + L.COL_WINNER]
     if w < 0:
         return
     ws = side_of(g, w)
-    if g[L.R_MATCH_SCORING] == 0:  # winner_takes
-        if g[L.R_MODE] == 1:  # last_standing: every player adds its placement score
+    if g[K.match_scoring] == 0:  # winner_takes
+        if g[K.mode] == 1:  # last_standing: every player adds its placement score
             for q in range(n):
                 totals[side_of(g, q)] += n + 1 - 2 * g[O_PLACE + q]
         else:
@@ -96,14 +97,14 @@ def credit_players(g, seatings, match, rnd, totals):
     seat adds the round points of that seat's side."""
     side_points = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
     score_round_into(g, side_points)
-    for seat in range(g[L.R_PLAYERS]):
+    for seat in range(g[K.players]):
         totals[player_at(seatings, match, rnd, seat)] += side_points[side_of(g, seat)]
 
 
 @njit(cache=True)
 def seat_players(g, config, seatings, match, rnd):
     """Seats rotated: give every seat the bot (code and parameters) of its player in round `rnd`."""
-    for seat in range(config[L.R_PLAYERS]):
+    for seat in range(config[K.players]):
         p = player_at(seatings, match, rnd, seat)
         g[O_BOTS + seat] = config[O_BOTS + p]
         for k in range(L.N_BOT_PARAMS):
@@ -124,7 +125,7 @@ def match_leader(g, totals, sides):
     """The side best placed: highest total (winner_takes) or lowest (loser_penalty); lowest index on ties."""
     best = 0
     for s in range(1, sides):
-        if g[L.R_MATCH_SCORING] == 0:
+        if g[K.match_scoring] == 0:
             if totals[s] > totals[best]:
                 best = s
         elif totals[s] < totals[best]:
@@ -145,10 +146,10 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     Logs of the first rounds, as many as the arrays hold (round r from 0): the totals after it
     in history[r + 1] (history[0] holds the running totals), its dealer's seat in dealers[r],
     the player in each of its seats in seated[r]."""
-    n = g[L.R_PLAYERS]
+    n = g[K.players]
     rotate = seatings.shape[0] > 0
-    sides = n if rotate or g[L.R_TEAMS] == 0 else g[L.R_TEAMS]
-    target = g[L.R_TARGET]
+    sides = n if rotate or g[K.teams] == 0 else g[K.teams]
+    target = g[K.target]
     totals = history[0]
     for s in range(L.MAX_PLAYERS):
         totals[s] = 0
@@ -188,7 +189,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
         if reached:
             out[L.M_WINNER] = match_leader(g, totals, sides)
             break
-        if g[L.R_NEXT_DEALER] == 1 and w >= 0:
+        if g[K.next_dealer] == 1 and w >= 0:
             dealer = seat_of(seatings, match, rounds, player_at(seatings, match, rounds - 1, w)) if rotate else w
         else:
             dealer = (dealer + 1) % n
@@ -199,11 +200,11 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     if win >= 0 and sides > 1:
         runner_up = -1
         for s in range(sides):
-            if s != win and (runner_up < 0 or (totals[s] > totals[runner_up] if g[L.R_MATCH_SCORING] == 0
+            if s != win and (runner_up < 0 or (totals[s] > totals[runner_up] if g[K.match_scoring] == 0
                                                else totals[s] < totals[runner_up])):
                 runner_up = s
         margin = totals[win] - totals[runner_up]
-        out[L.M_MARGIN] = margin if g[L.R_MATCH_SCORING] == 0 else -margin
+        out[L.M_MARGIN] = margin if g[K.match_scoring] == 0 else -margin
         mid = rounds // 2
         if 0 < mid < history.shape[0]:
             leader = match_leader(g, history[mid], sides)

@@ -4,9 +4,10 @@ Every function takes the game array g (layout in state.py) and changes it in pla
 happens after a card is put down follows docs/RULES.md step by step (`after_play`).
 """
 
-from numba import njit
+from .jit import njit
 
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from ..knobs import K
 from . import layout as L
 from . import policies as bot
 from .rng import chance, randint, shuffle
@@ -34,7 +35,6 @@ from .state import (
     O_PLACE,
     O_PLAYED,
     O_REC,
-    O_UNO_CATCH,
     O_WORK,
     O_WORK_HANDS,
     S_ACTIVITY,
@@ -64,23 +64,6 @@ from .state import (
     S_TRACING,
 )
 
-# record fields, absolute in g
-REC_WINNER = O_REC + L.COL_WINNER
-REC_REASON = O_REC + L.COL_REASON
-REC_TURNS = O_REC + L.COL_TURNS
-REC_PLAYS = O_REC + L.COL_PLAYS
-REC_DRAWS = O_REC + L.COL_DRAWS
-REC_RESHUFFLES = O_REC + L.COL_RESHUFFLES
-REC_MAX_PENDING = O_REC + L.COL_MAX_PENDING
-REC_CHALLENGES = O_REC + L.COL_CHALLENGES
-REC_CHALLENGES_WON = O_REC + L.COL_CHALLENGES_WON
-REC_JUMPS = O_REC + L.COL_JUMPS
-REC_SWAPS = O_REC + L.COL_SWAPS
-REC_ROTATES = O_REC + L.COL_ROTATES
-REC_UNO_CAUGHT = O_REC + L.COL_UNO_CAUGHT
-REC_LEAD = O_REC + L.COL_LEAD
-REC_PENALTY_DRAWN = O_REC + L.COL_PENALTY_DRAWN
-REC_STACKS = O_REC + L.COL_STACKS
 
 
 # ---------------------------------------------------------------- small reads
@@ -150,8 +133,8 @@ def emit_pile(g):
 @njit(cache=True, inline="always")
 def end_round(g, reason, winner):
     g[S_ENDED] = 1
-    g[REC_REASON] = reason
-    g[REC_WINNER] = winner
+    g[O_REC + L.COL_REASON] = reason
+    g[O_REC + L.COL_WINNER] = winner
 
 
 # ---------------------------------------------------------------- drawing
@@ -168,7 +151,7 @@ def reshuffle(g):
     g[O_DISC] = top
     g[S_NDISC] = 1
     shuffle(g, O_PILE, nd - 1)
-    g[REC_RESHUFFLES] += 1
+    g[O_REC + L.COL_RESHUFFLES] += 1
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_RESHUFFLE)
         emit_pile(g)
@@ -197,9 +180,9 @@ def draw_cards(g, p, n, why, until_playable):
     drawn = 0
     while until_playable or drawn < n:
         if g[S_NPILE] == 0:
-            if g[L.R_EMPTY_PILE] == 1:
+            if g[K.empty_pile] == 1:
                 close_draw_event(g)
-                end_round(g, L.REASON_VOID, -1)
+                end_round(g, L.REASON.void, -1)
                 break
             if g[S_NDISC] < 2:
                 break
@@ -222,7 +205,7 @@ def draw_cards(g, p, n, why, until_playable):
             break
     close_draw_event(g)
     if drawn > 0:
-        g[REC_DRAWS] += drawn
+        g[O_REC + L.COL_DRAWS] += drawn
         g[S_ACTIVITY] = 1
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
@@ -233,9 +216,9 @@ def draw_cards(g, p, n, why, until_playable):
 def draw_penalty(g, p, n, why):
     """A Draw Two / Wild Draw Four penalty (or the lead Draw Two): counts towards max_pending."""
     drawn = draw_cards(g, p, n, why, False)
-    g[REC_PENALTY_DRAWN] += drawn
-    if drawn > g[REC_MAX_PENDING]:
-        g[REC_MAX_PENDING] = drawn
+    g[O_REC + L.COL_PENALTY_DRAWN] += drawn
+    if drawn > g[O_REC + L.COL_MAX_PENDING]:
+        g[O_REC + L.COL_MAX_PENDING] = drawn
     return drawn
 
 
@@ -248,7 +231,7 @@ def put_down(g, p, f):
     g[O_HSIZE + p] -= 1
     g[O_DISC + g[S_NDISC]] = f
     g[S_NDISC] += 1
-    g[REC_PLAYS] += 1
+    g[O_REC + L.COL_PLAYS] += 1
     g[S_ACTIVITY] = 1
 
 
@@ -276,7 +259,7 @@ def play_cards(g, p):
             emit(g, g[O_PLAYED + i])
         ev_close(g, pos)
     resolve(g, p, k, guilty)
-    if g[L.R_JUMP_IN]:
+    if g[K.jump_in]:
         jump_ins(g)
 
 
@@ -285,7 +268,7 @@ def jump_allowed(g, q, f):
     """May q jump in with face f (identical to the top card) now?"""
     if g[hand(q) + f] == 0:
         return False
-    if g[L.R_NUMBER_FINISH] and hsize(g, q) == 1 and not is_number(f):
+    if g[K.number_finish] and hsize(g, q) == 1 and not is_number(f):
         return False
     if g[S_PENDING] > 0:  # the jumped-in card acts as the jumper's answer
         return legal_answer(g, q, f, g[S_COLOR], f, g[S_PKIND])
@@ -310,13 +293,13 @@ def jump_ins(g):
         j = g[O_WORK] if want == 1 else g[O_WORK + randint(g, want)]
         g[S_JUMP_RUN] += 1
         put_down(g, j, f)
-        g[REC_JUMPS] += 1
+        g[O_REC + L.COL_JUMPS] += 1
         ev(g, L.EV_JUMP, 3, j, g[S_COLOR], f)
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1
         resolve(g, j, 1, False)
-        if g[S_ENDED] == 0 and g[S_JUMP_RUN] >= g[L.R_MAX_TURNS]:
-            end_round(g, L.REASON_CAP, -1)
+        if g[S_ENDED] == 0 and g[S_JUMP_RUN] >= g[K.max_turns]:
+            end_round(g, L.REASON.cap, -1)
 
 
 @njit(cache=True)
@@ -325,11 +308,11 @@ def call_uno(g, p):
     if not bot.forgets_uno(g, p):
         ev(g, L.EV_UNO, 1, p, 0, 0)
         return
-    if chance(g, g[O_UNO_CATCH]):
-        g[REC_UNO_CAUGHT] += 1
+    if chance(g, g[K.uno_catch]):
+        g[O_REC + L.COL_UNO_CAUGHT] += 1
         ev(g, L.EV_CAUGHT, 1, p, 0, 0)
-        if g[L.R_UNO_PENALTY] > 0:
-            draw_cards(g, p, g[L.R_UNO_PENALTY], L.WHY_UNO, False)
+        if g[K.uno_penalty] > 0:
+            draw_cards(g, p, g[K.uno_penalty], L.WHY.uno, False)
 
 
 @njit(cache=True)
@@ -342,7 +325,7 @@ def swap_hands(g, a, b):
     t = g[O_HSIZE + a]
     g[O_HSIZE + a] = g[O_HSIZE + b]
     g[O_HSIZE + b] = t
-    g[REC_SWAPS] += 1
+    g[O_REC + L.COL_SWAPS] += 1
 
 
 @njit(cache=True)
@@ -361,12 +344,12 @@ def rotate_hands(g):
             for f in range(N_FACES):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * N_FACES + f]
             g[O_HSIZE + q] = g[sizes + q]
-    g[REC_ROTATES] += 1
+    g[O_REC + L.COL_ROTATIONS] += 1
 
 
 @njit(cache=True, inline="always")
 def skip_count(g, k):
-    return k if g[L.R_MULTI_SKIP] == 0 else 1
+    return k if g[K.multi_skip] == 0 else 1
 
 
 @njit(cache=True, inline="always")
@@ -380,7 +363,7 @@ def deflect_victim(g, p, k, s):
 @njit(cache=True, inline="always")
 def add_pending(g, p, amount, kind):
     if g[S_PENDING] > 0:
-        g[REC_STACKS] += 1
+        g[O_REC + L.COL_STACKS] += 1
     g[S_PENDING] += amount
     g[S_PKIND] = kind
     g[S_CHAL_OK] = 0
@@ -397,15 +380,15 @@ def clear_pending(g):
 @njit(VOID(G, I, I, B), cache=True)
 def do_challenge(g, v, target, guilty):
     """v challenges target's Wild Draw Four (SPEC 3.3); sets who acts next."""
-    g[REC_CHALLENGES] += 1
+    g[O_REC + L.COL_CHALLENGES] += 1
     ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
     clear_pending(g)
     if guilty:
-        g[REC_CHALLENGES_WON] += 1
-        draw_cards(g, target, 4, L.WHY_CHALLENGE, False)
-        g[S_NEXT] = v if g[L.R_CHALLENGE_WIN_PLAYS] else step(g, v, 1)
+        g[O_REC + L.COL_CHALLENGES_WON] += 1
+        draw_cards(g, target, 4, L.WHY.challenge, False)
+        g[S_NEXT] = v if g[K.challenge_win_plays] else step(g, v, 1)
     else:
-        draw_cards(g, v, 4 + g[L.R_CHALLENGE_EXTRA], L.WHY_CHALLENGE, False)
+        draw_cards(g, v, 4 + g[K.challenge_extra], L.WHY.challenge, False)
         g[S_NEXT] = step(g, v, 1)
 
 
@@ -423,7 +406,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
             g[S_DIR] = -g[S_DIR]
         if pend0 > 0:
             g[S_NEXT] = deflect_victim(g, p, k, s)
-        elif g[S_NACTIVE] == 2 and g[L.R_TWO_PLAYER_REVERSE] == 0:
+        elif g[S_NACTIVE] == 2 and g[K.two_player_reverse] == 0:
             g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
         else:
             g[S_NEXT] = step(g, p, 1)
@@ -432,7 +415,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
             add_pending(g, p, 2 * k, 2)
         else:
             v = step(g, p, 1)
-            draw_penalty(g, v, 2 * k, L.WHY_PENALTY)
+            draw_penalty(g, v, 2 * k, L.WHY.penalty)
             g[S_NEXT] = step(g, v, 1)
     elif s == WILD_DRAW_FOUR:
         if pend0 > 0 or d4_stacks(g):
@@ -446,7 +429,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
             if challenge_possible(g) and bot.wants_challenge(g, v, p):
                 do_challenge(g, v, p, guilty)
             else:
-                draw_penalty(g, v, 4, L.WHY_PENALTY)
+                draw_penalty(g, v, 4, L.WHY.penalty)
                 g[S_NEXT] = step(g, v, 1)
     else:
         g[S_NEXT] = step(g, p, 1)
@@ -471,13 +454,13 @@ def go_out(g, p, k, f, pend0):
     else:
         victim = step(g, p, 1)
     clear_pending(g)
-    lcp = total > 0 and g[L.R_LAST_CARD_PENALTY] != 0
-    if g[L.R_MODE] == 0:  # first_out
+    lcp = total > 0 and g[K.last_card_penalty] != 0
+    if g[K.mode] == 0:  # first_out
         if lcp:
-            draw_penalty(g, victim, total, L.WHY_PENALTY)
+            draw_penalty(g, victim, total, L.WHY.penalty)
             if g[S_ENDED]:
                 return
-        end_round(g, L.REASON_OUT, p)
+        end_round(g, L.REASON.out, p)
         return
     # last_standing: p takes the next place; the card's effects apply from p's seat
     g[O_PLACE + p] = g[S_NEXT_PLACE]
@@ -485,7 +468,7 @@ def go_out(g, p, k, f, pend0):
     g[S_NACTIVE] -= 1
     ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
     if lcp:
-        draw_penalty(g, victim, total, L.WHY_PENALTY)
+        draw_penalty(g, victim, total, L.WHY.penalty)
         if g[S_ENDED]:
             return
         nxt = step(g, victim, 1)
@@ -500,7 +483,7 @@ def go_out(g, p, k, f, pend0):
                 g[O_PLACE + q] = g[S_NEXT_PLACE]
             elif g[O_PLACE + q] == 1:
                 first = q
-        end_round(g, L.REASON_OUT, first)
+        end_round(g, L.REASON.out, first)
         return
     g[S_NEXT] = nxt
 
@@ -519,12 +502,12 @@ def resolve(g, p, k, guilty):
         return
     if f < WILD:
         s = f % 13
-        if s == 7 and g[L.R_SEVEN_SWAP]:
+        if s == 7 and g[K.seven_swap]:
             for _ in range(k):
                 t = bot.choose_swap_target(g, p)
                 swap_hands(g, p, t)
                 ev(g, L.EV_SWAP, 2, p, t, 0)
-        elif s == 0 and g[L.R_ZERO_ROTATE]:
+        elif s == 0 and g[K.zero_rotate]:
             for _ in range(k):
                 rotate_hands(g)
                 ev(g, L.EV_ROTATE, 0, 0, 0, 0)
@@ -537,7 +520,7 @@ def resolve(g, p, k, guilty):
 @njit(cache=True)
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
-    g[REC_TURNS] += 1
+    g[O_REC + L.COL_TURNS] += 1
     color = g[S_COLOR]
     top = top_card(g)
     f = bot.choose_turn_card(g, p, color, top)
@@ -546,7 +529,7 @@ def normal_turn(g, p):
         g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
         play_cards(g, p)
         return
-    drawn = draw_cards(g, p, 1, L.WHY_TURN, g[L.R_DRAW_RULE] == 1)
+    drawn = draw_cards(g, p, 1, L.WHY.turn, g[K.draw_rule] == 1)
     if g[S_ENDED]:
         return
     f = g[S_LAST_DRAWN]
@@ -572,7 +555,7 @@ def penalty_turn(g, v):
         if bot.wants_challenge(g, v, target):
             do_challenge(g, v, target, g[S_CHAL_GUILTY] != 0)
             return  # a winning challenger who plays takes the next (counted) turn
-    g[REC_TURNS] += 1
+    g[O_REC + L.COL_TURNS] += 1
     f = bot.choose_answer(g, v, g[S_COLOR], top_card(g), g[S_PKIND])
     if f >= 0:
         g[O_PLAYED] = f
@@ -581,7 +564,7 @@ def penalty_turn(g, v):
         return
     total = g[S_PENDING]
     clear_pending(g)
-    draw_penalty(g, v, total, L.WHY_PENALTY)
+    draw_penalty(g, v, total, L.WHY.penalty)
     if g[S_ENDED] == 0:
         g[S_NEXT] = step(g, v, 1)
 
@@ -591,7 +574,7 @@ def penalty_turn(g, v):
 
 @njit(cache=True)
 def deal(g, dealer):
-    n = g[L.R_PLAYERS]
+    n = g[K.players]
     for q in range(n):
         h = hand(q)
         for f in range(N_FACES):
@@ -607,7 +590,7 @@ def deal(g, dealer):
     shuffle(g, O_PILE, DECK)
     g[S_NPILE] = DECK
     g[S_NDISC] = 0
-    for _ in range(g[L.R_HAND_SIZE]):  # one card at a time, starting left of the dealer
+    for _ in range(g[K.hand_size]):  # one card at a time, starting left of the dealer
         for j in range(n):
             q = (dealer + 1 + j) % n
             f = g[O_PILE + g[S_NPILE] - 1]
@@ -628,7 +611,7 @@ def deal(g, dealer):
 
 @njit(cache=True, inline="always")
 def acceptable_lead(g, f):
-    if g[L.R_FIRST_CARD] == 0:
+    if g[K.first_card] == 0:
         return f != WILD_DRAW_FOUR
     return is_number(f)
 
@@ -663,10 +646,10 @@ def flip_lead(g):
 def start_round(g, dealer):
     """Lead card and its effect; sets the colour, direction and first player (S_NEXT)."""
     if not flip_lead(g):
-        end_round(g, L.REASON_VOID, -1)
+        end_round(g, L.REASON.void, -1)
         return
     f = g[O_DISC]
-    g[REC_LEAD] = f
+    g[O_REC + L.COL_LEAD] = f
     n = g[S_PLAYERS]
     first = (dealer + 1) % n
     g[S_NEXT] = first
@@ -677,12 +660,12 @@ def start_round(g, dealer):
     g[S_COLOR] = f // 13
     s = f % 13
     if s == DRAW_TWO:
-        draw_penalty(g, first, 2, L.WHY_LEAD)
-        if g[L.R_LEAD_D2_SKIPS]:
+        draw_penalty(g, first, 2, L.WHY.lead)
+        if g[K.lead_draw_two_skips]:
             g[S_NEXT] = step(g, first, 1)
     elif s == REVERSE:
         g[S_DIR] = -1
-        lead_reverse = g[L.R_LEAD_REVERSE]
+        lead_reverse = g[K.lead_reverse]
         if lead_reverse == 0:
             g[S_NEXT] = dealer
         elif lead_reverse == 1:
@@ -699,13 +682,13 @@ def start_round(g, dealer):
 @njit(cache=True)
 def setup_round(g, dealer, tracing, trace_start):
     """Reset the round state, deal and turn the lead card. The generator must be seeded."""
-    n = g[L.R_PLAYERS]
+    n = g[K.players]
     for i in range(O_REC, O_REC + L.N_COLS):
         g[i] = 0
     for i in range(S_DIR, O_REC):
         g[i] = 0
-    g[REC_WINNER] = -1
-    g[REC_LEAD] = -1
+    g[O_REC + L.COL_WINNER] = -1
+    g[O_REC + L.COL_LEAD] = -1
     g[S_TRACING] = tracing
     g[S_TPOS] = trace_start
     g[S_DRAW_OPEN] = -1
@@ -736,9 +719,9 @@ def continue_round(g, max_steps):
             break
         g[S_IDLE] = 0 if g[S_ACTIVITY] else g[S_IDLE] + 1
         if g[S_IDLE] >= g[S_NACTIVE]:  # stall is checked before max_turns
-            end_round(g, L.REASON_STALL, -1)
-        elif g[REC_TURNS] >= g[L.R_MAX_TURNS]:
-            end_round(g, L.REASON_CAP, -1)
+            end_round(g, L.REASON.stall, -1)
+        elif g[O_REC + L.COL_TURNS] >= g[K.max_turns]:
+            end_round(g, L.REASON.cap, -1)
     if g[S_ENDED]:
         score_round(g)
 
@@ -752,8 +735,8 @@ def play_round(g, dealer, tracing, trace_start):
 
 @njit(cache=True)
 def score_round(g):
-    n = g[L.R_PLAYERS]
-    zp = g[L.R_ZERO_POINTS]
+    n = g[K.players]
+    zp = g[K.zero_points]
     for q in range(n):
         pts = 0
         h = hand(q)
@@ -763,14 +746,14 @@ def score_round(g):
             pts += zp * (g[h] + g[h + 13] + g[h + 26] + g[h + 39])
         g[O_REC + L.COL_POINTS + q] = pts
         g[O_REC + L.COL_CARDS + q] = g[O_HSIZE + q]
-    w = g[REC_WINNER]
+    w = g[O_REC + L.COL_WINNER]
     if w < 0:
         return
-    teams = g[L.R_TEAMS]
+    teams = g[K.teams]
     total = 0
     for q in range(n):
         same_team = q == w if teams == 0 else (q % teams) == (w % teams)
-        if g[L.R_MODE] == 0:
+        if g[K.mode] == 0:
             if not same_team:
                 total += g[O_REC + L.COL_POINTS + q]
         elif same_team:

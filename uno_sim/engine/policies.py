@@ -5,9 +5,10 @@ The `random` bot (SPEC 4, pinned) lives here; every other bot code (`greedy`, `e
 and never change the cards.
 """
 
-from numba import njit
+from .jit import njit
 
 from ..cards import WILD, WILD_DRAW_FOUR
+from ..knobs import K
 from . import layout as L
 from . import strategy
 from .rng import chance, randint
@@ -19,7 +20,7 @@ from .state import O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_PLAYERS
 @njit(cache=True, inline="always")
 def strategic(g, p):
     """Seat p plays a strategy bot (strategy.py), not `random`."""
-    return g[O_BOTS + p] != L.BOT_RANDOM
+    return g[O_BOTS + p] != L.BOT.random
 
 
 @njit(cache=True, inline="always")
@@ -36,15 +37,15 @@ def choose_turn_card(g, p, color, top):
     h = hand(p)
     # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default).
     if (
-        g[L.R_CHALLENGE] != 0
+        g[K.challenge] != 0
         and g[h + WILD_DRAW_FOUR] > 0
-        and param(g, p, L.BP_BLUFF_PROB) > 0
+        and param(g, p, L.BP.bluff_prob) > 0
         and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
         and holds_forbidding_card(g, p, color, top)
-        and chance(g, param(g, p, L.BP_BLUFF_PROB))
+        and chance(g, param(g, p, L.BP.bluff_prob))
     ):
         return WILD_DRAW_FOUR
-    if g[L.R_NUMBER_FINISH] and g[O_HSIZE + p] == 1:
+    if g[K.number_finish] and g[O_HSIZE + p] == 1:
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
 
@@ -67,7 +68,7 @@ def _pick_legal(g, h, color, top):
     wilds = g[h + WILD]
     fours = g[h + WILD_DRAW_FOUR]
     if fours > 0:
-        rule = g[L.R_WD4_RULE]
+        rule = g[K.wd4_rule]
         if rule == 0 and in_color > 0:
             fours = 0
         elif rule == 1 and (in_color > 0 or same_symbol > 0):
@@ -154,19 +155,19 @@ def plays_drawn_card(g, p, f):
 def wants_challenge(g, p, target):
     if strategic(g, p):
         return strategy.wants_challenge(g, p, target)
-    return chance(g, param(g, p, L.BP_CHALLENGE_PROB))
+    return chance(g, param(g, p, L.BP.challenge_prob))
 
 
 @njit(cache=True, inline="always")
 def forgets_uno(g, p):
-    return chance(g, param(g, p, L.BP_FORGET_UNO))
+    return chance(g, param(g, p, L.BP.forget_uno))
 
 
 @njit(cache=True, inline="always")
 def wants_jump_in(g, p, f):
     if strategic(g, p):
         return strategy.wants_jump_in(g, p, f)
-    return chance(g, param(g, p, L.BP_JUMP_IN_PROB))
+    return chance(g, param(g, p, L.BP.jump_in_prob))
 
 
 @njit(cache=True)

@@ -5,10 +5,11 @@ worker process. The 4-word state lives in the game array at O_RNG (as int64 bit 
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .sigs import G, I, VOID
-from .state import O_RNG, ONE
+from .layout import ONE
+from .state import O_RNG
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

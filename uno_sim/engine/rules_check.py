@@ -4,9 +4,10 @@ Pure reads of g; every function here is a question, none changes state.
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from ..knobs import K
 from . import layout as L
 from .state import N_FACES, O_HANDS, O_HSIZE
 
@@ -67,7 +68,7 @@ def matches(f, color, top):
 @njit(cache=True, inline="always")
 def holds_forbidding_card(g, p, color, top):
     """True when p holds a card that makes a Wild Draw Four a bluff under wd4_rule."""
-    rule = g[L.R_WD4_RULE]
+    rule = g[K.wd4_rule]
     if rule == 2:  # free
         return False
     h = hand(p) + color * 13
@@ -87,12 +88,12 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
     """Can p put down face f on an ordinary turn (no penalty pending)?"""
     if g[hand(p) + f] == 0:
         return False
-    if g[L.R_NUMBER_FINISH] and g[O_HSIZE + p] == 1 and not is_number(f):
+    if g[K.number_finish] and g[O_HSIZE + p] == 1 and not is_number(f):
         return False
     if f == WILD:
         return True
     if f == WILD_DRAW_FOUR:
-        if allow_bluff and g[L.R_CHALLENGE]:
+        if allow_bluff and g[K.challenge]:
             return True
         return not holds_forbidding_card(g, p, color, top)
     return matches(f, color, top)
@@ -103,17 +104,17 @@ def legal_answer(g, p, f, color, top, pkind):
     """Can p answer a pending penalty whose last draw card is pkind (2 or 4) with face f?"""
     if g[hand(p) + f] == 0:
         return False
-    if g[L.R_NUMBER_FINISH] and g[O_HSIZE + p] == 1:
+    if g[K.number_finish] and g[O_HSIZE + p] == 1:
         return False  # an answer is never a number card
     if f == WILD_DRAW_FOUR:
-        return (pkind == 4 and g[L.R_STACK_D4] != 0) or (pkind == 2 and g[L.R_STACK_4_ON_2] != 0)
+        return (pkind == 4 and g[K.stack_draw_four] != 0) or (pkind == 2 and g[K.stack_four_on_two] != 0)
     if f == WILD or not matches(f, color, top):
         return False
     s = f % 13
     if s == DRAW_TWO:
-        return (pkind == 2 and g[L.R_STACK_D2] != 0) or (pkind == 4 and g[L.R_STACK_2_ON_4] != 0)
+        return (pkind == 2 and g[K.stack_draw_two] != 0) or (pkind == 4 and g[K.stack_two_on_four] != 0)
     if s == SKIP or s == REVERSE:
-        return pkind == 2 and g[L.R_DEFLECT] != 0
+        return pkind == 2 and g[K.deflect] != 0
     return False
 
 
@@ -129,7 +130,7 @@ def playable_drawn(g, p, f, color, top):
 
 @njit(cache=True, inline="always")
 def play_drawn_allows(g, f):
-    mode = g[L.R_PLAY_DRAWN]
+    mode = g[K.play_drawn]
     if mode == 0:
         return True
     if mode == 1:
@@ -140,14 +141,14 @@ def play_drawn_allows(g, f):
 @njit(cache=True, inline="always")
 def d2_stacks(g):
     """A Draw Two goes onto a pending penalty instead of taking effect at once."""
-    return g[L.R_STACK_D2] != 0 or g[L.R_STACK_4_ON_2] != 0 or g[L.R_DEFLECT] != 0
+    return g[K.stack_draw_two] != 0 or g[K.stack_four_on_two] != 0 or g[K.deflect] != 0
 
 
 @njit(cache=True, inline="always")
 def d4_stacks(g):
-    return g[L.R_STACK_D4] != 0 or g[L.R_STACK_2_ON_4] != 0
+    return g[K.stack_draw_four] != 0 or g[K.stack_two_on_four] != 0
 
 
 @njit(cache=True, inline="always")
 def challenge_possible(g):
-    return g[L.R_CHALLENGE] != 0 and g[L.R_WD4_RULE] != 2
+    return g[K.challenge] != 0 and g[K.wd4_rule] != 2

@@ -1,6 +1,6 @@
 """Turn order: walking round the table in the direction of play, past players who are out."""
 
-from numba import njit
+from .jit import njit
 
 from .state import O_PLACE, S_DIR, S_NACTIVE, S_PLAYERS
 

@@ -1,94 +1,86 @@
 """The layout of one game: a single flat int64 array `g`.
 
-Everything a round needs lives in `g` at the offsets below: the configuration (rules, seat
-bots and their parameters), the generator state, the scalar state, the hands as count
-vectors over the 54 faces, the piles, work space, the record row and (when tracing) the
-event buffer. One array per call keeps numba's per-argument reference counting off the hot
-path (a tuple of a dozen arrays cost ~2 us per turn), and it is the pgx/OpenSpiel habit of a
-game state as plain arrays.
+Everything a round needs lives in `g`, in the blocks declared below in order: the
+configuration (rules, seat bots and their parameters), the generator state, the scalar
+state, the record row, the hands as count vectors over the 54 faces, the piles, work space
+and (when tracing) the event buffer to the end of the array. Offsets are derived from the
+(name, size) declarations (layout.Blocks), so no two blocks can overlap. One array per call
+keeps numba's per-argument reference counting off the hot path (a tuple of a dozen arrays
+cost ~2 us per turn), and it is the pgx/OpenSpiel habit of a game state as plain arrays.
 
-Probabilities (uno_catch, bot parameters) are stored as fixed-point thresholds out of 2**32,
-so a chance is one integer comparison on the generator's high 32 bits.
+Probabilities (uno_catch, bot parameters) are stored as fixed-point thresholds out of 2**32
+(layout.fixed_point), so a chance is one integer comparison.
 """
 
 import numpy as np
 
-from .layout import MAX_PLAYERS, N_BOT_PARAMS, N_COLS, N_RULE_INTS
+from ..cards import DECK_SIZE as DECK
+from ..cards import N_FACES
+from ..knobs import MAX_PLAYERS, N_KNOBS
+from .layout import N_BOT_PARAMS, N_COLS, Blocks
 
-N_FACES = 54
-DECK = 108
-ONE = 1 << 32  # probability 1 in fixed point
+GAME = Blocks("game array")
 
 # ---- configuration block (copied once per block of games)
-O_UNO_CATCH = N_RULE_INTS  # rule ints sit at 0 .. N_RULE_INTS, indexed by layout.R_*
-O_CAPACITY = N_RULE_INTS + 1  # length of this game's array (the trace buffer ends there)
-O_BOTS = 40  # bot code per seat
-O_PARAMS = O_BOTS + MAX_PLAYERS  # seat * N_BOT_PARAMS + BP_*, fixed point
-N_CONFIG = O_PARAMS + MAX_PLAYERS * N_BOT_PARAMS
+O_RULES = GAME.block("rules", N_KNOBS)  # knob i at O_RULES + i: read as g[K.<knob>] (O_RULES is 0)
+O_CAPACITY = GAME.block("capacity")  # length of this game's array (the trace buffer ends there)
+O_BOTS = GAME.block("bots", MAX_PLAYERS)  # bot code per seat
+O_PARAMS = GAME.block("bot_params", MAX_PLAYERS * N_BOT_PARAMS)  # seat * N_BOT_PARAMS + BP.<param>
+N_CONFIG = GAME.size
 
 # ---- generator state (xoshiro256**, 4 words)
-O_RNG = N_CONFIG
+O_RNG = GAME.block("rng", 4)
 
-# ---- scalar state
-_S = O_RNG + 4
-S_DIR = _S + 0  # +1 clockwise (increasing seat), -1 counter-clockwise
-S_COLOR = _S + 1  # current colour 0..3
-S_PENDING = _S + 2  # pending penalty P (stacking)
-S_PKIND = _S + 3  # last draw card of the pending chain: 0 none, 2 Draw Two, 4 Wild Draw Four
-S_CHAL_OK = _S + 4  # the victim may challenge the Wild Draw Four that started the chain
-S_CHAL_PLAYER = _S + 5  # who played it
-S_CHAL_GUILTY = _S + 6  # was it guilty when played
-S_NEXT = _S + 7  # who takes the next regular turn (the victim while a penalty is pending)
-S_NACTIVE = _S + 8  # players still in the round
-S_ENDED = _S + 9  # the round is over
-S_ACTIVITY = _S + 10  # a card was played or drawn during the current turn
-S_NEXT_PLACE = _S + 11  # next finishing place (last_standing)
-S_DRAW_OPEN = _S + 12  # trace position of the draw event being written, -1 if none
-S_DRAW_WROTE = _S + 13  # the current draw obligation has written an event
-S_TRACING = _S + 14
-S_TPOS = _S + 15  # trace write position (absolute index into g)
-S_OVERFLOW = _S + 16  # the trace buffer was too small
-S_NPILE = _S + 17
-S_NDISC = _S + 18
-S_PLAYERS = _S + 19
-S_JUMP_RUN = _S + 20  # consecutive jump-ins since the last regular turn
-S_LAST_DRAWN = _S + 21  # last face drawn by the current draw obligation (-1 if none)
-S_NPLAYED = _S + 22  # cards in the play being resolved (faces at O_PLAYED)
-S_IDLE = _S + 23  # consecutive turns in which no card was played or drawn
-S_PREV_COLOR = _S + 24  # the colour current before the last play (bots judge a Wild Draw Four by it)
-N_STATE = 25
+# ---- scalar state (cleared at the start of every round)
+S_DIR = GAME.block("dir")  # +1 clockwise (increasing seat), -1 counter-clockwise
+S_COLOR = GAME.block("color")  # current colour 0..3
+S_PENDING = GAME.block("pending")  # pending penalty P (stacking)
+S_PKIND = GAME.block("pending_kind")  # last draw card of the pending chain: 0 none, 2 Draw Two, 4 Wild Draw Four
+S_CHAL_OK = GAME.block("challenge_ok")  # the victim may challenge the Wild Draw Four that started the chain
+S_CHAL_PLAYER = GAME.block("challenge_player")  # who played it
+S_CHAL_GUILTY = GAME.block("challenge_guilty")  # was it guilty when played
+S_NEXT = GAME.block("next")  # who takes the next regular turn (the victim while a penalty is pending)
+S_NACTIVE = GAME.block("active")  # players still in the round
+S_ENDED = GAME.block("ended")  # the round is over
+S_ACTIVITY = GAME.block("activity")  # a card was played or drawn during the current turn
+S_NEXT_PLACE = GAME.block("next_place")  # next finishing place (last_standing)
+S_DRAW_OPEN = GAME.block("draw_open")  # trace position of the draw event being written, -1 if none
+S_DRAW_WROTE = GAME.block("draw_wrote")  # the current draw obligation has written an event
+S_TRACING = GAME.block("tracing")
+S_TPOS = GAME.block("trace_pos")  # trace write position (absolute index into g)
+S_OVERFLOW = GAME.block("overflow")  # the trace buffer was too small
+S_NPILE = GAME.block("pile_size")
+S_NDISC = GAME.block("discard_size")
+S_PLAYERS = GAME.block("players")
+S_JUMP_RUN = GAME.block("jump_run")  # consecutive jump-ins since the last regular turn
+S_LAST_DRAWN = GAME.block("last_drawn")  # last face drawn by the current draw obligation (-1 if none)
+S_NPLAYED = GAME.block("played_size")  # cards in the play being resolved (faces at O_PLAYED)
+S_IDLE = GAME.block("idle")  # consecutive turns in which no card was played or drawn
+S_PREV_COLOR = GAME.block("prev_color")  # the colour current before the last play (bots judge a Wild Draw Four by it)
 
-O_REC = _S + N_STATE  # the record row, layout.COL_* relative to it
-O_HANDS = O_REC + N_COLS  # seat * 54 + face
-O_HSIZE = O_HANDS + MAX_PLAYERS * N_FACES
-O_PLACE = O_HSIZE + MAX_PLAYERS  # 0 while in the round, else finishing place
-O_PILE = O_PLACE + MAX_PLAYERS  # draw pile, top at O_PILE + npile - 1
-O_DISC = O_PILE + DECK  # discard pile, top at O_DISC + ndisc - 1
-O_PLAYED = O_DISC + DECK  # the cards of the play being resolved
-O_WORK = O_PLAYED + DECK  # work space: jump-in candidates, hand sizes
-O_WORK_HANDS = O_WORK + 2 * MAX_PLAYERS + 4  # work space for a rotation
-O_TRACE = O_WORK_HANDS + MAX_PLAYERS * N_FACES  # event buffer to the end of g
+# ---- the record row (layout.COL_* relative to it), hands, piles, work space
+O_REC = GAME.block("record", N_COLS)
+O_HANDS = GAME.block("hands", MAX_PLAYERS * N_FACES)  # seat * 54 + face
+O_HSIZE = GAME.block("hand_sizes", MAX_PLAYERS)
+O_PLACE = GAME.block("places", MAX_PLAYERS)  # 0 while in the round, else finishing place
+O_PILE = GAME.block("pile", DECK)  # draw pile, top at O_PILE + npile - 1
+O_DISC = GAME.block("discard", DECK)  # discard pile, top at O_DISC + ndisc - 1
+O_PLAYED = GAME.block("played", DECK)  # the cards of the play being resolved
+O_WORK = GAME.block("work", 2 * MAX_PLAYERS + 4)  # work space: jump-in candidates, hand sizes
+O_WORK_HANDS = GAME.block("work_hands", MAX_PLAYERS * N_FACES)  # work space for a rotation
+O_TRACE = GAME.size  # event buffer from here to the end of g (its length is g[O_CAPACITY])
 N_GAME = O_TRACE
 
-
-def fixed_point(prob: float) -> int:
-    """A probability in [0, 1] as a threshold out of 2**32."""
-    return int(round(float(prob) * ONE))
+GAME.check()
+assert O_RULES == 0, "the engine reads knob i at g[i]"
 
 
-def make_config(ri: np.ndarray, rf: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray) -> np.ndarray:
-    """The configuration block (int64[N_CONFIG]) from the packed rules and bots."""
-    from .layout import BP_JUMP_IN_PROB, RF_UNO_CATCH
-
+def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray) -> np.ndarray:
+    """The configuration block (int64[N_CONFIG]) from the packed rules (Rules.pack) and bots
+    (bots.pack_bots: codes, and parameters already in fixed point)."""
     config = np.zeros(N_CONFIG, dtype=np.int64)
-    config[:N_RULE_INTS] = ri
-    config[O_UNO_CATCH] = fixed_point(rf[RF_UNO_CATCH])
+    config[O_RULES : O_RULES + N_KNOBS] = rules
     players = len(bot_codes)
     config[O_BOTS : O_BOTS + players] = bot_codes
-    for seat in range(MAX_PLAYERS):
-        for k in range(N_BOT_PARAMS):
-            if seat < players:
-                config[O_PARAMS + seat * N_BOT_PARAMS + k] = fixed_point(bot_params[seat, k])
-            elif k == BP_JUMP_IN_PROB:
-                config[O_PARAMS + seat * N_BOT_PARAMS + k] = ONE
+    config[O_PARAMS : O_PARAMS + players * N_BOT_PARAMS] = np.asarray(bot_params, dtype=np.int64).reshape(-1)
     return config

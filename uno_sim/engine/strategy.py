@@ -10,9 +10,10 @@ share every function here. Bot parameters are fixed point (state.fixed_point); a
 `challenge_prob` means "not set": expert and bluffer then use their odds rule.
 """
 
-from numba import njit
+from .jit import njit
 
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from ..knobs import K
 from . import layout as L
 from .rng import chance
 from .rules_check import (
@@ -68,7 +69,7 @@ def param(g, p, k):
 
 @njit(cache=True, inline="always")
 def is_expert(g, p):
-    return g[O_BOTS + p] != L.BOT_GREEDY
+    return g[O_BOTS + p] != L.BOT.greedy
 
 
 @njit(cache=True, inline="always")
@@ -78,7 +79,7 @@ def hsize(g, p):
 
 @njit(cache=True, inline="always")
 def opponents(g, p, q):
-    t = g[L.R_TEAMS]
+    t = g[K.teams]
     return t == 0 or (p % t) != (q % t)
 
 
@@ -96,7 +97,7 @@ def color_points(g, p, c):
     h = hand(p) + c * 13
     t = 0
     for s in range(13):
-        t += g[h + s] * face_points(c * 13 + s, g[L.R_ZERO_POINTS])
+        t += g[h + s] * face_points(c * 13 + s, g[K.zero_points])
     return t
 
 
@@ -163,9 +164,9 @@ def swap_gain(g, p, f):
     if f >= WILD or hsize(g, p) <= 1:
         return 0
     s = f % 13
-    if s == 7 and g[L.R_SEVEN_SWAP]:
+    if s == 7 and g[K.seven_swap]:
         received = hsize(g, swap_target(g, p))
-    elif s == 0 and g[L.R_ZERO_ROTATE]:
+    elif s == 0 and g[K.zero_rotate]:
         received = hsize(g, step(g, p, -1))  # hands pass on in the direction of play
     else:
         return 0
@@ -190,7 +191,7 @@ def draw_twos_held(g, p):
 def expert_tier(g, p, f, danger):
     """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
     s = f % 13 if f < WILD else f
-    if g[L.R_NUMBER_FINISH] and hsize(g, p) == 2 and not is_number(f):
+    if g[K.number_finish] and hsize(g, p) == 2 and not is_number(f):
         return T_LAST_ACTION
     if danger:
         if s == DRAW_TWO:
@@ -199,7 +200,7 @@ def expert_tier(g, p, f, danger):
             return T_ATTACK_W4
         if s == SKIP:
             return T_ATTACK_SKIP
-        if s == REVERSE and (g[S_NACTIVE] > 2 or g[L.R_TWO_PLAYER_REVERSE] == 0):
+        if s == REVERSE and (g[S_NACTIVE] > 2 or g[K.two_player_reverse] == 0):
             return T_ATTACK_REVERSE
     if f < WILD and s < 10:
         gain = swap_gain(g, p, f)
@@ -213,7 +214,7 @@ def expert_tier(g, p, f, danger):
     if s == SKIP:
         return T_SKIP
     if s == DRAW_TWO:
-        if g[L.R_STACK_D2] and draw_twos_held(g, p) == 1:
+        if g[K.stack_draw_two] and draw_twos_held(g, p) == 1:
             return T_KEPT_D2
         return T_DRAW_TWO
     if s == WILD:
@@ -244,7 +245,7 @@ def expert_score(g, p, f, danger, keep):
 def greedy_score(g, p, f, keep):
     """Lower plays first: most points, then the colour held most after (`keep`), then Wild
     Draw Four before Wild."""
-    score = -face_points(f, g[L.R_ZERO_POINTS]) * 1000
+    score = -face_points(f, g[K.zero_points]) * 1000
     if keep >= 0:
         score -= keep
     if f == WILD_DRAW_FOUR:
@@ -282,9 +283,9 @@ def best_turn_card(g, p, color, top):
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
     h = hand(p)
-    bluff = param(g, p, L.BP_BLUFF_PROB)
+    bluff = param(g, p, L.BP.bluff_prob)
     if (
-        g[L.R_CHALLENGE] != 0
+        g[K.challenge] != 0
         and g[h + WILD_DRAW_FOUR] > 0
         and bluff > 0
         and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
@@ -293,7 +294,7 @@ def choose_turn_card(g, p, color, top):
     ):
         return WILD_DRAW_FOUR
     f = best_turn_card(g, p, color, top)
-    if f < 0 or not is_expert(g, p) or not g[L.R_VOLUNTARY_DRAW]:
+    if f < 0 or not is_expert(g, p) or not g[K.voluntary_draw]:
         return f
     # expert's voluntary draws: rather one more card than a wasted Wild Draw Four or a bad swap
     if f == WILD_DRAW_FOUR and save_w4(g, p):
@@ -354,7 +355,7 @@ def guilt_chance(g, p, target):
     color = g[S_PREV_COLOR]
     nd = g[S_NDISC]
     below = g[O_DISC + nd - 2] if nd >= 2 else WILD
-    symbol = below % 13 if (below < WILD and g[L.R_WD4_RULE] == 1) else -1
+    symbol = below % 13 if (below < WILD and g[K.wd4_rule] == 1) else -1
     h = hand(p)
     unseen = 108 - hsize(g, p) - nd
     bad = 0  # unseen forbidding cards
@@ -383,13 +384,13 @@ def guilt_chance(g, p, target):
 def wants_challenge(g, p, target):
     """challenge_prob when set; else expert: challenge when chance * 4 > (1 - chance) * extra
     (cards saved when right against extra cards drawn when wrong); greedy never."""
-    t = param(g, p, L.BP_CHALLENGE_PROB)
+    t = param(g, p, L.BP.challenge_prob)
     if t >= 0:
         return chance(g, t)
     if not is_expert(g, p):
         return False
     q = guilt_chance(g, p, target)
-    return q * 4.0 > (1.0 - q) * g[L.R_CHALLENGE_EXTRA]
+    return q * 4.0 > (1.0 - q) * g[K.challenge_extra]
 
 
 # ---------------------------------------------------------------- colour, swap, jump-in, multi-play
@@ -442,7 +443,7 @@ def wants_jump_in(g, p, f):
     """jump_in_prob; expert never jumps in with a 7 / 0 whose swap / rotation brings a larger hand."""
     if is_expert(g, p) and swap_gain(g, p, f) < 0:
         return False
-    return chance(g, param(g, p, L.BP_JUMP_IN_PROB))
+    return chance(g, param(g, p, L.BP.jump_in_prob))
 
 
 @njit(cache=True)
@@ -452,11 +453,11 @@ def extra_cards(g, p, f):
     back under stack_draw_two unless the set empties its hand; with number_finish a set of
     action cards never empties the hand. The card of the colour held most afterwards goes on
     top. Rewrites the set at O_PLAYED (f included) and returns its size - 1."""
-    mode = g[L.R_MULTI_PLAY]
+    mode = g[K.multi_play]
     if mode == 0 or f >= WILD:
         return 0
     s = f % 13
-    if (s == 7 and g[L.R_SEVEN_SWAP]) or (s == 0 and g[L.R_ZERO_ROTATE]):
+    if (s == 7 and g[K.seven_swap]) or (s == 0 and g[K.zero_rotate]):
         return 0
     h = hand(p)
     # available cards of the set besides f, colour by colour
@@ -467,9 +468,9 @@ def extra_cards(g, p, f):
             continue
         avail += g[h + face] - (1 if face == f else 0)
     n = hsize(g, p)
-    if is_expert(g, p) and s == DRAW_TWO and g[L.R_STACK_D2] and avail + 1 < n:
+    if is_expert(g, p) and s == DRAW_TWO and g[K.stack_draw_two] and avail + 1 < n:
         avail -= 1
-    if g[L.R_NUMBER_FINISH] and s >= 10 and avail + 1 >= n:
+    if g[K.number_finish] and s >= 10 and avail + 1 >= n:
         avail = n - 2
     if avail <= 0:
         return 0
@@ -505,4 +506,4 @@ def extra_cards(g, p, f):
 
 @njit(cache=True, inline="always")
 def forgets_uno(g, p):
-    return chance(g, param(g, p, L.BP_FORGET_UNO))
+    return chance(g, param(g, p, L.BP.forget_uno))

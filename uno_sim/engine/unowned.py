@@ -11,7 +11,9 @@ engine's functions all take this pointer; the caller keeps the owning array aliv
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
+
+from .jit import njit
 from numba.extending import intrinsic
 
 from .state import N_CONFIG, N_GAME, O_CAPACITY

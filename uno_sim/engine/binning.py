@@ -7,7 +7,7 @@ all columns come from one pass over the rows and the counts from one more.
 """
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 
 @njit(cache=True, nogil=True)

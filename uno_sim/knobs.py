@@ -1,0 +1,279 @@
+"""The rule knobs: every knob declared once, here.
+
+Everything else is derived from `KNOBS`: the `Rules` fields, defaults and value checks
+(rules.py), the kernel's rule-array indices (`INDEX`, read by the engine as `K.<name>`),
+`uno-sim show` and `uno-sim rules`, the rulebook's knob section (docs/RULES.md, checked by a
+test), the trace checker's defaults and the hypothesis rule sets in the tests.
+
+This module imports nothing heavy (no numpy, no numba): commands that only describe rules
+stay fast.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import Any
+
+MAX_PLAYERS = 10
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One rule knob.
+
+    `values` is the knob's type: `bool`, `int`, `float`, or a tuple of the allowed words
+    (default first; the kernel reads a word as its position in the tuple). Whole numbers and
+    probabilities have inclusive bounds `low`..`high`. `meaning` is one line; `detail` the
+    full rulebook entry; `sheet` the rule-sheet words it models (empty for extras).
+    """
+
+    name: str
+    values: Any
+    default: Any
+    meaning: str
+    detail: str = ""
+    sheet: str = ""
+    low: float | None = None
+    high: float | None = None
+    group: str = ""
+
+    @property
+    def choices(self) -> tuple[str, ...] | None:
+        return self.values if isinstance(self.values, tuple) else None
+
+    @property
+    def type_name(self) -> str:
+        if self.choices:
+            return "choice"
+        return {bool: "bool", int: "int", float: "float"}[self.values]
+
+    def describe_values(self) -> str:
+        """The accepted values as a user reads them: `a, b, c` / `true, false` / `0..100`."""
+        if self.choices:
+            return ", ".join(self.choices)
+        if self.values is bool:
+            return "true, false"
+        return f"{_number(self.low)}..{_number(self.high)}"
+
+
+def _number(x: float | None) -> str:
+    if x is None:
+        return "?"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+G_TABLE = "table and deal"
+G_LEAD = "lead card"
+G_TURN = "playing and drawing"
+G_WD4 = "Wild Draw Four and challenges"
+G_STACK = "stacking"
+G_OUT_OF_TURN = "out-of-turn plays"
+G_SEVEN_ZERO = "7-0 and other hand changes"
+G_UNO = "UNO calls"
+G_END = "round end and scoring"
+G_MATCH = "matches"
+
+KNOBS: tuple[Knob, ...] = (
+    # -------------------------------------------------------------- table and deal
+    Knob("players", int, 4, "players at the table",
+         "Seats 0..n-1, clockwise is increasing seat index. In a single game the dealer is seat "
+         "n-1, so seat 0 acts first unless the lead card says otherwise. `players * hand_size + 1` "
+         "must not exceed 108.",
+         low=2, high=MAX_PLAYERS, group=G_TABLE),
+    Knob("hand_size", int, 7, "cards dealt to each player",
+         "Cards are dealt one at a time, starting left of the dealer. One sheet's quick game "
+         "deals 5.",
+         low=1, high=107, group=G_TABLE),
+    # -------------------------------------------------------------- lead card
+    Knob("first_card", ("official", "number"), "official", "which lead card is accepted",
+         "`official`: the top of the pile is flipped; a Wild Draw Four goes back, the pile is "
+         "reshuffled and another card is flipped; any other card stands and acts (Wild: the first "
+         "player names the colour; Draw Two, Reverse, Skip as below). `number`: cards are flipped "
+         "until a number card shows (each other card goes back and the pile is reshuffled). If no "
+         "acceptable card can be flipped at all, the round ends `void`.",
+         group=G_LEAD),
+    Knob("lead_draw_two_skips", bool, True, "a lead Draw Two also costs the first player the turn",
+         "A lead Draw Two is drawn at once by the first player (`why` `lead`; never stacked). "
+         "`true`: that player also loses the turn; `false`: they draw 2 and then play.",
+         group=G_LEAD),
+    Knob("lead_reverse", ("dealer", "right", "left"), "dealer", "who starts after a lead Reverse",
+         "A lead Reverse makes the direction counter-clockwise; then the dealer (`dealer`), the "
+         "player right of the dealer (`right`, seat dealer-1) or left of the dealer (`left`, seat "
+         "dealer+1) acts first. The sheets disagree, so all three are offered; it applies with two "
+         "players too.",
+         group=G_LEAD),
+    # -------------------------------------------------------------- Wild Draw Four and challenges
+    Knob("wd4_rule", ("no_color", "no_match", "free"), "no_color", "when a Wild Draw Four is legal",
+         "`no_color`: only when the player holds no card of the current colour; `no_match`: only "
+         "with no card matching the current colour or the symbol of a coloured top card; `free`: "
+         "always (and never challengeable). With `challenge` on, a Wild Draw Four played against "
+         "the rule is a bluff that a challenge can catch; with `challenge` off the rule is a hard "
+         "limit. A Wild Draw Four answering a stacked chain is legal whatever this rule says.",
+         group=G_WD4),
+    Knob("challenge", bool, True, "the victim of a Wild Draw Four may challenge it",
+         "Only the player hit by a Wild Draw Four played on an ordinary turn may challenge, right "
+         "after the play (for the first Wild Draw Four of a stacked chain: as the victim's first "
+         "action). Guilty (the player held a card `wd4_rule` forbids): the player who played it "
+         "draws 4 and the chain is dropped. Not guilty: the challenger draws 4 + `challenge_extra` "
+         "and loses the turn. The named colour stands either way.",
+         group=G_WD4),
+    Knob("challenge_extra", int, 2, "extra cards a failed challenger draws (4 + 2 = 6)",
+         "A failed challenger draws 4 + this many cards in one draw.",
+         low=0, high=100, group=G_WD4),
+    Knob("challenge_win_plays", bool, True, "after a successful challenge the challenger plays",
+         "`true`: a challenger who wins then takes a regular (counted) turn; `false`: the "
+         "challenger is still skipped. The sheets disagree.",
+         group=G_WD4),
+    # -------------------------------------------------------------- playing and drawing
+    Knob("draw_rule", ("one", "until_playable"), "one", "how many cards a player with no play draws",
+         "`one`: one card; `until_playable`: cards are drawn until the first one that could be "
+         "played without a bluff (a common house rule). Either way the whole draw is one event, "
+         "split only around a reshuffle.",
+         group=G_TURN),
+    Knob("play_drawn", ("any", "numbers", "none"), "any", "whether a playable drawn card may be played at once",
+         "After a turn draw only the last card drawn may be played, alone, and only if it could be "
+         "played without a bluff: `any` card, only `numbers`, or `none` (the turn ends).",
+         group=G_TURN),
+    Knob("voluntary_draw", bool, True, "a player holding a playable card may draw instead",
+         "A player who draws by choice may then play only the card drawn. The `random` bot never "
+         "draws by choice.",
+         group=G_TURN),
+    Knob("two_player_reverse", ("skip", "noop"), "skip", "what a Reverse does with two players",
+         "With two players still in the round, a Reverse acts as a Skip (`skip`: the same player "
+         "goes again) or only flips the direction (`noop`: the other player goes).",
+         group=G_TURN),
+    # -------------------------------------------------------------- stacking
+    Knob("stack_draw_two", bool, False, "a Draw Two may be answered with a Draw Two",
+         "Stacking: a Draw Two does not take effect at once; its 2 cards are added to a pending "
+         "penalty carried by the next player, who either answers with a legal draw card (adding "
+         "to the penalty and passing it on) or draws the whole penalty and loses the turn.",
+         sheet="Drop2牌具有累积性", group=G_STACK),
+    Knob("stack_draw_four", bool, False, "a Wild Draw Four may be answered with a Wild Draw Four",
+         "Wild Draw Four chains add 4 per card. An answering Wild Draw Four is legal whatever "
+         "`wd4_rule` says and cannot be challenged; the first of a chain can be challenged by its "
+         "victim before answering.",
+         sheet="4牌只能跟在2或4后面，或者没有与上家颜色一样的牌才可出", group=G_STACK),
+    Knob("stack_four_on_two", bool, False, "a pending Draw Two chain may be answered with a Wild Draw Four",
+         "The Wild Draw Four outranks the Draw Two: a Draw Two chain may be raised by 4 with a Wild "
+         "Draw Four.",
+         sheet="王牌为大", group=G_STACK),
+    Knob("stack_two_on_four", bool, False, "a pending Wild Draw Four chain may be answered with a Draw Two of the named colour",
+         "A Wild Draw Four chain may be raised by 2 with a Draw Two of the colour the Wild Draw Four "
+         "named (an extra, not from the rule sheets).",
+         group=G_STACK),
+    Knob("deflect", bool, False, "a Draw Two chain may be passed on with a matching Skip or Reverse",
+         "While a Draw Two chain is pending, a Skip matching the top card sends it to the player "
+         "after next, a Reverse flips the direction and sends it to the new next player; with two "
+         "players either sends it to the other player. Needs `stack_draw_two`.",
+         group=G_STACK),
+    # -------------------------------------------------------------- out-of-turn plays
+    Knob("jump_in", bool, False, "a card identical to the one just played may be played out of turn",
+         "After any coloured card is played and its effects are resolved, each player holding an "
+         "identical card (colour and symbol), the player who just played included, may play it out "
+         "of turn; if several want to, one is picked uniformly at random. Its effects apply as if "
+         "played on the jumper's turn and play continues from the jumper; players passed over lose "
+         "their turn. Under stacking a jumped-in Draw Two adds 2 to the penalty. Jump-ins chain; "
+         "nobody jumps in on the lead card.",
+         sheet="抢出", group=G_OUT_OF_TURN),
+    Knob("multi_play", ("off", "identical", "same_symbol"), "off", "several cards may be put down at once",
+         "With a legal card a player may put down further cards identical to it (`identical`) or "
+         "with the same number or action in any colour (`same_symbol`; never Wilds). The player "
+         "chooses which card ends on top (its colour becomes current). Each Draw Two adds 2, each "
+         "Reverse flips, Skips per `multi_skip`; each 7 swaps and each 0 rotates once. Allowed on "
+         "an ordinary turn and as a penalty answer, not for a drawn card nor a jump-in.",
+         group=G_OUT_OF_TURN),
+    Knob("multi_skip", ("each", "once"), "each", "how many players several Skips put down together skip",
+         "`each`: k Skips skip k players; `once`: one player. The sheets disagree.",
+         group=G_OUT_OF_TURN),
+    # -------------------------------------------------------------- 7-0
+    Knob("seven_swap", bool, False, "playing a 7 swaps hands with a player of your choice",
+         "An extra rule (Seven-0). A card that empties its player's hand does no swap.",
+         group=G_SEVEN_ZERO),
+    Knob("zero_rotate", bool, False, "playing a 0 passes every hand to the next player",
+         "Every hand of a player still in passes to the next player still in, in the direction of "
+         "play. A hand that reaches one card through a swap or rotation owes no UNO call.",
+         group=G_SEVEN_ZERO),
+    # -------------------------------------------------------------- finishing, UNO, scoring
+    Knob("number_finish", bool, False, "the last card must be a number card",
+         "A player whose only card is an action card or a wild cannot play it and must draw "
+         "instead; a play that empties a hand must consist of number cards.",
+         sheet="数字取胜", group=G_END),
+    Knob("last_card_penalty", bool, True, "a Draw Two / Wild Draw Four played as the winning card still makes its victim draw",
+         "With it on, the victim of a winning Draw Two / Wild Draw Four, or of a winning Skip / "
+         "Reverse that deflects a chain, draws the whole pending penalty at once (no answer, no "
+         "challenge), and those cards score. Off: the penalty is dropped.",
+         sheet="若赢家最后出的是罚牌，或将罚牌转移给了下家，则下家须起上罚牌后再计输分", group=G_END),
+    Knob("uno_penalty", int, 2, "cards drawn by a player caught not calling UNO",
+         "A player left with one card after putting cards down must call UNO; a bot forgets with "
+         "its `forget_uno` probability and is then caught with probability `uno_catch` before the "
+         "next player acts.",
+         low=0, high=100, group=G_UNO),
+    Knob("uno_catch", float, 1.0, "probability that a forgotten UNO call is caught",
+         "Checked once, right after the call was due (before any swap, penalty draw, challenge or "
+         "jump-in).",
+         low=0.0, high=1.0, group=G_UNO),
+    Knob("empty_pile", ("reshuffle", "void"), "reshuffle", "what happens when a card is owed from an empty pile",
+         "`reshuffle`: the discard pile except its top card is shuffled into a new pile (only when "
+         "it holds at least 2 cards; if even then nothing can be drawn the player draws what there "
+         "is, possibly nothing, and play goes on); `void`: the round is abandoned with no winner "
+         "the moment a card is owed from an empty pile.",
+         group=G_END),
+    Knob("zero_points", int, 0, "points a 0 card counts",
+         "Numbers count their value, actions 20, wilds 50; a 0 counts this many points (one sheet "
+         "uses 10).",
+         low=0, high=100, group=G_END),
+    Knob("mode", ("first_out", "last_standing"), "first_out", "when the round ends",
+         "`first_out`: the round ends when a player goes out; the winner scores the sum of the "
+         "losers' hands. `last_standing`: going out takes the next place and play goes on until one "
+         "player is left; place k of n scores n + 1 - 2k (four players: +3, +1, -1, -3).",
+         group=G_END),
+    Knob("teams", int, 0, "teams seated alternately (0: no teams)",
+         "k teams: seat i plays in team i mod k, and `players` must be divisible by k. A team wins "
+         "when any member goes out; its points are its members' sums.",
+         low=0, high=MAX_PLAYERS, group=G_END),
+    # -------------------------------------------------------------- matches
+    Knob("target", int, 500, "the score that ends a match",
+         "`winner_takes`: the first side to reach it wins; `loser_penalty`: when a side reaches it "
+         "the lowest total wins.",
+         low=1, high=1_000_000, group=G_MATCH),
+    Knob("match_scoring", ("winner_takes", "loser_penalty"), "winner_takes", "how rounds score in a match",
+         "`winner_takes`: the round winner adds the losers' points; `loser_penalty`: every loser "
+         "adds their own hand points and the lowest total wins.",
+         sheet="输分制；以输分最多者为输家", group=G_MATCH),
+    Knob("next_dealer", ("left", "winner"), "left", "who deals the next round of a match",
+         "The first dealer is random; then the deal passes left, or to the round winner.",
+         group=G_MATCH),
+    Knob("max_turns", int, 5000, "a round reaching this many turns ends with reason `cap`",
+         "Also ends a round after this many consecutive jump-ins. Stall (a full cycle of turns in "
+         "which nobody plays or draws) is checked first.",
+         low=1, high=1_000_000, group=G_END),
+)
+
+BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}
+NAMES: tuple[str, ...] = tuple(BY_NAME)
+DEFAULTS: dict[str, Any] = {k.name: k.default for k in KNOBS}
+CHOICES: dict[str, tuple[str, ...]] = {k.name: k.choices for k in KNOBS if k.choices}
+
+# The kernel's rule array: knob i at index i (a word as its position in `values`; a
+# probability as a fixed-point threshold out of 2**32). The engine reads `K.<knob name>`, a
+# module-level namedtuple of plain ints that numba folds into constants.
+INDEX: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
+K = namedtuple("KnobIndex", NAMES)(*range(len(NAMES)))
+N_KNOBS = len(KNOBS)
+
+
+def _check_table() -> None:
+    for k in KNOBS:
+        assert k.meaning and "\n" not in k.meaning, f"knob {k.name}: one-line meaning"
+        if k.choices:
+            assert k.default == k.choices[0], f"knob {k.name}: default first"
+        elif k.values is bool:
+            assert isinstance(k.default, bool), k.name
+        else:
+            assert k.low is not None and k.high is not None, f"knob {k.name}: bounds"
+            assert k.low <= k.default <= k.high, f"knob {k.name}: default within bounds"
+    assert len(BY_NAME) == len(KNOBS), "knob names are unique"
+
+
+_check_table()
