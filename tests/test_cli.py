@@ -171,10 +171,12 @@ def test_run_writes_summary_and_chart_same_for_any_workers(capsys, tmp_path):
         assert code == 0, err
         assert "summary.csv" in out and "win_rates.png" in out
         assert (out_dir / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        assert sorted(p.name for p in out_dir.iterdir()) == [  # no temp files; standard: no stacking chart
+        written = [  # standard: no stacking chart
             "bot_win_rates.png", "distributions.csv", "game_length.png", "summary.csv", "win_rates.png",
             "winner_points.png",
         ]
+        assert sorted(p.name for p in out_dir.iterdir()) == [".uno-sim-files", *written]  # no temp files
+        assert sorted((out_dir / ".uno-sim-files").read_text().split()) == written  # the manifest lists them
         outs.append((out_dir / "summary.csv").read_bytes())
     assert outs[0] == outs[1]
     table, value = summary_values(tmp_path / "w1" / "summary.csv")
@@ -244,7 +246,7 @@ def test_trace_rotate_seats_traces_the_games_run_plays(capsys):
     from uno_sim.bots import pack_bots, parse_bots
     from uno_sim.engine import layout as L
     from uno_sim.engine.batch import run_chunk, run_key
-    from uno_sim.rules import load_preset
+    from uno_sim.presets import load as load_preset
 
     code, out, err = invoke(capsys, "trace", "standard", "--games", "8", "--seed", "5",
                             "--bots", "expert,random,random,greedy", "--rotate-seats")
@@ -268,7 +270,7 @@ def test_trace_rotate_seats_traces_the_games_run_plays(capsys):
 
 def test_simulate_same_numbers_for_any_chunking_and_threads():
     from uno_sim.bots import parse_bots
-    from uno_sim.rules import load_preset
+    from uno_sim.presets import load as load_preset
     from uno_sim.simulate import simulate
 
     rules = load_preset("stacking", players=3)

@@ -188,7 +188,7 @@ def test_same_preset_two_seeds_no_significant_difference_at_1_percent():
     """Two independent samples (different seeds) of one preset: no metric differs at the 1%
     level (fixed seeds, so the outcome is deterministic)."""
     from uno_sim.bots import parse_bots
-    from uno_sim.rules import load_preset
+    from uno_sim.presets import load as load_preset
     from uno_sim.simulate import simulate
 
     rules = load_preset("standard")
@@ -262,7 +262,7 @@ def test_compare_same_for_any_workers(capsys, tmp_path):
         assert "compare.csv" in out and "differences.csv" in out
         names = sorted(p.name for p in out_dir.iterdir())
         assert names == [
-            "bot_win_rates.png", "compare.csv", "differences.csv", "distributions.csv", "game_length.png",
+            ".uno-sim-files", "bot_win_rates.png", "compare.csv", "differences.csv", "distributions.csv", "game_length.png",
             "max_pending.png", "win_rates.png", "winner_points.png",
         ]
         for png in out_dir.glob("*.png"):
@@ -330,7 +330,7 @@ def test_sweep_players(capsys, tmp_path):
     code, out, err = invoke(capsys, "sweep", "standard", "--vary", "players=2..4", "--games", "1000",
                             "--out", out_dir)
     assert code == 0, err
-    assert sorted(p.name for p in out_dir.iterdir()) == ["sweep.csv", "sweep.png"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [".uno-sim-files", "sweep.csv", "sweep.png"]
     table = pd.read_csv(out_dir / "sweep.csv")
     assert list(table.columns) == ["variant", "players", "metric", "value", "ci_low", "ci_high", "games"]
     assert sorted(set(table["players"])) == [2, 3, 4]

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from uno_sim import presets as P
 from uno_sim import rules as R
 from uno_sim.bots import Bot, BotError, pack_bots, parse_bots
 from uno_sim.engine import layout as L
@@ -73,26 +74,26 @@ def test_pack_layout():
 
 
 def test_shipped_presets():
-    assert {"standard", "stacking", "nostacking"} <= set(R.preset_names())
-    standard = R.load_preset("standard")
+    assert {"standard", "stacking", "nostacking"} <= set(P.preset_names())
+    standard = P.load("standard")
     assert standard == Rules()  # the standard preset is exactly the official defaults
-    assert R.load_preset("nostacking") == standard
-    stacking = R.load_preset("stacking")
+    assert P.load("nostacking") == standard
+    stacking = P.load("stacking")
     assert stacking.stack_draw_two and stacking.stack_draw_four
     assert stacking.replace(stack_draw_two=False, stack_draw_four=False) == standard
-    for name in R.preset_names():
-        assert R.preset_description(name), f"{name} has no description"
+    for name in P.preset_names():
+        assert P.description(P.find(name)), f"{name} has no description"
 
 
 def test_load_preset_applies_set_and_players_last():
-    r = R.load_preset("stacking", ["hand_size=5", "deflect=true"], players=3)
+    r = P.load("stacking", ["hand_size=5", "deflect=true"], players=3)
     assert (r.players, r.hand_size, r.deflect, r.stack_draw_two) == (3, 5, True, True)
     with pytest.raises(RulesError, match="deflect"):
-        R.load_preset("standard", ["deflect=true"])
+        P.load("standard", ["deflect=true"])
     with pytest.raises(RulesError, match="hand_size"):
-        R.load_preset("standard", ["hand_size=20"], players=6)
+        P.load("standard", ["hand_size=20"], players=6)
     with pytest.raises(RulesError, match="unknown preset 'nope'"):
-        R.load_preset("nope")
+        P.load("nope")
 
 
 # ---------------------------------------------------------------- `extends`, with presets of our own
@@ -100,7 +101,7 @@ def test_load_preset_applies_set_and_players_last():
 
 @pytest.fixture
 def scenarios(tmp_path, monkeypatch):
-    monkeypatch.setattr(R, "SCENARIOS_DIR", tmp_path)
+    monkeypatch.setattr(P, "PRESETS", tmp_path)
 
     def write(name, text):
         (tmp_path / f"{name}.toml").write_text(text, encoding="utf-8")
@@ -112,28 +113,28 @@ def test_extends_chain_merges_in_order(scenarios):
     scenarios("base", 'description = "b"\n[rules]\nhand_size = 5\njump_in = true\n')
     scenarios("mid", 'description = "m"\nextends = "base"\n[rules]\nhand_size = 6\n')
     scenarios("top", 'description = "t"\nextends = "mid"\n[rules]\nseven_swap = true\n')
-    r = R.load_preset("top")
+    r = P.load("top")
     assert (r.hand_size, r.jump_in, r.seven_swap) == (6, True, True)
-    assert R.preset_names() == ["base", "mid", "top"]
+    assert P.preset_names() == ["base", "mid", "top"]
 
 
 def test_extends_errors(scenarios):
     scenarios("loop_a", 'extends = "loop_b"\n[rules]\n')
     scenarios("loop_b", 'extends = "loop_a"\n[rules]\n')
     with pytest.raises(RulesError, match="extends itself"):
-        R.load_preset("loop_a")
+        P.load("loop_a")
     scenarios("orphan", 'extends = "missing"\n[rules]\n')
     with pytest.raises(RulesError, match="unknown preset 'missing'"):
-        R.load_preset("orphan")
+        P.load("orphan")
     scenarios("typo", '[rules]\njumpin = true\n')
     with pytest.raises(RulesError, match="preset 'typo'.*'jumpin'"):
-        R.load_preset("typo")
+        P.load("typo")
     scenarios("badval", '[rules]\nhand_size = "many"\n')
     with pytest.raises(RulesError, match="hand_size"):
-        R.load_preset("badval")
+        P.load("badval")
     scenarios("broken", "[rules\n")
     with pytest.raises(RulesError, match="broken"):
-        R.load_preset("broken")
+        P.load("broken")
 
 
 # ---------------------------------------------------------------- bot specs

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from replay import assert_clean
 from uno_sim.bots import Bot
 from uno_sim.knobs import KNOBS
-from uno_sim.rules import Rules, RulesError, load_preset, preset_names
+from uno_sim.presets import load as load_preset, preset_names
+from uno_sim.rules import Rules, RulesError
 
 
 def test_one_thousand_standard_games_replay_cleanly():

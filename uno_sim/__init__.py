@@ -1,3 +1,24 @@
-"""uno-sim: a Monte Carlo simulator and analytics tool for UNO and its rule variants."""
+"""uno-sim: a Monte Carlo simulator and analytics tool for UNO and its rule variants.
 
-__version__ = "0.1.0"
+    import uno_sim
+    res = uno_sim.run("stacking", games=200_000)
+    res.summary
+
+`run`, `compare`, `sweep` and `match` are documented in uno_sim.api; `rules()` lists the
+knobs (uno_sim.knobs). Importing the package compiles nothing: the engine compiles (or loads
+from its cache) on the first game played.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .api import compare, load_rules, match, run, sweep
+from .errors import BadInput
+from .knobs import KNOBS
+from .rules import Rules
+
+try:
+    __version__ = version("uno-sim")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0+unknown"
+
+__all__ = ["run", "compare", "sweep", "match", "load_rules", "Rules", "KNOBS", "BadInput", "__version__"]

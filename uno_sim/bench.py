@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .bots import parse_bots
-from .rules import load_preset
+from .presets import load as load_preset
 
 # (preset, players, bots, workers, target games/s or None)
 CASES = [
@@ -57,10 +57,21 @@ def run_case(preset: str, players: int, bots: str, workers: int, games: int, rep
     return rates
 
 
+def check_baseline(path: Path | None) -> dict[str, float]:
+    """The baseline figures by case key from a benchmarks.json ({} when there is none); a file
+    that is not one is an OutputError naming it (checked before a benchmark runs)."""
+    from .files import OutputError
+
+    if path is None or not path.is_file():
+        return {}
+    try:
+        return {row["key"]: float(row["games_per_second"]) for row in json.loads(path.read_text())["rows"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise OutputError(f"--write: {path} exists and is not a uno-sim benchmarks.json; move it away") from None
+
+
 def run_benchmarks(games: int, repeats: int, baseline_path: Path | None, expert: bool = False) -> list[BenchRow]:
-    baseline = {}
-    if baseline_path is not None and baseline_path.is_file():
-        baseline = {row["key"]: row["games_per_second"] for row in json.loads(baseline_path.read_text())["rows"]}
+    baseline = check_baseline(baseline_path)
     cases = list(CASES)
     if expert:
         cases.append(("standard", 4, "expert", 2, 150_000))

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .engine import layout as L
+from .errors import BadInput
 
 
-class BotError(ValueError):
+class BotError(BadInput):
     """Bad bot input; the message names the bot, parameter or value."""
 
 

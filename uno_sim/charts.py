@@ -18,6 +18,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -91,7 +93,7 @@ def _errors(values, low, high) -> np.ndarray:
 # ---------------------------------------------------------------- win rates
 
 
-def seat_win_rates(variants: list[Variant], path: str | os.PathLike) -> Path:
+def seat_win_rates(variants: list[Variant]) -> Figure:
     """Seat win rates with 95% (Wilson) interval bars, variants side by side; 1/n line(s)."""
     seats = max(v.players for v in variants)
     k = len(variants)
@@ -122,10 +124,10 @@ def seat_win_rates(variants: list[Variant], path: str | os.PathLike) -> Path:
     _title(ax, "seat win rates", variants)
     _legend_below(ax, k + 2)
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
 
 
-def bot_win_rates(variants: list[Variant], path: str | os.PathLike) -> Path:
+def bot_win_rates(variants: list[Variant]) -> Figure:
     """Win rate of each bot (all seats playing it together), with its fair share marked."""
     labels = list(dict.fromkeys(label for v in variants for label in v.bot_labels))
     k = len(variants)
@@ -161,7 +163,7 @@ def bot_win_rates(variants: list[Variant], path: str | os.PathLike) -> Path:
     _title(ax, "win rate by bot", variants)
     _legend_below(ax, k + 2)
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
 
 
 # ---------------------------------------------------------------- distributions
@@ -193,7 +195,7 @@ def _nice_width(span: float, bins: int = 60) -> int:
     return int(raw)
 
 
-def game_lengths(variants: list[Variant], path: str | os.PathLike) -> Path:
+def game_lengths(variants: list[Variant]) -> Figure:
     """Game length (regular turns): step histogram (left) and ECDF (right), variants overlaid."""
     hists = [v.aggregate.hists["turns"] for v in variants]
     hi = int(_upper(hists)) + 1
@@ -228,10 +230,10 @@ def game_lengths(variants: list[Variant], path: str | os.PathLike) -> Path:
     _legend_below(left, 2)
     _legend_below(right, len(variants))
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
 
 
-def winner_points(variants: list[Variant], path: str | os.PathLike) -> Path:
+def winner_points(variants: list[Variant]) -> Figure:
     """Distribution of the winner's points (games with a winner), step histograms overlaid."""
     hists = [v.aggregate.winner_points for v in variants]
     fig, ax = plt.subplots(figsize=(9.0, 5.2))
@@ -260,10 +262,10 @@ def winner_points(variants: list[Variant], path: str | os.PathLike) -> Path:
     _title(ax, "winner's points (x axis cut at the 99.5th percentile)", variants)
     _legend_below(ax, 2)
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
 
 
-def max_pending(variants: list[Variant], path: str | os.PathLike) -> Path:
+def max_pending(variants: list[Variant]) -> Figure:
     """Share of games by the largest penalty drawn at once (a stacked chain counts once)."""
     hists = [v.aggregate.hists["max_pending"] for v in variants]
     values = sorted({value for h in hists for value, _ in h.items()})
@@ -287,7 +289,7 @@ def max_pending(variants: list[Variant], path: str | os.PathLike) -> Path:
     _title(ax, "stack length (largest penalty per game)", variants)
     _legend_below(ax, k)
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
 
 
 def stacking_on(rules) -> bool:
@@ -295,32 +297,25 @@ def stacking_on(rules) -> bool:
                 or rules.stack_two_on_four or rules.deflect)
 
 
-def variant_charts(variants: list[Variant], out_dir: Path, stacking: bool) -> dict[str, Path]:
-    """The chart file names of a run / compare (written by `write_variant_charts`)."""
-    names = ["win_rates", "game_length", "winner_points", "bot_win_rates"]
-    if stacking:
-        names.append("max_pending")
-    return {name: out_dir / f"{name}.png" for name in names}
+# The charts of a run or comparison, by name (the file is NAME.png); max_pending only when
+# some variant stacks penalties.
+VARIANT_CHARTS = {
+    "win_rates": seat_win_rates,
+    "game_length": game_lengths,
+    "winner_points": winner_points,
+    "bot_win_rates": bot_win_rates,
+    "max_pending": max_pending,
+}
 
 
-def write_variant_charts(variants: list[Variant], paths: dict[str, Path]) -> None:
-    """Write every chart named in `paths` (keys from variant_charts) to its path."""
-    makers = {
-        "win_rates": seat_win_rates,
-        "game_length": game_lengths,
-        "winner_points": winner_points,
-        "bot_win_rates": bot_win_rates,
-        "max_pending": max_pending,
-    }
-    for name, path in paths.items():
-        makers[name](variants, path)
+def variant_chart_names(stacking: bool) -> list[str]:
+    return [name for name in VARIANT_CHARTS if stacking or name != "max_pending"]
 
 
 # ---------------------------------------------------------------- sweep
 
 
-def sweep(frame: pd.DataFrame, knob: str, path: str | os.PathLike, preset: str, bots: str, games: int,
-          players_each: list[int]) -> Path:
+def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, players_each: list[int]) -> Figure:
     """Seat-0 win rate and mean turns against the varied value, with 95% bands.
     `frame`: the tidy sweep table (a column named after the knob); `players_each`: the
     player count at each setting, in order (for the 1/n line)."""
@@ -372,10 +367,39 @@ def sweep(frame: pd.DataFrame, knob: str, path: str | os.PathLike, preset: str, 
     subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games:,} games per value", width=90)
     top.set_title(f"{preset}: sweep over {knob}\n{subtitle}", fontsize=10)
     fig.tight_layout()
-    return save_figure(fig, path)
+    return fig
 
 
 def _fmt_setting(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+# ---------------------------------------------------------------- matches
+
+
+def rounds_per_match(result, preset: str, bots: str) -> Figure:
+    """The distribution of rounds per match, with the mean and its interval."""
+    hist = result.aggregate.rounds
+    items = hist.items()
+    rounds = [r for r, _ in items]
+    share = [c / hist.n for _, c in items]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(rounds, share, width=0.85, color="#4C72B0")
+    mean, low, high = hist.mean_interval()
+    ax.axvline(mean, color="#C44E52", linestyle="--", label=f"mean {mean:.2f} (95% CI {low:.2f}-{high:.2f})")
+    rules = result.rules
+    rotated = ", seats rotated" if result.rotate_seats else ""
+    ax.set_title(
+        f"Rounds per match to {rules.target} ({rules.match_scoring})\n"
+        f"{preset}, {rules.players} players, bots {bots}{rotated}, {result.matches:,} matches",
+        fontsize=11,
+    )
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("rounds in the match")
+    ax.set_ylabel("share of matches")
+    ax.legend(loc="upper right", frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig

@@ -1,15 +1,34 @@
-"""Safe output: writable-location checks, folders removed again on failure, atomic writes."""
+"""Safe output: writable-location checks, folders removed again on failure, atomic writes.
+
+- A file is written to a temporary name in the same folder (`.NAME.XXXXXXXX.tmp`) and renamed
+  onto its final name only when complete, and only onto a regular file or a new path. A
+  device, FIFO or other special file is written directly (renaming would replace it); a
+  symbolic link is followed to its target.
+- An output folder is used for one run at a time: a folder that already holds files is
+  refused unless `force`, which first removes the files uno-sim wrote there before (listed
+  in its `.uno-sim-files` manifest) and nothing else. Temporary files a killed run left
+  behind (uno-sim's own pattern only) are removed by the next run into that folder.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from .errors import BadInput
 
-class OutputError(ValueError):
+MANIFEST = ".uno-sim-files"
+# mkstemp names: prefix `.NAME.`, 8 random characters, suffix `.tmp`
+TEMP_PATTERN = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+PROBE_PREFIX = ".uno-sim-probe-"
+
+
+class OutputError(BadInput):
     """The output location cannot be written; the message names it."""
 
 
@@ -32,19 +51,45 @@ def probe_writable(folder: Path, what: str) -> None:
     if not folder.is_dir():
         raise OutputError(f"{what}: {folder} is not a folder")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".uno-sim-probe-", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=PROBE_PREFIX, dir=folder)
         os.close(fd)
         os.unlink(tmp)
     except OSError as exc:
         raise OutputError(f"{what}: cannot write in {folder} ({exc.strerror or exc})") from None
 
 
-def check_out_dir(path: Path, option: str = "--out") -> None:
-    """The folder must exist and be writable, or be creatable."""
+def stale_temp_files(folder: Path) -> list[Path]:
+    """Temporary files of an earlier, killed uno-sim run in the folder (uno-sim's pattern only)."""
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.iterdir() if TEMP_PATTERN.match(p.name) and p.is_file() and not p.is_symlink()]
+
+
+def previous_outputs(folder: Path) -> list[Path]:
+    """The files an earlier uno-sim run listed in the folder's manifest (those still there)."""
+    manifest = folder / MANIFEST
+    if not manifest.is_file():
+        return []
+    names = manifest.read_text(encoding="utf-8", errors="replace").splitlines()
+    return [folder / n for n in names if n and "/" not in n and n not in (".", "..") and (folder / n).is_file()]
+
+
+def check_out_dir(path: Path, option: str = "--out", force: bool = False) -> None:
+    """The folder must be creatable, or exist, be writable and hold nothing but uno-sim's
+    leftovers (unless `force`)."""
     what = f"{option} {str(path)!r}"
     if path.exists() and not path.is_dir():
         raise OutputError(f"{what} exists and is not a folder")
     probe_writable(nearest_existing(path), what)
+    if path.is_dir() and not force:
+        ignored = {p.name for p in stale_temp_files(path)}
+        held = sorted(p.name for p in path.iterdir() if p.name not in ignored)
+        if held:
+            listed = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+            raise OutputError(
+                f"{what} is not empty (holds {listed}); choose a new folder, or add --force to replace "
+                "uno-sim's files there"
+            )
 
 
 def check_out_file(path: Path, option: str = "--out") -> None:
@@ -52,7 +97,20 @@ def check_out_file(path: Path, option: str = "--out") -> None:
     what = f"{option} {str(path)!r}"
     if path.is_dir():
         raise OutputError(f"{what} is a folder, expected a file name")
-    probe_writable(nearest_existing(path.parent), what)
+    if is_special(path):
+        if not os.access(path, os.W_OK):
+            raise OutputError(f"{what}: cannot write to it")
+        return
+    probe_writable(nearest_existing(path.resolve().parent), what)
+
+
+def is_special(path: Path) -> bool:
+    """An existing file that is not a regular file (after following links): a device, FIFO, ..."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 @contextmanager
@@ -77,8 +135,15 @@ def made_dirs(path: Path) -> Iterator[None]:
 
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
-    """A temporary path next to `path`; renamed onto `path` on success, removed on failure."""
+    """A path to write `path` through: a temporary file beside it, renamed onto it on success
+    and removed on failure; a symbolic link is followed (its target is replaced); a special
+    file (device, FIFO) is written directly."""
     path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    if is_special(path):
+        yield path
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:
@@ -93,16 +158,35 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
 class OutputFolder(ExitStack):
     """Files written all-or-nothing into one folder: `path_for(final)` gives a temporary path
     beside `final`. Leaving the with-block without an error renames every one onto its final
-    name; an error removes them all, and the folders created for them."""
+    name and records them in the folder's manifest (`written` lists them); an error removes
+    them all, and the folders created for them. On entry, stale temporary files are removed,
+    and with `force` the files of the run written there before."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, force: bool = False) -> None:
         super().__init__()
         self.folder = folder
+        self.force = force
+        self.written: list[Path] = []
 
     def __enter__(self) -> "OutputFolder":
         super().__enter__()
         self.enter_context(made_dirs(self.folder))
+        for leftover in stale_temp_files(self.folder):
+            leftover.unlink(missing_ok=True)
+        if self.force:
+            for old in previous_outputs(self.folder):
+                old.unlink(missing_ok=True)
+        self.push(self._record)
         return self
 
     def path_for(self, final: Path) -> Path:
+        self.written.append(final)
         return self.enter_context(atomic_path(final))
+
+    def _record(self, exc_type, exc, tb) -> bool:
+        """After the renames (exit callbacks unwind last-in first-out), on success only."""
+        if exc_type is not None:
+            return False
+        with atomic_path(self.folder / MANIFEST) as tmp:
+            tmp.write_text("".join(f"{p.name}\n" for p in self.written), encoding="utf-8")
+        return False

@@ -23,7 +23,7 @@ from . import stats
 from .bots import Bot, pack_bots
 from .engine import layout as L
 from .rules import Rules
-from .simulate import _Chunker, _Progress, available_threads
+from .chunks import available_threads, run_chunks
 
 
 @dataclass
@@ -105,7 +105,7 @@ def simulate_matches(
 
     `rotate_seats`: the seating changes every `players` rounds through every seating up to
     rotation and reflection (engine/match.py, player_at); results are per player (bot slot)."""
-    from .engine.batch import run_key, run_matches
+    from .engine.batch import run_key, start_matches
     from .engine.match import seating_classes
 
     if matches < 1:
@@ -118,18 +118,15 @@ def simulate_matches(
     key = run_key(seed)
     agg = MatchAggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
     seatings = seating_classes(rules.players) if rotate_seats else None
-    bar = _Progress(matches, progress, "matches")
     began = time.perf_counter()
-    try:
-        chunks = _Chunker(matches, chunk_size)
-        while chunks.done < matches:
-            start, n = chunks.take()
-            t0 = time.perf_counter()
-            agg.add(run_matches(packed, codes, params, key, start, n, seatings, workers=workers))
-            chunks.record(n, time.perf_counter() - t0)
-            bar.update(chunks.done, chunks.seconds_left())
-    finally:
-        bar.close()
+    run_chunks(
+        matches,
+        chunk_size,
+        lambda first, n: start_matches(packed, codes, params, key, first, n, seatings, workers=workers),
+        lambda first, n, rows: agg.add(rows),
+        progress,
+        "matches",
+    )
     return MatchResult(rules, list(bots), matches, seed, workers, agg, time.perf_counter() - began)
 
 

@@ -1,27 +1,21 @@
-"""Rules: every knob of SPEC 3, validation, presets from scenarios/*.toml, and kernel packing.
+"""Rules: a rule set built from the knob table (knobs.py), its validation and kernel packing.
 
 A `Rules` value is frozen and always valid: constructing one validates it, and every error
 message names the offending knob. The kernel never sees a `Rules`; it reads the int array
-built by `pack()` (indices in uno_sim/engine/layout.py).
+built by `pack()` (knob i at index i, `knobs.K`). Presets and rule files: presets.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import tomllib
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .engine.layout import fixed_point
+from .errors import BadInput
 from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KNOBS, N_KNOBS, Knob
 
-SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "scenarios"
 
-
-class RulesError(ValueError):
+class RulesError(BadInput):
     """Bad rule input; the message names the knob or preset."""
 
 
@@ -46,11 +40,13 @@ class _RulesMethods:
         if isinstance(overrides, list):
             overrides = parse_assignments(overrides)
         values = {name: parse_value(name, text) for name, text in overrides.items()}
-        return _build(self.as_dict() | values)
+        return build_rules(self.as_dict() | values)
 
-    def pack(self) -> np.ndarray:
+    def pack(self):
         """The int64 rule array the kernel reads: knob i at index i (knobs.K), a word as its
         position in the knob's values, a probability in fixed point."""
+        import numpy as np  # here, so that describing rules needs no numpy
+
         packed = np.zeros(N_KNOBS, dtype=np.int64)
         for knob in KNOBS:
             value = getattr(self, knob.name)
@@ -120,11 +116,14 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise RulesError(f"bad --set {item!r}: expected KNOB=VALUE")
+        if name.strip() in out:
+            raise RulesError(f"--set {name.strip()} is given twice ({name.strip()}={out[name.strip()]}, {item.strip()})")
         out[name.strip()] = value.strip()
     return out
 
 
-def _build(values: dict[str, Any]) -> Rules:
+def build_rules(values: dict[str, Any]) -> Rules:
+    """Rules from knob values (text or typed); unknown knobs and bad values name the knob."""
     unknown = sorted(set(values) - set(DEFAULTS))
     if unknown:
         raise RulesError(f"unknown knob {unknown[0]!r} (see `uno-sim show standard` for the list)")
@@ -166,55 +165,3 @@ def _validate(r: Rules) -> None:
         "draw_rule",
         "until_playable cannot be combined with play_drawn = none",
     )
-
-
-# ---------------------------------------------------------------- presets
-
-
-def preset_names() -> list[str]:
-    return sorted(p.stem for p in SCENARIOS_DIR.glob("*.toml"))
-
-
-def _preset_file(name: str) -> Path:
-    path = SCENARIOS_DIR / f"{name}.toml"
-    if not path.is_file():
-        known = ", ".join(preset_names())
-        raise RulesError(f"unknown preset {name!r} (known: {known})")
-    return path
-
-
-def preset_table(name: str, _seen: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The merged knob table of a preset, following `extends` chains."""
-    if name in _seen:
-        raise RulesError(f"preset {name!r} extends itself (via {' -> '.join(_seen)})")
-    path = _preset_file(name)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"preset {name!r}: {path.name} is not valid TOML ({exc})") from None
-    knobs = dict(data.get("rules", {}))
-    parent = data.get("extends")
-    base = preset_table(parent, _seen + (name,)) if parent else {}
-    return base | knobs
-
-
-def preset_description(name: str) -> str:
-    data = tomllib.loads(_preset_file(name).read_text(encoding="utf-8"))
-    return str(data.get("description", ""))
-
-
-def load_preset(name: str, overrides: list[str] | dict[str, str] | None = None, players: int | None = None) -> Rules:
-    """Rules of a preset, with `--set` overrides and the `--players` option applied last."""
-    table = preset_table(name)
-    try:
-        rules = _build(table)
-    except RulesError as exc:
-        raise RulesError(f"preset {name!r}: {exc}") from None
-    values = rules.as_dict()
-    if overrides:
-        if isinstance(overrides, list):
-            overrides = parse_assignments(overrides)
-        values |= {k: parse_value(k, v) for k, v in overrides.items()}
-    if players is not None:
-        values["players"] = players
-    return _build(values)

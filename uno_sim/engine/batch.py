@@ -11,7 +11,7 @@ from . import layout as L
 from ..knobs import K
 from .play import play_round
 from .rng import seed_game
-from .threads import split_run, split_submit
+from .threads import split_submit
 from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
@@ -115,10 +115,10 @@ def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int
     return record, g[O_TRACE:end].copy()
 
 
-def run_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
-                workers: int = 1) -> np.ndarray:
-    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 of the run, played
-    on `workers` threads.
+def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
+                  workers: int = 1) -> ChunkJob:
+    """Start playing matches start .. start+n-1 (n >= 1) of the run on `workers` threads; the
+    match records (int64[n, N_MATCH_COLS]) come from `result()`.
 
     `seatings`: the seating classes to rotate through (match.seating_classes), None for fixed seats."""
     from .match import play_matches
@@ -126,8 +126,15 @@ def run_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, sea
     out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
     if seatings is None:
         seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
-    if n > 0:
-        config = make_config(packed, bot_codes, bot_params)
-        key = np.uint64(key)
-        split_run(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi]), n, workers)
-    return out
+    config = make_config(packed, bot_codes, bot_params)
+    key = np.uint64(key)
+    job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi]), n, workers)
+    return ChunkJob(job, out)
+
+
+def run_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
+                workers: int = 1) -> np.ndarray:
+    """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 (see start_matches)."""
+    if n == 0:
+        return np.zeros((0, L.N_MATCH_COLS), dtype=np.int64)
+    return start_matches(packed, bot_codes, bot_params, key, start, n, seatings, workers).result()

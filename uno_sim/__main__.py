@@ -1,0 +1,5 @@
+"""`python -m uno_sim`: the command line."""
+
+from .cli import main
+
+main()

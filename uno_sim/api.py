@@ -1,0 +1,537 @@
+"""uno-sim from Python: `run`, `compare`, `sweep` and `match`, for notebooks and scripts.
+
+    import uno_sim
+    res = uno_sim.run("stacking", games=200_000, players=5, seed=7)
+    res.summary                 # tidy DataFrame, the columns of summary.csv
+    res.plot_win_rates()        # a matplotlib Figure
+
+    cmp = uno_sim.compare(["standard", "house.toml"], games=200_000, overrides={"jump_in": True})
+    cmp.differences             # each variant minus the first, with intervals and p-values
+
+Rules are given as a built-in preset name, a path to a TOML rule file (see uno_sim.presets),
+or a `Rules` value; `overrides` is a dict of knob values (`{"hand_size": 5}`) applied on top;
+`bots` a spec like "expert,random,random,random" (uno_sim.bots). Every argument is checked
+before anything is played; bad input raises a `uno_sim.BadInput` whose message names it.
+The command line is a thin layer over this module: `prepare_*` checks and plans, the plan's
+`execute()` plays, and each result's `files()` names the files a command writes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from . import presets
+from .bots import Bot, describe, parse_bots
+from .errors import InputError
+from .knobs import BY_NAME, MAX_PLAYERS
+from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
+
+MAX_GAMES = 10**12  # games (or matches) per variant: far beyond a day's run, well inside int64 counts
+MAX_SEED = 2**63 - 1
+MAX_SWEEP_POINTS = 1000
+
+RuleSpec = str | Path | Rules
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_count(option: str, value: int | None, minimum: int = 1, maximum: int = MAX_GAMES) -> None:
+    """An integer option within its bounds (None: not given)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"{option} must be a whole number (got {value!r})")
+    if value < minimum:
+        raise InputError(f"{option} must be at least {minimum:,} (got {value:,})")
+    if value > maximum:
+        raise InputError(f"{option} must be at most {maximum:,} (got {value:,})")
+
+
+def _check_common(games: int, seed: int, workers: int | None, games_option: str = "--games") -> None:
+    check_count(games_option, games)
+    check_count("--seed", seed, minimum=0, maximum=MAX_SEED)
+    check_count("--workers", workers, maximum=1024)
+
+
+def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequence[str] | None = None,
+               players: int | None = None) -> tuple[str, Rules]:
+    """(name, Rules) of a preset name, rule file or Rules value, overrides and players applied."""
+    check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
+    given = override_dict(overrides)
+    if isinstance(rules, Rules):
+        values = rules.as_dict() | {k: parse_value(k, v) for k, v in given.items()}
+        if players is not None:
+            values["players"] = players
+        return "custom", build_rules(values)
+    spec = str(rules)
+    return presets.find(spec).name, presets.load(spec, given, players)
+
+
+def override_dict(overrides: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+    """Overrides as {knob: value}: a dict as is, `KNOB=VALUE` texts split (a knob given twice
+    is an error naming it)."""
+    if isinstance(overrides, Mapping):
+        return dict(overrides)
+    return dict(parse_assignments(list(overrides or [])))
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """Names made unique with -2, -3, ... (never colliding with another given name)."""
+    taken = set(names)
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] == 1:
+            out.append(name)
+            continue
+        k = seen[name]
+        while f"{name}-{k}" in taken:
+            k += 1
+        seen[name] = k
+        taken.add(f"{name}-{k}")
+        out.append(f"{name}-{k}")
+    return out
+
+
+# ---------------------------------------------------------------- one run
+
+
+@dataclass
+class Run:
+    """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
+    asked for) as tidy DataFrames with the columns of the CSV files; `plot_*()` give Figures."""
+
+    name: str
+    result: Any  # simulate.RunResult
+
+    @property
+    def rules(self) -> Rules:
+        return self.result.rules
+
+    @property
+    def bots(self) -> list[Bot]:
+        return self.result.bots
+
+    @cached_property
+    def summary(self):
+        return self.result.summary(self.name)
+
+    @cached_property
+    def distributions(self):
+        return self.result.distributions(self.name)
+
+    @property
+    def games(self):
+        """The per-game rows (`run(..., per_game=True)`), else None."""
+        return self.result.games_frame
+
+    def measures(self):
+        return self.result.measures()
+
+    def _chart_variant(self):
+        from .charts import Variant
+
+        return Variant(name=self.name, summary=self.summary, aggregate=self.result.aggregate,
+                       players=self.rules.players, bots=describe(self.bots),
+                       bot_labels=[b.label for b in self.bots], games=self.result.games)
+
+    def plot(self, chart: str):
+        """One of charts.VARIANT_CHARTS by name, as a Figure."""
+        from .charts import VARIANT_CHARTS
+
+        return VARIANT_CHARTS[chart]([self._chart_variant()])
+
+    def plot_win_rates(self):
+        return self.plot("win_rates")
+
+    def plot_game_length(self):
+        return self.plot("game_length")
+
+    def plot_winner_points(self):
+        return self.plot("winner_points")
+
+    def plot_bot_win_rates(self):
+        return self.plot("bot_win_rates")
+
+    def plot_max_pending(self):
+        return self.plot("max_pending")
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        """The files `uno-sim run` writes, by name, each with its writer (path -> None)."""
+        from . import charts, stats
+
+        out: dict[str, Callable[[Path], None]] = {
+            "summary.csv": lambda path: stats.write_csv(self.summary, path),
+            "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
+        }
+        for name in charts.variant_chart_names(charts.stacking_on(self.rules)):
+            out[f"{name}.png"] = lambda path, name=name: charts.save_figure(self.plot(name), path)
+        return out
+
+
+@dataclass
+class RunPlan:
+    """A checked run, ready to play (`execute`)."""
+
+    name: str
+    rules: Rules
+    bots: list[Bot]
+    games: int
+    seed: int
+    workers: int | None = None
+    rotate_seats: bool = False
+
+    def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
+                per_game_parquet: Path | None = None) -> Run:
+        from .simulate import simulate
+
+        result = simulate(self.rules, self.bots, self.games, self.seed, workers=self.workers,
+                          progress=progress, per_game_path=per_game_csv, parquet_path=per_game_parquet,
+                          description=self.name, rotate_seats=self.rotate_seats, keep_games=per_game)
+        return Run(self.name, result)
+
+
+def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
+                bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
+                workers: int | None = None, rotate_seats: bool = False, name: str | None = None) -> RunPlan:
+    _check_common(games, seed, workers)
+    label, loaded = load_rules(rules, overrides, players)
+    return RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats)
+
+
+def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
+        seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+        rotate_seats: bool = False, per_game: bool = False, progress: bool = False) -> Run:
+    """Simulate `games` games of one rule set; see the module docstring."""
+    plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
+                       workers=workers, rotate_seats=rotate_seats)
+    return plan.execute(progress=progress, per_game=per_game)
+
+
+# ---------------------------------------------------------------- compare
+
+
+@dataclass
+class Comparison:
+    """The same games under several rule sets; the first is the baseline. `summary` (the rows
+    of compare.csv), `differences` (differences.csv), `distributions`; `plot_*()` Figures with
+    the variants side by side."""
+
+    runs: list[Run]
+
+    @property
+    def names(self) -> list[str]:
+        return [r.name for r in self.runs]
+
+    @cached_property
+    def summary(self):
+        import pandas as pd
+
+        return pd.concat([r.summary for r in self.runs], ignore_index=True)
+
+    @cached_property
+    def differences(self):
+        from . import stats
+
+        return stats.differences([(r.name, r.measures()) for r in self.runs])
+
+    @cached_property
+    def distributions(self):
+        import pandas as pd
+
+        return pd.concat([r.distributions for r in self.runs], ignore_index=True)
+
+    def plot(self, chart: str):
+        from .charts import VARIANT_CHARTS
+
+        return VARIANT_CHARTS[chart]([r._chart_variant() for r in self.runs])
+
+    def plot_win_rates(self):
+        return self.plot("win_rates")
+
+    def plot_game_length(self):
+        return self.plot("game_length")
+
+    def plot_winner_points(self):
+        return self.plot("winner_points")
+
+    def plot_bot_win_rates(self):
+        return self.plot("bot_win_rates")
+
+    def plot_max_pending(self):
+        return self.plot("max_pending")
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from . import charts, stats
+
+        out: dict[str, Callable[[Path], None]] = {
+            "compare.csv": lambda path: stats.write_csv(self.summary, path),
+            "differences.csv": lambda path: stats.write_csv(self.differences, path),
+            "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
+        }
+        stacking = any(charts.stacking_on(r.rules) for r in self.runs)
+        for name in charts.variant_chart_names(stacking):
+            out[f"{name}.png"] = lambda path, name=name: charts.save_figure(self.plot(name), path)
+        return out
+
+
+@dataclass
+class ComparePlan:
+    plans: list[RunPlan]
+
+    def execute(self, progress: bool = False, per_game: bool = False,
+                per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
+        """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
+        runs = []
+        for plan in self.plans:
+            csv, parquet = per_game_paths(plan.name) if per_game_paths else (None, None)
+            runs.append(plan.execute(progress=progress, per_game=per_game, per_game_csv=csv, per_game_parquet=parquet))
+        return Comparison(runs)
+
+
+def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
+                    bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
+                    workers: int | None = None, rotate_seats: bool = False) -> ComparePlan:
+    variants = list(variants)
+    if len(variants) < 2:
+        raise InputError(f"compare needs at least two presets or rule files (got {len(variants)})")
+    plans = [prepare_run(v, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
+                         workers=workers, rotate_seats=rotate_seats) for v in variants]
+    for plan, name in zip(plans, _unique_names([p.name for p in plans])):
+        plan.name = name
+    return ComparePlan(plans)
+
+
+def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
+            bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
+            workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
+            progress: bool = False) -> Comparison:
+    """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
+    return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
+                           workers=workers, rotate_seats=rotate_seats).execute(progress=progress, per_game=per_game)
+
+
+# ---------------------------------------------------------------- sweep
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """`KNOB=V1,V2,...` or `KNOB=A..B` (whole numbers, inclusive) -> (knob, typed values)."""
+    knob, sep, spec = text.partition("=")
+    knob, spec = knob.strip(), spec.strip()
+    if not sep or not knob or not spec:
+        raise InputError(f"bad --vary {text!r}: expected KNOB=V1,V2,... or KNOB=A..B")
+    if knob not in BY_NAME:
+        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list)")
+    if ".." in spec:
+        first, _, last = spec.partition("..")
+        try:
+            a, b = int(first), int(last)
+        except ValueError:
+            raise InputError(f"bad --vary {text!r}: a range A..B needs two whole numbers") from None
+        if BY_NAME[knob].values is not int:
+            raise InputError(f"bad --vary {text!r}: knob {knob!r} is not a whole number; list the values")
+        if a > b:
+            raise InputError(f"bad --vary {text!r}: the range {a}..{b} is empty")
+        if b - a >= 100:
+            raise InputError(f"bad --vary {text!r}: at most 100 values")
+        texts = [str(v) for v in range(a, b + 1)]
+    else:
+        texts = [v.strip() for v in spec.split(",")]
+        if any(not v for v in texts):
+            raise InputError(f"bad --vary {text!r}: empty value in the list")
+    try:
+        typed = [parse_value(knob, v) for v in texts]
+    except RulesError as exc:
+        raise InputError(f"bad --vary {text!r}: {exc}") from None
+    if len(set(typed)) != len(typed):
+        raise InputError(f"bad --vary {text!r}: a value is listed twice")
+    return knob, typed
+
+
+def _setting(value: Any) -> Any:
+    """A knob value as written in sweep.csv: numbers as numbers, booleans as true/false."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+@dataclass
+class Sweep:
+    """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
+    per varied knob. `plot()` (one varied knob) draws seat 0's win rate and the mean turns."""
+
+    preset: str
+    knobs: list[str]
+    points: list[dict[str, Any]]
+    runs: list[Run]
+
+    @cached_property
+    def summary(self):
+        import pandas as pd
+
+        frames = []
+        for point, run_ in zip(self.points, self.runs):
+            frame = run_.summary.copy()
+            for i, knob in enumerate(self.knobs):
+                frame.insert(1 + i, knob, _setting(point[knob]))
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    @property
+    def bots_text(self) -> str:
+        all_bots = [r.bots for r in self.runs]
+        labels = {b.label for bots in all_bots for b in bots}
+        if len(labels) == 1:
+            return f"{next(iter(labels))} in every seat"
+        return "; ".join(dict.fromkeys(describe(b) for b in all_bots))
+
+    def plot(self):
+        from . import charts
+
+        if len(self.knobs) != 1:
+            raise ValueError("the sweep chart shows one varied knob")
+        return charts.sweep(self.summary, self.knobs[0], self.preset, self.bots_text, self.runs[0].result.games,
+                            [r.rules.players for r in self.runs])
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from . import charts, stats
+
+        out: dict[str, Callable[[Path], None]] = {"sweep.csv": lambda path: stats.write_csv(self.summary, path)}
+        if len(self.knobs) == 1:
+            out["sweep.png"] = lambda path: charts.save_figure(self.plot(), path)
+        return out
+
+
+@dataclass
+class SweepPlan:
+    preset: str
+    knobs: list[str]
+    points: list[dict[str, Any]]
+    plans: list[RunPlan] = field(default_factory=list)
+
+    def execute(self, progress: bool = False) -> Sweep:
+        return Sweep(self.preset, self.knobs, self.points, [p.execute(progress=progress) for p in self.plans])
+
+
+def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+                  players: int | None = None, bots: str | None = None, seed: int = 0,
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None) -> SweepPlan:
+    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid."""
+    if isinstance(vary, Mapping):
+        axes = []
+        for knob, values in vary.items():
+            if knob not in BY_NAME:
+                raise InputError(f"bad vary: unknown knob {knob!r} (see `uno-sim rules` for the list)")
+            axes.append((knob, [parse_value(knob, v) for v in values]))
+    else:
+        axes = [parse_vary(text) for text in vary]
+    if not axes:
+        raise InputError("sweep needs at least one --vary KNOB=VALUES")
+    knobs = [k for k, _ in axes]
+    if len(set(knobs)) != len(knobs):
+        dup = next(k for k in knobs if knobs.count(k) > 1)
+        raise InputError(f"--vary {dup} is given twice")
+    given = override_dict(overrides)
+    for knob in knobs:
+        if knob in given:
+            raise InputError(f"--vary {knob} conflicts with --set {knob}=...")
+        if knob == "players" and players is not None:
+            raise InputError("--vary players conflicts with --players")
+    points = [dict(zip(knobs, combo)) for combo in itertools.product(*(values for _, values in axes))]
+    if len(points) > MAX_SWEEP_POINTS:
+        raise InputError(f"--vary: the grid has {len(points):,} points; at most {MAX_SWEEP_POINTS:,}")
+    label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
+    plans = [prepare_run(rules, games=games, players=players, bots=bots, seed=seed,
+                         overrides=given | point, workers=workers, name=label) for point in points]
+    return SweepPlan(label, knobs, points, plans)
+
+
+def sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+          players: int | None = None, bots: str | None = None, seed: int = 0,
+          overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+          progress: bool = False) -> Sweep:
+    """Simulate a rule set once per value (or grid point) of the varied knobs."""
+    return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
+                         workers=workers).execute(progress=progress)
+
+
+# ---------------------------------------------------------------- matches
+
+
+@dataclass
+class MatchRun:
+    """Whole matches: `summary` (the rows of match.csv) and `plot_rounds()`."""
+
+    name: str
+    result: Any  # matches.MatchResult
+
+    @property
+    def rules(self) -> Rules:
+        return self.result.rules
+
+    @property
+    def bots(self) -> list[Bot]:
+        return self.result.bots
+
+    @cached_property
+    def summary(self):
+        return self.result.summary(self.name)
+
+    def plot_rounds(self):
+        from .charts import rounds_per_match
+
+        return rounds_per_match(self.result, self.name, describe(self.bots))
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from . import charts, stats
+
+        return {
+            "match.csv": lambda path: stats.write_csv(self.summary, path),
+            "rounds_per_match.png": lambda path: charts.save_figure(self.plot_rounds(), path),
+        }
+
+
+@dataclass
+class MatchPlan:
+    name: str
+    rules: Rules
+    bots: list[Bot]
+    matches: int
+    seed: int
+    workers: int | None = None
+    rotate_seats: bool = False
+
+    def execute(self, progress: bool = False) -> MatchRun:
+        from .matches import simulate_matches
+
+        result = simulate_matches(self.rules, self.bots, self.matches, self.seed, workers=self.workers,
+                                  progress=progress, rotate_seats=self.rotate_seats)
+        return MatchRun(self.name, result)
+
+
+def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
+                  players: int | None = None, bots: str | None = None, seed: int = 0,
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+                  rotate_seats: bool = False) -> MatchPlan:
+    _check_common(matches, seed, workers, "--matches")
+    check_count("--target", target, maximum=int(BY_NAME["target"].high))
+    given = override_dict(overrides)
+    if target is not None:
+        given["target"] = target
+    label, loaded = load_rules(rules, given, players)
+    return MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats)
+
+
+def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
+          players: int | None = None, bots: str | None = None, seed: int = 0,
+          overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+          rotate_seats: bool = False, progress: bool = False) -> MatchRun:
+    """Play whole matches to the target score (or match_rounds); see the module docstring."""
+    return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,
+                         overrides=overrides, workers=workers, rotate_seats=rotate_seats).execute(progress=progress)

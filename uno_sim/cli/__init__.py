@@ -1,0 +1,10 @@
+"""The `uno-sim` command line: one module per command over the Python API (uno_sim.api).
+
+app.py registers the commands and maps errors to exit statuses; options.py declares the
+shared options once; render.py draws the terminal tables; output.py is the one path by which
+a command checks and writes its output folder.
+"""
+
+from .app import app, main, run_cli
+
+__all__ = ["app", "main", "run_cli"]

@@ -1,0 +1,126 @@
+"""The Typer app: every command registered once, and the one error path.
+
+Exit status: 0 done; 2 bad input (one `error: ...` line on stderr, nothing written); 1 an
+unexpected failure (one line; UNO_SIM_DEBUG=1 prints the traceback); 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM). Commands that describe rules (presets, show, rules,
+--help) import nothing compiled.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import BadInput
+from . import bench, compare, match, presets, rules, run, show, sweep, trace
+
+try:  # typer >= 0.16 vendors click as typer._click
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - older typer on real click
+    from click.exceptions import ClickException, NoArgsIsHelpError
+
+EXIT_BAD_INPUT = 2
+EXIT_FAILURE = 1
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+app = typer.Typer(
+    name="uno-sim",
+    help="Monte Carlo simulator for UNO and its rule variants. Presets are built-in rule sets; "
+    "wherever a preset is asked for, a path to a TOML rule file of your own works too.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+for command in (presets.presets, show.show, rules.rules, run.run, compare.compare, sweep.sweep, trace.trace,
+                match.match, bench.bench):
+    app.command()(command)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"uno-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    """Monte Carlo simulator for UNO and its rule variants."""
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread like Ctrl-C's KeyboardInterrupt."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
+
+
+def _error(message: str) -> None:
+    line = " ".join(str(message).split())  # exactly one line
+    sys.stderr.write(f"error: {line}\n")
+    sys.stderr.flush()
+
+
+def run_cli(argv: Optional[list[str]] = None) -> int:
+    """Run the app on argv (default sys.argv[1:]) and return the exit status."""
+    command = typer.main.get_command(app)
+    previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
+    try:
+        result = command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+    except BadInput as exc:
+        _error(str(exc))
+        return EXIT_BAD_INPUT
+    except ClickException as exc:
+        if isinstance(exc, NoArgsIsHelpError):
+            sys.stdout.write(exc.format_message() + "\n")
+            return 0
+        _error(exc.format_message())
+        return EXIT_BAD_INPUT if exc.exit_code == 2 else EXIT_FAILURE
+    except (KeyboardInterrupt, typer.Abort):
+        _error("interrupted (Ctrl-C); nothing was written")
+        return EXIT_INTERRUPTED
+    except Terminated:
+        _error("terminated (SIGTERM); nothing was written")
+        return EXIT_TERMINATED
+    except BrokenPipeError:
+        # The reader went away (e.g. `uno-sim trace ... | head`): stop quietly, successfully.
+        # Point stdout at /dev/null so the interpreter's final flush does not complain again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # unexpected: one line, no traceback unless asked for
+        if os.environ.get("UNO_SIM_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        _error(f"unexpected failure: {type(exc).__name__}: {exc} (set UNO_SIM_DEBUG=1 for a traceback)")
+        return EXIT_FAILURE
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    return result if isinstance(result, int) else 0
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run_cli())

@@ -1,0 +1,48 @@
+"""`uno-sim bench`: games per second for a fixed set of cases (uno_sim/bench.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from ..api import check_count
+from ..files import check_out_file
+from .render import stdout
+
+
+def bench(
+    games: Annotated[int, typer.Option("--games", help="Games per run.")] = 1_000_000,
+    repeats: Annotated[int, typer.Option("--repeats", help="Runs per case; the median is reported.")] = 3,
+    write: Annotated[
+        Optional[Path],
+        typer.Option("--write", show_default=False,
+                     help="Write this Markdown file (and benchmarks.json beside it) with the table."),
+    ] = None,
+) -> None:
+    """Games per second for fixed presets, player counts and thread counts."""
+    from ..bench import check_baseline, machine, run_benchmarks, write_results
+
+    check_count("--games", games)
+    check_count("--repeats", repeats, maximum=100)
+    json_path = write.with_name("benchmarks.json") if write is not None else None
+    if write is not None:  # checked before the benchmark runs
+        check_out_file(write, "--write")
+        check_out_file(json_path, "--write")
+        check_baseline(json_path)
+    rows = run_benchmarks(games, repeats, json_path, expert=True)
+    info = machine()
+    table = Table(title=f"uno-sim bench: {info['cpu']}, {info['cores']} cores", header_style="bold")
+    for col in ("preset", "players", "bots", "threads", "games/s", "baseline", "target"):
+        table.add_column(col, justify="left" if col in ("preset", "bots") else "right")
+    for r in rows:
+        table.add_row(
+            r.preset, str(r.players), r.bots, str(r.workers), f"{r.games_per_second:,.0f}",
+            f"{r.baseline:,.0f}" if r.baseline else "-", f"{r.target:,.0f}" if r.target else "-",
+        )
+    stdout().print(table)
+    if write is not None:
+        write_results(rows, info, repeats, write, json_path)
+        stdout().print(f"wrote {write} and {json_path}")

@@ -1,0 +1,60 @@
+"""`uno-sim compare A B ...`: the same games under several rule sets, with differences."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .. import api
+from . import options as O
+from .output import out_folder, print_written, write_result
+from .render import print_compare
+from .run import check_parquet
+from .workers import note_workers
+
+
+def compare(
+    presets: Annotated[
+        list[str],
+        typer.Argument(metavar="PRESET...", show_default=False,
+                       help="Two or more presets or rule files; the first is the baseline."),
+    ],
+    games: Annotated[int, typer.Option("--games", help="Games per variant.")] = 1_000_000,
+    players: O.Players = None,
+    bots: O.Bots = None,
+    seed: O.Seed = 0,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="KNOB=VALUE", show_default=False,
+                     help="Override a rule knob in every variant (repeatable)."),
+    ] = None,
+    workers: O.Workers = None,
+    out: O.Out = None,
+    force: O.Force = False,
+    per_game: Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")] = False,
+    parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")] = False,
+    rotate_seats: O.RotateSeats = False,
+) -> None:
+    """Play the same games under each preset and show the differences to the first.
+
+    A side-by-side table with 95% intervals and significance; OUT/compare.csv,
+    OUT/differences.csv, OUT/distributions.csv and charts.
+    """
+    plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
+                               workers=workers, rotate_seats=rotate_seats)
+    check_parquet(parquet)
+    names = [p.name for p in plan.plans]
+    folder = out_folder(out, "-".join(dict.fromkeys(names)), "compare", force)
+    note_workers(workers)
+
+    def play(files):
+        def per_game_paths(name: str):
+            return (files.path_for(folder / f"games-{name}.csv") if per_game else None,
+                    files.path_for(folder / f"games-{name}.parquet") if parquet else None)
+
+        return plan.execute(progress=True, per_game_paths=per_game_paths)
+
+    result, written = write_result(folder, force, play)
+    print_compare(result)
+    print_written(written)

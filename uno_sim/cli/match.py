@@ -1,0 +1,45 @@
+"""`uno-sim match PRESET`: whole matches to a target score."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .. import api
+from . import options as O
+from .output import out_folder, print_written, write_result
+from .render import print_match
+from .workers import note_workers
+
+
+def match(
+    preset: O.Preset,
+    matches: Annotated[int, typer.Option("--matches", help="Number of matches to play.")] = 10_000,
+    target: Annotated[
+        Optional[int], typer.Option("--target", show_default=False,
+                                    help="Score that ends a match (default: the preset's, 500).")
+    ] = None,
+    players: O.Players = None,
+    bots: O.Bots = None,
+    seed: O.Seed = 0,
+    set_: O.Overrides = None,
+    workers: O.Workers = None,
+    out: O.Out = None,
+    force: O.Force = False,
+    rotate_seats: Annotated[
+        bool,
+        typer.Option("--rotate-seats",
+                     help="Change the seating every PLAYERS rounds, through every seating up to rotation and "
+                          "reflection (with 4 players: each partner pairing for 4 rounds); scores and match win "
+                          "rates per player (the i-th bot), so the results are seat-fair."),
+    ] = False,
+) -> None:
+    """Play whole matches to --target: OUT/match.csv and a rounds chart."""
+    plan = api.prepare_match(preset, matches=matches, target=target, players=players, bots=bots, seed=seed,
+                             overrides=set_, workers=workers, rotate_seats=rotate_seats)
+    folder = out_folder(out, plan.name, "match", force)
+    note_workers(workers)
+    result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
+    print_match(result)
+    print_written(written)

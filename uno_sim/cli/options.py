@@ -1,0 +1,49 @@
+"""The options the commands share, declared once (Typer `Annotated` types)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+Preset = Annotated[
+    str,
+    typer.Argument(metavar="PRESET", show_default=False,
+                   help="A built-in preset (see `uno-sim presets`) or a path to a TOML rule file."),
+]
+Players = Annotated[
+    Optional[int],
+    typer.Option("--players", show_default=False, help="Number of players (2-10); default from the preset."),
+]
+Overrides = Annotated[
+    Optional[list[str]],
+    typer.Option("--set", metavar="KNOB=VALUE", show_default=False,
+                 help="Override a rule knob (repeatable; `uno-sim rules` lists the knobs)."),
+]
+Bots = Annotated[
+    Optional[str],
+    typer.Option("--bots", metavar="B1,B2,...", show_default=False,
+                 help="One bot per seat, or one for every seat; parameters after colons, "
+                      "e.g. random:forget_uno=0.3. Bots: random, greedy, expert, bluffer. Default: random."),
+]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed (>= 0); the same seed gives the same numbers.")]
+Workers = Annotated[
+    Optional[int], typer.Option("--workers", show_default=False, help="Threads to use (default: all cores).")
+]
+Out = Annotated[
+    Optional[Path],
+    typer.Option("--out", show_default=False, help="Output folder (default: a new folder under reports/)."),
+]
+Force = Annotated[
+    bool,
+    typer.Option("--force", help="Write into an existing non-empty --out folder, replacing uno-sim's files there."),
+]
+RotateSeats = Annotated[
+    bool,
+    typer.Option("--rotate-seats",
+                 help="Play each deal once per seat rotation (game i: deal i // players, bots shifted by "
+                      "i % players), so seat advantage does not bias per-bot win rates."),
+]
+PerGame = Annotated[bool, typer.Option("--per-game", help="Also write the per-game rows as CSV.")]
+Parquet = Annotated[bool, typer.Option("--parquet", help="Also write the per-game rows as Parquet (needs pyarrow).")]

@@ -1,0 +1,50 @@
+"""The one output path of the commands that write a folder: check it before anything runs,
+write every file all-or-nothing, list what was written."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from ..files import OutputFolder, check_out_dir
+from .render import stdout
+
+REPORTS_DIR = Path("reports")
+
+
+def default_out_dir(name: str, command: str) -> Path:
+    """reports/COMMAND-NAME-YYYYmmdd-HHMMSS/ (NAME e.g. the preset, or `v1-v2` for compare);
+    a -2, -3, ... suffix when that folder exists already."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80]
+    base = REPORTS_DIR / f"{command}-{safe}-{stamp}"
+    candidate, k = base, 2
+    while candidate.exists():
+        candidate = base.with_name(f"{base.name}-{k}")
+        k += 1
+    return candidate
+
+
+def out_folder(out: Path | None, name: str, command: str, force: bool) -> Path:
+    """The output folder to use, checked (writable; empty unless --force)."""
+    folder = out if out is not None else default_out_dir(name, command)
+    check_out_dir(folder, force=force)
+    return folder
+
+
+def write_result(folder: Path, force: bool, play: Callable[[OutputFolder], object]) -> list[Path]:
+    """Open the folder, `play(files)` (which may stream per-game files through
+    `files.path_for`) returning a result with `files()`, write those files, and rename
+    everything into place together; on any failure nothing is left behind."""
+    with OutputFolder(folder, force=force) as files:
+        result = play(files)
+        for name, write in result.files().items():
+            write(files.path_for(folder / name))
+    return result, files.written
+
+
+def print_written(paths: list[Path]) -> None:
+    console = stdout()
+    for path in paths:
+        console.print(f"wrote {path}")

@@ -1,0 +1,38 @@
+"""`uno-sim show PRESET`: every knob of a rule set, with its meaning."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from .. import api
+from .. import presets as P
+from ..knobs import BY_NAME
+from . import options as O
+from .render import fmt_value, stdout
+
+
+def show(preset: O.Preset, players: O.Players = None, set_: O.Overrides = None) -> None:
+    """Every knob of a preset or rule file, with its value and meaning.
+
+    `*` marks the values that differ from the defaults (the official rules).
+    """
+    name, rules = api.load_rules(preset, set_, players)
+    description = P.description(P.find(preset))
+    table = Table(title=f"{name}: {description}" if description else name, header_style="bold")
+    table.add_column("knob", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column("default", no_wrap=True)
+    table.add_column("", justify="center")
+    table.add_column("meaning")
+    changed = 0
+    for knob_name, value in rules.as_dict().items():
+        knob = BY_NAME[knob_name]
+        differs = value != knob.default
+        changed += differs
+        style = "bold yellow" if differs else None
+        table.add_row(knob_name, fmt_value(value), fmt_value(knob.default), "*" if differs else "", knob.meaning,
+                      style=style)
+    console = stdout(wide=True)
+    console.print(table)
+    console.print(f"{changed} knob(s) differ from the official defaults (marked *). "
+                  "`uno-sim rules KNOB` explains a knob in full.")

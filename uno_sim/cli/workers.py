@@ -1,0 +1,14 @@
+"""A note when --workers asks for more threads than this machine gives the process."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from ..chunks import available_threads
+
+
+def note_workers(workers: int | None) -> None:
+    if workers is not None and workers > available_threads():
+        Console(stderr=True, highlight=False).print(
+            f"note: --workers {workers} capped at the {available_threads()} threads available"
+        )

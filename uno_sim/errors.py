@@ -1,0 +1,14 @@
+"""The one kind of error a user can fix: bad input.
+
+Every check of user input (rules, rule files, bots, options, output locations) raises a
+subclass of `BadInput` whose message names the bad value; the command line prints it as one
+`error:` line and exits with status 2, the Python API lets it propagate.
+"""
+
+
+class BadInput(ValueError):
+    """Bad user input; the message names the offending value."""
+
+
+class InputError(BadInput):
+    """A bad option value (games, seed, workers, ...)."""

@@ -1,0 +1,154 @@
+"""Rule files: the presets shipped in the package, and the user's own TOML files.
+
+A rule file is TOML with at most three top-level keys:
+
+    description = "one line shown by `uno-sim presets`"
+    extends = "stacking"          # optional: a built-in preset, or another file (relative to this one)
+    [rules]
+    jump_in = true                # knobs (uno_sim/knobs.py); the rest comes from `extends` or the defaults
+
+Wherever a preset name is accepted, a path to such a file is accepted too: anything ending in
+`.toml` or containing a path separator is read as a file. Every problem (a missing file, bad
+TOML, a file that is not UTF-8, an unknown top-level key, `rules` that is not a table, an
+unknown knob or bad value, an `extends` cycle or a missing parent) is a `RulesError` naming
+the preset or file and the problem.
+
+The built-in presets are package data (uno_sim/presets/*.toml), read with importlib.resources,
+so an installed copy finds them from any folder.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
+
+PRESETS = resources.files("uno_sim") / "presets"
+TOP_LEVEL_KEYS = ("description", "extends", "rules")
+
+
+@dataclass(frozen=True)
+class RuleSource:
+    """A built-in preset (`path` None) or a rule file of the user's."""
+
+    name: str  # the preset name, or the file's stem: the variant's label in tables
+    path: Path | None = None
+
+    @property
+    def what(self) -> str:
+        return f"preset {self.name!r}" if self.path is None else f"rule file {str(self.path)!r}"
+
+    def read_bytes(self) -> bytes:
+        if self.path is None:
+            return (PRESETS / f"{self.name}.toml").read_bytes()
+        try:
+            return self.path.read_bytes()
+        except OSError as exc:
+            raise RulesError(f"{self.what}: cannot read it ({exc.strerror or exc})") from None
+
+
+def is_path(spec: str) -> bool:
+    """A preset argument naming a file rather than a built-in preset."""
+    return spec.endswith(".toml") or "/" in spec or os.sep in spec
+
+
+def preset_names() -> list[str]:
+    """The built-in presets, sorted."""
+    return sorted(item.name[: -len(".toml")] for item in PRESETS.iterdir() if item.name.endswith(".toml"))
+
+
+def find(spec: str, relative_to: Path | None = None) -> RuleSource:
+    """The rule source a preset argument (or an `extends` value) names."""
+    if is_path(spec):
+        path = Path(spec).expanduser()
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        if not path.is_file():
+            problem = "is not a file" if path.exists() else "not found"
+            where = "" if relative_to is None else f" (looked in {relative_to})"
+            raise RulesError(f"rule file {spec!r} {problem}{where}")
+        return RuleSource(path.stem, path)
+    if not (PRESETS / f"{spec}.toml").is_file():
+        raise RulesError(f"unknown preset {spec!r} (known: {', '.join(preset_names())}; or give a path to a .toml file)")
+    return RuleSource(spec)
+
+
+def read(source: RuleSource) -> dict[str, Any]:
+    """The parsed top level of a rule file, checked strictly (keys, types, encoding)."""
+    raw = source.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{source.what}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{source.what}: not valid TOML ({exc})") from None
+    unknown = [key for key in data if key not in TOP_LEVEL_KEYS]
+    if unknown:
+        hint = " (did you mean 'extends'?)" if unknown[0].startswith("extend") else ""
+        raise RulesError(
+            f"{source.what}: unknown top-level key {unknown[0]!r}{hint}; a rule file has "
+            f"{', '.join(TOP_LEVEL_KEYS)}, and knobs go under [rules]"
+        )
+    if "rules" in data and not isinstance(data["rules"], dict):
+        raise RulesError(f"{source.what}: 'rules' must be a table ([rules] with KNOB = VALUE lines)")
+    for key in ("description", "extends"):
+        if key in data and not isinstance(data[key], str):
+            raise RulesError(f"{source.what}: {key!r} must be a string")
+    for name, value in data.get("rules", {}).items():
+        if isinstance(value, dict):
+            raise RulesError(f"{source.what}: knob {name!r} must be a value, not a table")
+    return data
+
+
+def knob_table(source: RuleSource, _seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The merged knobs of a rule source, following `extends` (parents first)."""
+    key = source.what
+    if key in _seen:
+        raise RulesError(f"{source.what} extends itself (via {' -> '.join(_seen + (key,))})")
+    data = read(source)
+    parent = data.get("extends")
+    base: dict[str, Any] = {}
+    if parent:
+        try:
+            parent_source = find(parent, source.path.parent if source.path is not None else None)
+        except RulesError as exc:
+            raise RulesError(f"{source.what}: extends {parent!r}: {exc}") from None
+        if source.path is None and parent_source.path is not None:
+            raise RulesError(f"{source.what}: a built-in preset can only extend built-in presets")
+        base = knob_table(parent_source, _seen + (key,))
+    knobs = dict(data.get("rules", {}))
+    for name, value in knobs.items():
+        try:
+            parse_value(name, value)
+        except RulesError as exc:
+            raise RulesError(f"{source.what}: {exc}") from None
+    return base | knobs
+
+
+def description(source: RuleSource) -> str:
+    return str(read(source).get("description", ""))
+
+
+def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players: int | None = None) -> Rules:
+    """Rules of a preset or rule file, with `--set` overrides and `--players` applied last."""
+    source = find(spec)
+    table = knob_table(source)
+    try:
+        rules = build_rules(table)
+    except RulesError as exc:
+        raise RulesError(f"{source.what}: {exc}") from None
+    values = rules.as_dict()
+    if overrides:
+        if isinstance(overrides, list):
+            overrides = parse_assignments(overrides)
+        values |= {k: parse_value(k, v) for k, v in overrides.items()}
+    if players is not None:
+        values["players"] = players
+    return build_rules(values)
