@@ -1,0 +1,70 @@
+"""The one knob table: every knob appears everywhere it must, derived from the table."""
+
+import dataclasses
+
+import pytest
+
+from uno_sim import cli
+from uno_sim.knobs import BY_NAME, DEFAULTS, INDEX, KNOBS, K, NAMES
+from uno_sim.rules import Rules
+
+import trace_checker
+import test_trace_replay
+
+
+def test_rules_fields_are_the_table():
+    fields = dataclasses.fields(Rules)
+    assert [f.name for f in fields] == list(NAMES)
+    assert {f.name: f.default for f in fields} == DEFAULTS
+    assert Rules().as_dict() == DEFAULTS
+
+
+def test_kernel_indices_are_the_table_order():
+    assert list(K) == list(range(len(KNOBS)))
+    assert K._fields == NAMES and INDEX == {name: i for i, name in enumerate(NAMES)}
+
+
+@pytest.mark.parametrize("knob", KNOBS, ids=lambda k: k.name)
+def test_every_knob_is_described_packed_and_validated(knob):
+    assert knob.meaning and knob.detail and knob.group
+    packed = Rules().pack()
+    assert len(packed) == len(KNOBS)
+    if knob.choices:  # every word packs to its position
+        for code, word in enumerate(knob.choices):
+            assert Rules(**{knob.name: word}).pack()[INDEX[knob.name]] == code
+    elif knob.values is not bool:  # bounds are enforced, with the knob named
+        with pytest.raises(ValueError, match=knob.name):
+            Rules(**{knob.name: type(knob.default)(knob.high) + 1})
+        with pytest.raises(ValueError, match=knob.name):
+            Rules(**{knob.name: type(knob.default)(knob.low) - 1})
+
+
+def test_checker_knows_every_knob_with_its_default():
+    assert trace_checker.DEFAULT_RULES == {k: v for k, v in DEFAULTS.items() if k != "players"}
+
+
+def test_hypothesis_rule_sets_draw_every_knob():
+    for knob in KNOBS:
+        if knob.values is bool or knob.choices:
+            continue
+        assert knob.name in test_trace_replay._NUMBER_RANGES, f"{knob.name}: give it a range to draw"
+
+
+def test_show_and_rules_list_every_knob(capsys):
+    assert cli.run_cli(["show", "standard"]) == 0
+    shown = capsys.readouterr().out
+    assert cli.run_cli(["rules"]) == 0
+    listed = capsys.readouterr().out
+    for knob in KNOBS:
+        assert knob.name in shown and knob.name in listed
+        assert knob.meaning[:30] in listed.replace("\n", " ") or knob.meaning.split()[0] in listed
+
+
+def test_rules_knob_prints_the_full_entry(capsys):
+    assert cli.run_cli(["rules", "stack_four_on_two"]) == 0
+    out = capsys.readouterr().out
+    knob = BY_NAME["stack_four_on_two"]
+    assert out.startswith(f"stack_four_on_two: {knob.meaning}")
+    assert "王牌为大" in out and "default: false" in out
+    assert cli.run_cli(["rules", "colour"]) == 2
+    assert "unknown knob 'colour'" in capsys.readouterr().err
