@@ -506,6 +506,7 @@ class MatchPlan:
     seed: int
     workers: int | None = None
     rotate_seats: bool = False
+    expected_rounds: float | None = None  # from a pilot of single rounds (expected_rounds)
 
     def execute(self, progress: bool = False) -> MatchRun:
         from .matches import simulate_matches
@@ -525,7 +526,39 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
     if target is not None:
         given["target"] = target
     label, loaded = load_rules(rules, given, players)
-    return MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats)
+    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats)
+    plan.expected_rounds = expected_rounds(plan)
+    return plan
+
+
+PILOT_GAMES = 2000
+
+
+def expected_rounds(plan: MatchPlan) -> float | None:
+    """About how many rounds a match takes to reach the target, from a pilot of single
+    rounds (None when the match length is fixed by match_rounds). A target out of reach
+    within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
+    from .engine.layout import MAX_MATCH_ROUNDS
+    from .simulate import simulate
+
+    rules = plan.rules
+    if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
+        return None
+    pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers, progress=False)
+    agg = pilot.aggregate
+    sides = rules.teams or rules.players
+    if rules.match_scoring == "winner_takes":  # the leading side gains about its share of the winners' points
+        gain = agg.winner_points.mean_interval()[0] / sides if agg.winner_points.n else 0.0
+    else:  # every losing side adds its own hand points
+        gain = agg.loser_points.mean_interval()[0] * (sides - 1) / sides if agg.loser_points.n else 0.0
+    rounds = rules.target / gain if gain > 0 else float("inf")
+    if rounds > MAX_MATCH_ROUNDS:
+        raise InputError(
+            f"--target {rules.target:,} is out of reach: a match would need about "
+            f"{'infinitely many' if rounds == float('inf') else f'{rounds:,.0f}'} rounds, and a match stops "
+            f"undecided after {MAX_MATCH_ROUNDS:,} (a round scores about {gain:,.1f} points a side)"
+        )
+    return rounds
 
 
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,

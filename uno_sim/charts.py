@@ -337,7 +337,7 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
         else:  # categories: points with 95% interval bars, no line between them
             ax.errorbar(x, value, yerr=_errors(value, low, high), fmt="o", color=color, capsize=5,
                         markersize=7, label=f"{label} with {band_label}")
-        return float(np.nanmin(low)), float(np.nanmax(high))
+        return _finite_range(value, low, high)
 
     fair = 1.0 / np.asarray(players_each, dtype=float)
     lo, hi = draw(top, "win_rate_seat_0", COLORS[0], "seat 0 win rate", "95% interval (Wilson)")
@@ -368,6 +368,13 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
     top.set_title(f"{preset}: sweep over {knob}\n{subtitle}", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _finite_range(*arrays: np.ndarray) -> tuple[float, float]:
+    """(min, max) over the finite entries (an interval is NaN for tiny samples); (0, 1) if none."""
+    values = np.concatenate([np.asarray(a, dtype=float) for a in arrays])
+    values = values[np.isfinite(values)]
+    return (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
 
 
 def _fmt_setting(value) -> str:

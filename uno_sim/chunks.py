@@ -17,6 +17,8 @@ import time
 from collections import deque
 from typing import Callable, Protocol
 
+from . import interrupts
+
 PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
@@ -138,26 +140,33 @@ def run_chunks(
     chunks = Chunker(total, chunk_size)
     bar = Progress(total, progress, description)
     pending: deque = deque()
+    what = f"games of {description}" if description != "matches" else "matches"
 
     def start_next() -> None:
         first, n = chunks.take()
         if n > 0:
             pending.append((first, n, start(first, n)))
 
-    try:
-        t0 = time.perf_counter()
-        for _ in range(IN_FLIGHT):
-            start_next()
-        while pending:
-            first, n, job = pending.popleft()
-            result = job.result()
-            now = time.perf_counter()
-            chunks.record(n, now - t0)  # from the previous chunk's end: this chunk's share of time
-            t0 = now
-            start_next()
-            consume(first, n, result)
-            bar.update(chunks.done, chunks.seconds_left())
-    finally:
-        for _, _, job in pending:  # an error while consuming: let the queued chunks finish
-            job.result()
-        bar.close()
+    with interrupts.guarded():
+        try:
+            _play(chunks, bar, pending, start_next, consume, what)
+        finally:
+            for _, _, job in pending:  # an error or a signal: let the queued chunks finish (or stop)
+                job.result()
+            bar.close()
+
+
+def _play(chunks: Chunker, bar: Progress, pending: deque, start_next, consume, what: str) -> None:
+    t0 = time.perf_counter()
+    for _ in range(IN_FLIGHT):
+        start_next()
+    while pending:
+        first, n, job = pending.popleft()
+        result = job.result()
+        interrupts.check(chunks.done, chunks.total, what)  # a signal stopped the kernels: rows are partial
+        now = time.perf_counter()
+        chunks.record(n, now - t0)  # from the previous chunk's end: this chunk's share of time
+        t0 = now
+        start_next()
+        consume(first, n, result)
+        bar.update(chunks.done, chunks.seconds_left())

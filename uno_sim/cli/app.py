@@ -9,12 +9,12 @@ unexpected failure (one line; UNO_SIM_DEBUG=1 prints the traceback); 130 interru
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from typing import Annotated, Optional
 
 import typer
 
+from .. import interrupts
 from ..errors import BadInput
 from . import bench, compare, match, presets, rules, run, show, sweep, trace
 
@@ -25,8 +25,7 @@ except ImportError:  # pragma: no cover - older typer on real click
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
+EXIT_INTERRUPTED = 130  # SIGTERM: 143 (interrupts.EXIT_STATUS)
 
 app = typer.Typer(
     name="uno-sim",
@@ -61,14 +60,6 @@ def _main(
     """Monte Carlo simulator for UNO and its rule variants."""
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised in the main thread like Ctrl-C's KeyboardInterrupt."""
-
-
-def _terminate(signum, frame) -> None:
-    raise Terminated()
-
-
 def _error(message: str) -> None:
     line = " ".join(str(message).split())  # exactly one line
     sys.stderr.write(f"error: {line}\n")
@@ -78,9 +69,9 @@ def _error(message: str) -> None:
 def run_cli(argv: Optional[list[str]] = None) -> int:
     """Run the app on argv (default sys.argv[1:]) and return the exit status."""
     command = typer.main.get_command(app)
-    previous = signal.signal(signal.SIGTERM, _terminate) if _main_thread() else None
     try:
-        result = command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+        with interrupts.installed():
+            result = command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
     except BadInput as exc:
         _error(str(exc))
         return EXIT_BAD_INPUT
@@ -90,35 +81,24 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
             return 0
         _error(exc.format_message())
         return EXIT_BAD_INPUT if exc.exit_code == 2 else EXIT_FAILURE
+    except interrupts.Interrupted as exc:
+        _error(exc.message())
+        return exc.exit_status
     except (KeyboardInterrupt, typer.Abort):
         _error("interrupted (Ctrl-C); nothing was written")
         return EXIT_INTERRUPTED
-    except Terminated:
-        _error("terminated (SIGTERM); nothing was written")
-        return EXIT_TERMINATED
-    except BrokenPipeError:
-        # The reader went away (e.g. `uno-sim trace ... | head`): stop quietly, successfully.
-        # Point stdout at /dev/null so the interpreter's final flush does not complain again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
     except Exception as exc:  # unexpected: one line, no traceback unless asked for
+        if interrupts.received() is not None:  # a signal surfaced inside a compiled call
+            stop = interrupts.Interrupted(interrupts.received())
+            _error(stop.message())
+            return stop.exit_status
         if os.environ.get("UNO_SIM_DEBUG"):
             import traceback
 
             traceback.print_exc()
         _error(f"unexpected failure: {type(exc).__name__}: {exc} (set UNO_SIM_DEBUG=1 for a traceback)")
         return EXIT_FAILURE
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
     return result if isinstance(result, int) else 0
-
-
-def _main_thread() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
 
 
 def main() -> None:

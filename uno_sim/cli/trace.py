@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -40,10 +41,15 @@ def trace(
 
     events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats)
     if to_stdout:
-        write = sys.stdout.write
-        for event in events:
-            write(json.dumps(event, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
+        try:
+            write = sys.stdout.write
+            for event in events:
+                write(json.dumps(event, separators=(",", ":")) + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader went away (`uno-sim trace ... | head`): stop quietly, successfully. Point
+            # stdout at /dev/null so that the interpreter's last flush does not fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
     with made_dirs(out.parent), atomic_path(out) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:

@@ -11,7 +11,7 @@ from . import layout as L
 from ..knobs import K
 from .play import play_round
 from .rng import seed_game
-from .threads import split_submit
+from .threads import STOP, split_submit
 from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
@@ -44,13 +44,16 @@ def seat_bots(g, config, game, rotate):
 
 
 @njit(cache=True, nogil=True)
-def _play_games(config, key, start, rotate, out):
-    """Games start .. start + len(out) - 1 of the run, one record row each into out."""
+def _play_games(config, key, start, rotate, out, stop):
+    """Games start .. start + len(out) - 1 of the run, one record row each into out; stops
+    early (rows left unplayed) once stop[0] is set (threads.request_stop)."""
     players = config[K.players]
     dealer = players - 1
     owner = new_game(config)
     g = unowned(owner)
     for i in range(out.shape[0]):
+        if stop[0] != 0:
+            break
         deal, r = seat_bots(g, config, start + i, rotate)
         seed_game(g, key, deal)
         play_round(g, dealer, 0, N_GAME)
@@ -82,7 +85,8 @@ def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int,
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
     config = make_config(packed, bot_codes, bot_params)
     key, rotate = np.uint64(key), bool(rotate)
-    job = split_submit(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi]), n, workers)
+    job = split_submit(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi], STOP), n,
+                       workers)
     return ChunkJob(job, out)
 
 
@@ -128,7 +132,8 @@ def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, s
         seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
     config = make_config(packed, bot_codes, bot_params)
     key = np.uint64(key)
-    job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi]), n, workers)
+    job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi], STOP),
+                       n, workers)
     return ChunkJob(job, out)
 
 

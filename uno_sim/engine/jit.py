@@ -14,6 +14,8 @@ and does not import numba.
 
 import hashlib
 import os
+import sys
+import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
@@ -33,9 +35,32 @@ def sources_hash() -> str:
     return digest.hexdigest()[:16]
 
 
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
 def cache_dir() -> Path:
-    base = os.environ.get("NUMBA_CACHE_DIR") or platformdirs.user_cache_dir("uno-sim")
-    return Path(base) / f"engine-{sources_hash()}"
+    """$NUMBA_CACHE_DIR, else the per-user cache folder, else a folder in the temporary
+    directory: the first one writable (a note on stderr when one is skipped). Never the
+    installed package's own folders, which numba would use without a cache folder set."""
+    tag = f"engine-{sources_hash()}"
+    candidates = [os.environ.get("NUMBA_CACHE_DIR"), platformdirs.user_cache_dir("uno-sim"),
+                  os.path.join(tempfile.gettempdir(), f"uno-sim-cache-{os.getuid() if hasattr(os, 'getuid') else 0}")]
+    for i, base in enumerate(candidates):
+        if base and _writable(Path(base) / tag):
+            if i > 0 and candidates[0]:
+                sys.stderr.write(f"note: NUMBA_CACHE_DIR {candidates[0]} is not writable; "
+                                 f"compiled code is cached in {base} instead\n")
+            return Path(base) / tag
+    sys.stderr.write("note: no writable cache folder; the engine compiles afresh on every start\n")
+    return Path(tempfile.mkdtemp(prefix="uno-sim-cache-")) / tag
 
 
 numba.config.CACHE_DIR = str(cache_dir())

@@ -212,13 +212,16 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
 
 
 @njit(cache=True, nogil=True)
-def play_matches(config, key, start, seatings, out):
-    """Matches start .. start + len(out) - 1 of the run, one record row each into out."""
+def play_matches(config, key, start, seatings, out, stop):
+    """Matches start .. start + len(out) - 1 of the run, one record row each into out; stops
+    early once stop[0] is set (threads.request_stop)."""
     owner = new_game(config)
     g = unowned(owner)
     history = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
     dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
     seated = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
     for i in range(out.shape[0]):
+        if stop[0] != 0:
+            break
         play_match(g, config, key, start + i, seatings, out[i], history, dealers, seated)
     keep_alive(owner)

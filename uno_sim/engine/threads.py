@@ -11,9 +11,27 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable
 
+import numpy as np
+
 SLICES_PER_WORKER = 4  # more slices than threads, so a slow slice does not hold up the chunk
 
 _pools: dict[int, ThreadPoolExecutor] = {}
+
+# Set to ask every running kernel to stop at its next game (or match) boundary; the kernels
+# take it as an argument (a global array would be frozen into the compiled code).
+STOP = np.zeros(1, dtype=np.int64)
+
+
+def request_stop() -> None:
+    STOP[0] = 1
+
+
+def clear_stop() -> None:
+    STOP[0] = 0
+
+
+def stop_requested() -> bool:
+    return bool(STOP[0])
 
 
 class Job:
