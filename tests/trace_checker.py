@@ -118,13 +118,13 @@ COLORS = "RYGB"
 # not engine code); what each knob means is implemented here independently.
 from uno_sim.knobs import DEFAULTS as _TABLE_DEFAULTS  # noqa: E402
 
+DEFAULT_RULES = {name: value for name, value in _TABLE_DEFAULTS.items() if name != "players"}
+KNOBS = tuple(DEFAULT_RULES)
 # R10: the knobs of SPEC 3.8 with their defaults; a deal lacking one of them assumes the
-# default silently. Read with `self.r.get(name, SEED_DEFAULTS[name])` so the checker works
-# whether or not the knob table lists them.
+# default silently (older traces predate them). Read with `self.r.get(name, SEED_DEFAULTS[name])`
+# so the checker works whether or not the knob table lists them yet.
 SEED_DEFAULTS = {"sum_jump_in": "off", "sum_jump_win_only": False, "hand_sum_win": False,
                  "wild_swap": False, "uno_catchers": "one", "match_rounds": 0}
-DEFAULT_RULES = {**SEED_DEFAULTS, **{name: value for name, value in _TABLE_DEFAULTS.items() if name != "players"}}
-KNOBS = tuple(DEFAULT_RULES)
 EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards")
 
 
@@ -676,7 +676,7 @@ class Game:
         missing = [k for k in KNOBS if k not in self.r and k not in SEED_DEFAULTS]  # R10
         if missing:
             self.violate(f"deal rules lack knobs {missing}; their defaults are assumed")
-        self.r = {**DEFAULT_RULES, **self.r}
+        self.r = {**SEED_DEFAULTS, **DEFAULT_RULES, **self.r}
         self.n = deal.get("players", self.r.get("players"))
         self.dealer = deal.get("dealer")
         self.bots = list(deal.get("bots") or [])
