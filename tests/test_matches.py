@@ -338,3 +338,215 @@ def test_match_cli_rotate_seats(tmp_path, capsys):
     text = (out / "match.csv").read_text()
     assert "match_win_rate_player_3" in text and "round_win_rate_player_0" in text and "match_win_rate_bot_expert" in text
     assert "_seat_" not in text
+
+
+# ---------------------------------------------------------------- chips, match_rounds, the loser
+
+from positions import Position  # noqa: E402
+from uno_sim.engine.batch import run_matches  # noqa: E402
+from uno_sim.engine.match import extreme_sides, record_sides  # noqa: E402
+from uno_sim.matches import SHARE_UNITS, MatchAggregate, summarize_matches  # noqa: E402
+
+CHIPS = dict(match_scoring="chips", match_rounds=10)
+
+
+def _rows(rules: Rules, matches: int, rotate: bool = False, seed: int = 5) -> np.ndarray:
+    codes, params = pack_bots([Bot("random")] * rules.players)
+    seatings = seating_classes(rules.players) if rotate else None
+    return run_matches(rules.pack(), codes, params, run_key(seed), 0, matches, seatings, workers=1)
+
+
+def _summary(rules: Rules, matches: int, rotate: bool = False, seed: int = 5, bots=None):
+    bots = bots or [Bot("random")] * rules.players
+    return simulate_matches(rules, bots, matches, seed=seed, progress=False, rotate_seats=rotate).summary("x").set_index("metric")
+
+
+def _round_from(pos: Position) -> list[int]:
+    """Play a position to the end of its round; the chips each side gets from it."""
+    pos.run(20)
+    assert pos.ended
+    totals = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+    score_round_into(pos.g, totals)
+    return list(totals[: pos.rules.teams or pos.rules.players])
+
+
+def test_chips_every_loser_pays_the_winner_its_hand_points():
+    # seat 0 goes out with R1; left in hand: G7 Y2 W = 59, B5 BS = 25, Y9 R3 = 12
+    hands = ["R1", "G7 Y2 W", "B5 BS", "Y9 R3"]
+    assert _round_from(Position(Rules(**CHIPS), hands, top="R5")) == [59 + 25 + 12, -59, -25, -12]
+    # teams: seat 2 is seat 0's partner and pays nothing; team 1 pays its members' 59 + 12
+    assert _round_from(Position(Rules(teams=2, **CHIPS), hands, top="R5")) == [71, -71]
+    # winner_takes on the same round: the winner adds 96, nobody loses anything
+    assert _round_from(Position(Rules(), hands, top="R5")) == [96, 0, 0, 0]
+
+
+def test_chips_last_standing_placement_scores():
+    # seats 1 and 2 are out (1st, 2nd); seat 0 goes out 3rd with R1; seat 3 is left, 4th
+    pos = Position(Rules(mode="last_standing", **CHIPS), ["R1", "", "", "Y9 R3"], top="R5", out={1: 1, 2: 2})
+    assert _round_from(pos) == [-1, 3, 1, -3]
+    pos = Position(Rules(mode="last_standing", teams=2, **CHIPS), ["R1", "", "", "Y9 R3"], top="R5",
+                   out={1: 1, 2: 2})
+    assert _round_from(pos) == [-1 + 1, 3 - 3]  # team 0: seats 0, 2; team 1: seats 1, 3
+
+
+def test_chips_no_winner_round_moves_nothing():
+    assert scored(Rules(**CHIPS), -1, [10, 20, 30, 5]) == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "knobs,rotate",
+    [
+        (dict(), False),
+        (dict(players=5, next_dealer="winner"), False),
+        (dict(teams=2), False),
+        (dict(players=6, teams=3), False),
+        (dict(mode="last_standing"), False),
+        (dict(mode="last_standing", teams=2), False),
+        (dict(), True),
+        (dict(teams=2), True),
+    ],
+    ids=lambda x: str(x),
+)
+def test_chip_totals_sum_to_zero_in_every_match(knobs, rotate):
+    rules = Rules(**CHIPS, **knobs)
+    rows = _rows(rules, 200, rotate)
+    sides = rules.players if rotate or not rules.teams else rules.teams
+    totals = rows[:, L.M_TOTALS : L.M_TOTALS + sides]
+    assert (totals.sum(axis=1) == 0).all()
+    assert (rows[:, L.M_ROUNDS] == 10).all()  # target does not apply
+    assert (np.abs(totals) > 0).any()
+    for match in range(3):  # and after every round
+        out, history, _, _ = _one_match(rules, match, rotate=rotate)
+        assert (history[1:11, :sides].sum(axis=1) == 0).all()
+
+
+def test_chips_ignore_the_target():
+    rows = _rows(Rules(match_scoring="chips", match_rounds=25, target=1), 100)
+    assert (rows[:, L.M_ROUNDS] == 25).all()
+
+
+@pytest.mark.parametrize("scoring", ["winner_takes", "loser_penalty", "chips"])
+def test_match_rounds_stops_at_k_and_the_leader_wins(scoring):
+    rules = Rules(match_scoring=scoring, match_rounds=3, target=300)
+    rows = _rows(rules, 400)
+    rounds = rows[:, L.M_ROUNDS]
+    totals = rows[:, L.M_TOTALS : L.M_TOTALS + 4]
+    reached = (totals >= 300).any(axis=1) if scoring != "chips" else np.zeros(len(rows), dtype=bool)
+    assert (rounds <= 3).all() and (rounds[~reached] == 3).all()
+    if scoring != "chips":
+        assert reached.any() and (rounds[reached] < 3).any()  # some matches end at the target first
+    best = totals.max(axis=1) if scoring != "loser_penalty" else totals.min(axis=1)
+    tied_rows = 0
+    for row, tot, top in zip(rows, totals, best):
+        leaders = [s for s in range(4) if tot[s] == top]
+        if row[L.M_WINNER] == L.M_TIE:
+            tied_rows += 1
+            assert len(leaders) > 1 and row[L.M_TIED] == sum(1 << s for s in leaders)
+        elif row[L.M_ROUNDS] == 3 and not (tot >= 300).any():
+            assert leaders == [row[L.M_WINNER]]
+    assert tied_rows < len(rows)
+
+
+def test_tie_bookkeeping():
+    totals = np.array([10, 30, 30, 0] + [0] * 6, dtype=np.int64)
+    assert extreme_sides(totals, 4, True) == 0b0110 and extreme_sides(totals, 4, False) == 0b1000
+    out = np.zeros(L.N_MATCH_COLS, dtype=np.int64)
+    record_sides(out, 0b0110, L.M_WINNER, L.M_TIED)
+    assert out[L.M_WINNER] == L.M_TIE and out[L.M_TIED] == 0b0110
+    record_sides(out, 0b1000, L.M_LOSER, L.M_LOSER_TIED)
+    assert out[L.M_LOSER] == 3 and out[L.M_LOSER_TIED] == 0
+
+
+def test_a_tie_splits_the_win():
+    # three hand-made matches of 3 seats: seat 0 wins; seats 0 and 2 tie; all three tie
+    rows = np.zeros((4, L.N_MATCH_COLS), dtype=np.int64)
+    rows[:, L.M_ROUNDS] = 5
+    rows[:, L.M_LOSER] = -1
+    rows[0, L.M_WINNER] = 0
+    rows[1, L.M_WINNER], rows[1, L.M_TIED] = L.M_TIE, 0b101
+    rows[2, L.M_WINNER], rows[2, L.M_TIED] = L.M_TIE, 0b111
+    rows[3, L.M_WINNER] = -1  # undecided
+    rows[:, L.M_FIRST_DEALER] = 2
+    agg = MatchAggregate(players=3, scoring="chips", fixed_rounds=5)
+    agg.add(rows)
+    assert list(agg.wins) == [SHARE_UNITS * 11 // 6, SHARE_UNITS // 3, SHARE_UNITS * 5 // 6]
+    s = summarize_matches(agg, "x", ["random", "random", "greedy"]).set_index("metric")["value"]
+    assert s["match_win_rate_seat_0"] == pytest.approx((1 + 1 / 2 + 1 / 3) / 4)
+    assert s["match_win_rate_seat_2"] == pytest.approx((1 / 2 + 1 / 3) / 4)
+    assert s["match_win_rate_bot_greedy"] == pytest.approx((1 / 2 + 1 / 3) / 4)
+    assert s["match_win_rate_bot_random"] == pytest.approx((1 + 1 / 2 + 2 / 3) / 8)
+    assert s["undecided_rate"] == 0.25 and s["tie_rate"] == 0.5
+    assert sum(s[f"match_win_rate_seat_{i}"] for i in range(3)) + s["undecided_rate"] == pytest.approx(1)
+    assert s["first_dealer_win_rate"] == pytest.approx((1 / 2 + 1 / 3) / 3)  # over decided matches
+
+
+def test_rounds_without_a_winner_tie_every_side():
+    # max_turns = 1: every round is capped with no winner, so every total stays 0
+    s = _summary(Rules(players=3, max_turns=1, match_rounds=2), 300)["value"]
+    assert s["tie_rate"] == 1 and s["undecided_rate"] == 0
+    assert all(s[f"match_win_rate_seat_{i}"] == pytest.approx(1 / 3) for i in range(3))
+
+
+def test_loser_is_the_highest_total():
+    rules = Rules(match_scoring="loser_penalty", target=150)
+    rows = _rows(rules, 300)
+    totals = rows[:, L.M_TOTALS : L.M_TOTALS + 4]
+    for row, tot in zip(rows, totals):
+        worst = [s for s in range(4) if tot[s] == tot.max()]
+        if row[L.M_LOSER] == L.M_TIE:
+            assert row[L.M_LOSER_TIED] == sum(1 << s for s in worst) and len(worst) > 1
+        else:
+            assert worst == [row[L.M_LOSER]]
+    assert (_rows(Rules(), 50)[:, L.M_LOSER] == -1).all()  # only loser_penalty names a loser
+
+
+def test_loser_rate_per_seat_bot_and_player():
+    s = _summary(Rules(match_scoring="loser_penalty", target=200), 2000)
+    rates = [s.loc[f"match_loser_rate_seat_{i}", "value"] for i in range(4)]
+    assert sum(rates) + s.loc["undecided_rate", "value"] == pytest.approx(1)
+    assert all(0.15 < r < 0.35 for r in rates)
+    assert s.loc["match_loser_rate_bot_random", "value"] == pytest.approx(0.25, abs=1e-9)
+    assert "mean_chips_seat_0" not in s.index and "tie_rate" not in s.index
+    bots = parse_bots("expert,random,random,random", 4)
+    r = _summary(Rules(match_scoring="loser_penalty", target=200), 2000, rotate=True, bots=bots)
+    assert "match_loser_rate_seat_0" not in r.index
+    assert r.loc["match_loser_rate_bot_expert", "value"] == r.loc["match_loser_rate_player_0", "value"]
+    randoms = [r.loc[f"match_loser_rate_player_{i}", "value"] for i in (1, 2, 3)]
+    assert r.loc["match_loser_rate_bot_random", "value"] == pytest.approx(sum(randoms) / 3)
+    assert _equal_rates(randoms, 2000)  # seat-fair: the three random players lose alike
+    assert "match_loser_rate_team_0" in _summary(Rules(match_scoring="loser_penalty", target=200, teams=2), 200).index
+
+
+def test_chips_summary_per_seat_bot_player_and_team():
+    s = _summary(Rules(**CHIPS), 2000)
+    means = [s.loc[f"mean_chips_seat_{i}", "value"] for i in range(4)]
+    assert sum(means) == pytest.approx(0, abs=1e-9)  # chips only change hands
+    assert s.loc["mean_chips_bot_random", "value"] == pytest.approx(0, abs=1e-9)
+    for i in range(4):
+        row = s.loc[f"mean_chips_seat_{i}"]
+        assert row["ci_low"] < row["value"] < row["ci_high"] and row["ci_low"] < 0 < row["ci_high"]
+        assert s.loc[f"sd_chips_seat_{i}", "value"] > 50
+    assert "match_loser_rate_seat_0" not in s.index
+    bots = parse_bots("expert,random,random,random", 4)
+    r = _summary(Rules(**CHIPS), 2000, rotate=True, bots=bots)
+    assert r.loc["mean_chips_bot_expert", "value"] == r.loc["mean_chips_player_0", "value"]
+    assert r.loc["mean_chips_bot_expert", "ci_low"] > 0  # the expert takes chips off the random bots
+    assert r.loc["mean_chips_bot_random", "ci_high"] < 0
+    t = _summary(Rules(teams=2, **CHIPS), 300)
+    assert t.loc["mean_chips_team_0", "value"] == pytest.approx(-t.loc["mean_chips_team_1", "value"])
+    assert "mean_chips_bot_random" not in t.index
+
+
+def test_chips_preset_and_cli(tmp_path, capsys):
+    out = tmp_path / "m"
+    assert run_cli(["match", "chips", "--matches", "300", "--out", str(out)]) == 0
+    assert "matches of 10 rounds (chips" in capsys.readouterr().out.replace("\n", " ")
+    text = (out / "match.csv").read_text()
+    assert "mean_chips_seat_0" in text and "sd_chips_bot_random" in text and "tie_rate" in text
+
+
+def test_chips_without_match_rounds_is_bad_input(tmp_path, capsys):
+    assert run_cli(["match", "standard", "--set", "match_scoring=chips", "--out", str(tmp_path / "x")]) == 2
+    assert not (tmp_path / "x").exists()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "match_rounds" in err[0]

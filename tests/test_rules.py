@@ -31,6 +31,9 @@ from uno_sim.rules import Rules, RulesError
         ({"max_turns": 0}, "max_turns"),
         ({"wd4_rule": "sometimes"}, "wd4_rule"),
         ({"jump_in": "yes"}, "jump_in"),
+        ({"match_scoring": "chips"}, "match_rounds"),
+        ({"match_rounds": -1}, "match_rounds"),
+        ({"match_rounds": 10_001}, "match_rounds"),
     ],
 )
 def test_invalid_combinations_name_the_knob(changes, knob):

@@ -281,6 +281,11 @@ def end(events, winner, reason, turns, **extra):
             hands[e["p"]] += Counter(e["cards"])
         elif e["ev"] == "swap":
             hands[e["p"]], hands[e["with"]] = hands[e["with"]], hands[e["p"]]
+        elif e["ev"] == "swap3":  # Wild swap: k cards each way
+            hands[e["p"]] = hands[e["p"]] + Counter(e["got"]) - Counter(e["gave"])
+            hands[e["with"]] = hands[e["with"]] + Counter(e["gave"]) - Counter(e["got"])
+        elif e["ev"] == "out" and e.get("how") == "hand_sum":  # the hand is laid down
+            hands[e["p"]] -= Counter(e["cards"])
     ev = {"ev": "end", "winner": winner, "reason": reason, "turns": turns,
           "points": [points(h.elements()) for h in hands]}
     ev.update(extra)

@@ -72,6 +72,7 @@ _NUMBER_RANGES = {
     "zero_points": st.sampled_from([0, 10]),
     "max_turns": st.sampled_from([30, 5000]),
     "target": st.just(500),
+    "match_rounds": st.sampled_from([0, 10]),
     "teams": None,  # depends on players
     "players": None,
 }

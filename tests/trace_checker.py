@@ -20,8 +20,9 @@ Skip, Reverse, two-player rules, lead card rules, players out), the legality of 
 play / answer / jump-in / multi-play under the rule knobs, the colour, draw counts per
 cause, reshuffle and empty-draw conditions, void / stall / cap endings, UNO and caught
 calls, swaps and rotations, challenge verdicts, last-card penalties, out places, the
-`random` bot policy (SPEC 4), and finally the `end` event (and CSV row) against the
-record computed here.
+house rules of SPEC 3.8 (sum jump-ins and the matching set they leave, hand-sum wins and the
+cards they take out of play, Wild swaps, UNO catchers), the `random` bot policy (SPEC 4),
+and finally the `end` event (and CSV row) against the record computed here.
 
 Violations that leave the replay in sync (an illegal card, a wrong count, a broken bot
 policy) are recorded and the replay goes on; an event the replay cannot place at all
@@ -73,6 +74,44 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #    could be played alone without a bluff, number_finish respected.
 # R9 A Draw Two / Wild Draw Four penalty cut short by `void` still counts the cards drawn
 #    for max_pending (as RULES says for a penalty cut short by an empty pile). See DrawStep.
+#
+# SPEC 3.8 (seed extras) and its readings in SPEC 9:
+# R10 Knobs of SPEC 3.8 (SEED_DEFAULTS) that a deal's `rules` lacks take their defaults
+#     silently: older traces predate them. Any other missing knob is a violation.
+# R11 Sum jump-in window: a sum jump-in is a `jump` event with a `cards` list (an identical
+#     jump-in has `card`); it must carry `sum` equal to the number N it answers. It opens
+#     after a number card put down singly or on top of a multi-play on a turn, from a drawn
+#     card or as an identical jump-in, never after a sum set or the lead. Candidates are the
+#     players still in (the one who just played included). A sum jump-in counts towards
+#     the `max_turns` consecutive jump-ins (cap), like any jump-in (it is "counted by the
+#     jump_ins metrics"). Sets of 2 or more number cards only. See JumpWindow.
+# R12 The matching set of a sum set (colour or number of any of its cards) decides every
+#     "matches" question until the next card is put down: legality, "playable" (R8),
+#     voluntary draws, until_playable, play_drawn and the random bot's checks. wd4_rule
+#     still judges against the top card and current colour only. See Game.matches.
+# R13 Hand-sum claim: checked after the card's effects (UNO call and caught penalty, swaps,
+#     rotations) and before the jump-in window, over the players still in the round other
+#     than the player of N, in the direction of play from that player; bots always claim,
+#     so a possible claim that is not made is a violation. Under last_standing the claimant
+#     takes the next place, the next turn goes to next(player of N) among those still in
+#     (recomputed after the claimant is out), and the jump-in window still follows; if one
+#     player is left the round ends. `place` on a first_out hand-sum `out` is a violation.
+#     The laid-down cards leave play (Game.laid): conservation counts them; they are
+#     neither `plays` nor reshuffled. See HandSumStep.
+# R14 Wild swap: `swap: true` is legal only on a Wild played alone on a turn or as a
+#     drawn card, with wild_swap on, when the Wild was not the player's last card; its
+#     `color` must be the colour current before the Wild. The `swap3` event follows the UNO
+#     call (and the caught penalty draw); k = min(3, own, target's) is measured then; `gave`
+#     must come from the player's hand and `got` from the target's (as multisets; order is
+#     not significant); the target is another player still in the round. See Swap3Step.
+# R15 UNO catchers: under `each` a `caught` must carry `by`, a non-empty list of distinct
+#     other players still in the round (all of them when uno_catch = 1), and the penalty
+#     draw is uno_penalty x len(by) in one `draw`. Under `one`, `by` may be absent or name
+#     at most one player; the penalty is uno_penalty. See UnoStep.
+# R16 Random bot (SPEC 4) in the jump-in window: it must move when it has any legal move
+#     (a held face identical to the top card, or after a sum set to any card of the set;
+#     or a sum set for N); its sum sets go down sorted by colour R, Y, G, B then number.
+#     Its Wild swap target and cards are random: only legality is checked.
 
 COLORS = "RYGB"
 # The knob names and defaults are the one knob table's data (uno_sim/knobs.py is a plain table,
@@ -81,6 +120,11 @@ from uno_sim.knobs import DEFAULTS as _TABLE_DEFAULTS  # noqa: E402
 
 DEFAULT_RULES = {name: value for name, value in _TABLE_DEFAULTS.items() if name != "players"}
 KNOBS = tuple(DEFAULT_RULES)
+# R10: the knobs of SPEC 3.8 with their defaults; a deal lacking one of them assumes the
+# default silently (older traces predate them). Read with `self.r.get(name, SEED_DEFAULTS[name])`
+# so the checker works whether or not the knob table lists them yet.
+SEED_DEFAULTS = {"sum_jump_in": "off", "sum_jump_win_only": False, "hand_sum_win": False,
+                 "wild_swap": False, "uno_catchers": "one", "match_rounds": 0}
 EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards")
 
 
@@ -120,6 +164,15 @@ def card_points(card: str, zero_points: int) -> int:
 
 def play_cards(ev) -> list:
     return list(ev["cards"]) if "cards" in ev else [ev.get("card")]
+
+
+def number_of(card: str) -> int:
+    return int(card[1:])
+
+
+def sum_set_order(cards) -> list:
+    """R16: the random bot's order for a sum set: colour R, Y, G, B, then number."""
+    return sorted(cards, key=lambda c: (COLORS.index(c[0]), number_of(c)))
 
 
 class Desync(Exception):
@@ -287,7 +340,7 @@ class TurnStep(Step):
             g.begin_turn()
             cards = play_cards(ev)
             g.check_play(p, cards, "turn")
-            g.put_down(p, cards, ev.get("color"), "turn")
+            g.put_down(p, cards, ev.get("color"), "turn", swap=ev.get("swap") is True)
             return DONE
         if t in ("draw", "reshuffle") or (t == "end" and ev.get("reason") == "void"):
             g.begin_turn()
@@ -324,7 +377,7 @@ class DrawnStep(Step):
                 g.violate(f"seat {p} plays drawn card {self.card} which is not playable or not allowed "
                           f"by play_drawn={g.r['play_drawn']}")
             g.check_play(p, cards, "drawn")
-            g.put_down(p, cards, ev.get("color"), "drawn")
+            g.put_down(p, cards, ev.get("color"), "drawn", swap=ev.get("swap") is True)
             return DONE
         if g.is_random(p) and g.may_play_drawn(p, self.card):
             g.violate(f"random bot seat {p} did not play its playable drawn card {self.card}")
@@ -344,13 +397,32 @@ class UnoStep(Step):
                 g.violate(f"random bot seat {p} forgot to call UNO (caught)")
             if g.r["uno_catch"] <= 0:
                 g.violate("caught although uno_catch is 0")
-            g.push_front([DrawStep(p, "uno", g.r["uno_penalty"])])
+            g.push_front([DrawStep(p, "uno", g.r["uno_penalty"] * self.catchers(g, ev))])
             return DONE
         if g.is_random(p):
             g.violate(f"random bot seat {p} holds one card but no 'uno' call follows")
         elif g.r["uno_catch"] >= 1:
             g.violate(f"seat {p} holds one card: neither 'uno' nor 'caught' follows (uno_catch=1)")
         return PASS
+
+    def catchers(self, g, ev) -> int:
+        """R15: how many players caught the forgotten call (the penalty is that many times
+        uno_penalty)."""
+        p, by = self.p, ev.get("by")
+        if g.r.get("uno_catchers", SEED_DEFAULTS["uno_catchers"]) != "each":
+            if by is not None and (not isinstance(by, list) or len(by) > 1):
+                g.violate(f"caught by {by!r}: under uno_catchers=one a call is caught once")
+            return 1
+        if not isinstance(by, list) or not by:
+            g.violate(f"caught under uno_catchers=each needs a non-empty 'by' list, got {by!r}")
+            return 1
+        others = [q for q in range(g.n) if q != p and g.in_round[q]]
+        bad = [q for q in by if q not in others]
+        if bad or len(set(by)) != len(by):
+            g.violate(f"caught by {by}: catchers must be distinct other players still in the round {others}")
+        elif g.r["uno_catch"] >= 1 and len(by) != len(others):
+            g.violate(f"caught by {by}: with uno_catch=1 every other player still in the round catches {others}")
+        return len(by)
 
 
 class OutStep(Step):
@@ -407,12 +479,107 @@ class W4VictimStep(Step):
         return PASS
 
 
-class JumpWindow(Step):
-    def __init__(self, card):
-        self.card = card
+class Swap3Step(Step):
+    """Wild swap (R14): k = min(3, own, target's) cards each way, measured now."""
+
+    def __init__(self, p):
+        self.p = p
 
     def offer(self, g, ev):
-        cands = [q for q in range(g.n) if g.in_round[q] and self.card in g.hands[q]]
+        p = self.p
+        if ev["ev"] != "swap3" or ev.get("p") != p:
+            raise Desync(f"seat {p} played a Wild with swap: expected 'swap3', got {g.short(ev)}")
+        w = ev.get("with")
+        if not isinstance(w, int) or isinstance(w, bool) or not 0 <= w < g.n or w == p or not g.in_round[w]:
+            g.violate(f"invalid Wild swap target {w!r} for seat {p}")
+            return DONE
+        gave, got = list(ev.get("gave") or []), list(ev.get("got") or [])
+        k = min(3, len(g.hands[p]), len(g.hands[w]))
+        if len(gave) != k or len(got) != k:
+            g.violate(f"Wild swap of seat {p} with seat {w}: k must be min(3, {len(g.hands[p])}, "
+                      f"{len(g.hands[w])}) = {k}, gave {len(gave)} and got {len(got)}")
+        if Counter(gave) - Counter(g.hands[p]):
+            g.violate(f"Wild swap: seat {p} gives {gave} which it does not hold")
+        elif Counter(got) - Counter(g.hands[w]):
+            g.violate(f"Wild swap: seat {p} gets {got} which seat {w} does not hold")
+        else:
+            for c in gave:
+                g.hands[p].remove(c)
+            for c in got:
+                g.hands[w].remove(c)
+            g.hands[p].extend(got)
+            g.hands[w].extend(gave)
+        return DONE
+
+
+class HandSumStep(Step):
+    """Hand-sum win (R13): after number card N from seat p, the first other player (in the
+    direction of play) whose hand is all number cards adding up to N lays it down and goes out."""
+
+    def __init__(self, p, n):
+        self.p, self.n = p, n
+
+    def offer(self, g, ev):
+        p, n = self.p, self.n
+        claimant = g.hand_sum_claimant(p, n)
+        if ev["ev"] != "out" or ev.get("how") != "hand_sum":
+            if claimant is not None:
+                g.violate(f"seat {claimant}'s hand {sorted(g.hands[claimant])} adds up to {n}: "
+                          f"its hand-sum win must be claimed, no claim follows")
+            return PASS
+        q = ev.get("p")
+        if not isinstance(q, int) or isinstance(q, bool) or not 0 <= q < g.n or not g.in_round[q] or q == p:
+            raise Desync(f"hand-sum claim by seat {q!r}, which is not another player still in the round")
+        hand = g.hands[q]
+        if claimant is None:
+            g.violate(f"hand-sum claim by seat {q} on {n}, but no hand can claim it "
+                      f"(seat {q} holds {sorted(hand)})")
+        elif q != claimant:
+            g.violate(f"wrong hand-sum claimant: seat {q} claims, but seat {claimant} is the first "
+                      f"in the direction of play after seat {p}")
+        if claimant is None or q != claimant:
+            if not all(is_number(c) for c in hand):
+                g.violate(f"seat {q} claims a hand-sum win holding an action or wild card {sorted(hand)}")
+            elif sum(number_of(c) for c in hand) != n:
+                g.violate(f"seat {q} claims a hand-sum win on {n} but its hand adds up to "
+                          f"{sum(number_of(c) for c in hand)}")
+        if Counter(ev.get("cards") or []) != Counter(hand):
+            g.violate(f"hand-sum claim lays down {ev.get('cards')}, but seat {q} holds {sorted(hand)}")
+        g.laid.extend(hand)
+        g.hands[q] = []
+        g.moved = True
+        if g.r["mode"] != "last_standing":
+            if "place" in ev:
+                g.violate("the 'out' of a hand-sum win carries 'place' under first_out")
+            g.agenda.clear()
+            g.push_front([ExpectEnd("out", q)])
+            return DONE
+        g.places[q] = len(g.places) + 1
+        g.in_round[q] = False
+        if ev.get("place") != g.places[q]:
+            g.violate(f"out place {ev.get('place')} for seat {q}, expected {g.places[q]}")
+        g.cur = g.nxt(p)
+        if g.n_in() <= 1:
+            g.agenda.clear()
+            g.push_front([ExpectEnd("out", min(g.places, key=g.places.get))])
+        return DONE
+
+
+class JumpWindow(Step):
+    """Out-of-turn plays after a card: identical jump-ins with any of `faces` (jump_in),
+    and sum jump-ins answering number `sum_n` of colour `sum_color` (sum_jump_in, R11)."""
+
+    def __init__(self, faces, sum_n=None, sum_color=None):
+        self.faces, self.sum_n, self.sum_color = tuple(dict.fromkeys(faces)), sum_n, sum_color
+
+    def identical_moves(self, g, q) -> list:
+        return [f for f in self.faces if f in g.hands[q] and g.may_jump(q, f)]
+
+    def has_move(self, g, q) -> bool:
+        return bool(self.identical_moves(g, q)) or (
+            self.sum_n is not None and g.has_sum_set(q, self.sum_n, self.sum_color))
+
+    def offer(self, g, ev):
         if g.jumps_in_row >= g.r["max_turns"]:  # R4
             if ev["ev"] == "end":
                 g.finish(ev, "cap", -1)
@@ -420,19 +587,59 @@ class JumpWindow(Step):
             raise Desync(f"{g.jumps_in_row} consecutive jump-ins: the round should have ended (cap), "
                          f"got {g.short(ev)}")
         if ev["ev"] == "jump":
-            q, card = ev.get("p"), ev.get("card")
-            if card != self.card:
-                g.violate(f"jump-in with {card}, not identical to the card just played {self.card}")
-            if q not in cands:
+            q = ev.get("p")
+            if not isinstance(q, int) or isinstance(q, bool) or not 0 <= q < g.n:
+                raise Desync(f"jump-in by seat {q!r}")
+            if not g.in_round[q]:
+                g.violate(f"seat {q} jumps in but is out of the round")
+            if "cards" in ev:
+                cards = list(ev.get("cards") or [])
+                if any(not isinstance(c, str) or c not in FULL_DECK for c in cards):
+                    raise Desync(f"malformed cards {cards!r}")
+                g.jumps_in_row += 1
+                self.check_sum_jump(g, q, cards, ev)
+                g.put_down(q, cards, ev.get("color"), "sum")
+                return DONE
+            card = ev.get("card")
+            if card not in self.faces:
+                what = self.faces[0] if len(self.faces) == 1 else f"any card of {list(self.faces)}"
+                g.violate(f"jump-in with {card}, not identical to {what}"
+                          if self.faces else f"identical jump-in with {card} but jump_in is off")
+            if card not in g.hands[q]:
                 g.violate(f"seat {q} jumps in with {card} but does not hold it (or is out)")
             g.jumps_in_row += 1
             g.check_play(q, [card], "jump")
             g.put_down(q, [card], ev.get("color"), "jump")
             return DONE
-        rnd = [q for q in cands if g.is_random(q) and g.may_jump(q, self.card)]
+        rnd = [q for q in range(g.n) if g.in_round[q] and g.is_random(q) and self.has_move(g, q)]
         if rnd:
-            g.violate(f"random bot seat(s) {rnd} hold {self.card} and could jump in, but no jump follows")
+            g.violate(f"random bot seat(s) {rnd} could jump in (on {g.top}), but no jump follows")
         return PASS
+
+    def check_sum_jump(self, g, q, cards, ev):
+        n, r = self.sum_n, g.r
+        if n is None:
+            why = ("sum_jump_in is off" if r.get("sum_jump_in", "off") == "off" else
+                   "a sum set answers only a number card put down singly or on top of a multi-play")
+            g.violate(f"sum jump-in {cards} is not allowed here ({why}; top {g.top})")
+            return
+        if ev.get("sum") != n:
+            g.violate(f"sum jump-in carries sum {ev.get('sum')!r}, it answers {n}")
+        if len(cards) < 2 or not all(is_number(c) for c in cards):
+            g.violate(f"a sum set is two or more number cards, got {cards}")
+            return
+        if Counter(cards) - Counter(g.hands[q]):
+            g.violate(f"seat {q} jumps in with {cards} but does not hold them")
+        total = sum(number_of(c) for c in cards)
+        if total != n:
+            g.violate(f"sum set {cards} adds up to {total}, not to {n}")
+        if r.get("sum_jump_in") == "same_color" and any(color_of(c) != self.sum_color for c in cards):
+            g.violate(f"sum set {cards} is not all {self.sum_color} (sum_jump_in=same_color)")
+        if r.get("sum_jump_win_only", False) and Counter(cards) != Counter(g.hands[q]):
+            g.violate(f"sum jump-in {cards} does not empty seat {q}'s hand (sum_jump_win_only)")
+        if g.is_random(q) and cards != sum_set_order(cards):
+            g.violate(f"random bot seat {q} puts its sum set down as {cards}, not sorted by colour "
+                      f"and number {sum_set_order(cards)}")
 
 
 class ExpectEnd(Step):
@@ -466,16 +673,18 @@ class Game:
         self.result = None
         self._conservation_reported = False
         self.r = dict(deal.get("rules") or {})
-        missing = [k for k in KNOBS if k not in self.r]
+        missing = [k for k in KNOBS if k not in self.r and k not in SEED_DEFAULTS]  # R10
         if missing:
             self.violate(f"deal rules lack knobs {missing}; their defaults are assumed")
-            self.r = {**DEFAULT_RULES, **self.r}
+        self.r = {**SEED_DEFAULTS, **DEFAULT_RULES, **self.r}
         self.n = deal.get("players", self.r.get("players"))
         self.dealer = deal.get("dealer")
         self.bots = list(deal.get("bots") or [])
         self.hands = [list(h) for h in deal.get("hands") or []]
         self.pile = list(deal.get("pile") or [])
         self.discard: list = []
+        self.laid: list = []      # R13: cards laid down by hand-sum winners (out of play)
+        self.sum_set = None       # R12: the cards of a sum set until the next card is put down
         self.in_round = [True] * (self.n or 0)
         self.places: dict = {}
         self.dir = 1
@@ -504,7 +713,8 @@ class Game:
         if not isinstance(ev, dict):
             return repr(ev)
         parts = [str(ev.get("ev"))]
-        for k in ("p", "card", "cards", "color", "why", "with", "target", "guilty", "place", "reason"):
+        for k in ("p", "card", "cards", "color", "swap", "sum", "how", "by", "why", "with", "gave", "got",
+                  "target", "guilty", "place", "reason"):
             if k in ev:
                 parts.append(f"{k}={ev[k]}")
         return " ".join(parts)
@@ -543,10 +753,10 @@ class Game:
             self.violate("deal is not the 108-card deck (hands + pile)")
 
     def check_conservation(self):
-        n = sum(map(len, self.hands)) + len(self.pile) + len(self.discard)
+        n = sum(map(len, self.hands)) + len(self.pile) + len(self.discard) + len(self.laid)
         if n != 108 and not self._conservation_reported:
             self._conservation_reported = True
-            self.violate(f"card conservation broken: hands + pile + discard hold {n} cards")
+            self.violate(f"card conservation broken: hands + pile + discard + laid down hold {n} cards")
 
     def is_random(self, p) -> bool:
         return 0 <= p < len(self.bots) and self.bots[p] == "random"
@@ -617,8 +827,36 @@ class Game:
 
     def matches(self, card) -> bool:
         top = self.top
-        return color_of(card) == self.color or (
-            color_of(top) is not None and color_of(card) is not None and symbol_of(card) == symbol_of(top))
+        if color_of(card) == self.color or (
+                color_of(top) is not None and color_of(card) is not None and symbol_of(card) == symbol_of(top)):
+            return True
+        # R12: after a sum set, any card of the set is matched by colour or number
+        return bool(self.sum_set) and color_of(card) is not None and any(
+            color_of(card) == color_of(c) or symbol_of(card) == symbol_of(c) for c in self.sum_set)
+
+    def has_sum_set(self, q, n, color) -> bool:
+        """R11: does q hold two or more number cards adding up to n (all of `color` under
+        same_color; the whole hand under sum_jump_win_only)?"""
+        r, hand = self.r, self.hands[q]
+        vals = [number_of(c) for c in hand
+                if is_number(c) and (r.get("sum_jump_in") == "any_color" or color_of(c) == color)]
+        if r.get("sum_jump_win_only", False):
+            return len(hand) >= 2 and len(vals) == len(hand) and sum(vals) == n
+        reach = {(0, 0)}  # (sum, cards used, capped at 2)
+        for v in vals:
+            reach |= {(t + v, min(k + 1, 2)) for t, k in reach if t + v <= n}
+        return (n, 2) in reach
+
+    def hand_sum_claimant(self, p, n):
+        """R13: the first player after p in the direction of play, still in and other than p,
+        whose hand is number cards only, at least one, adding up to n; None if nobody."""
+        q = p
+        for _ in range(self.n - 1):
+            q = (q + self.dir) % self.n
+            h = self.hands[q]
+            if self.in_round[q] and h and all(is_number(c) for c in h) and sum(map(number_of, h)) == n:
+                return q
+        return None
 
     def wd4_guilty(self, p) -> bool:
         """SPEC 9: would a Wild Draw Four from p's current hand break wd4_rule?"""
@@ -733,8 +971,9 @@ class Game:
             return self.nxt(p)
         return self.advance(p, 1 + skips)
 
-    def put_down(self, p, cards, color, how):
-        """Cards leave p's hand; queue everything that follows (RULES 'Order of events')."""
+    def put_down(self, p, cards, color, how, swap=False):
+        """Cards leave p's hand; queue everything that follows (RULES 'Order of events').
+        how: turn, drawn, jump (identical jump-in) or sum (sum jump-in)."""
         r = self.r
         guilty = self.P == 0 and "W4" in cards and not self.wd4_allowed(p)  # hand at the moment of playing
         for c in cards:
@@ -742,27 +981,52 @@ class Game:
         self.discard.extend(cards)
         self.plays += len(cards)
         self.moved = True
-        self.set_color(cards[-1], color)
+        self.sum_set = list(cards) if how == "sum" else None  # R12: a new card ends the matching set
         emptied = not self.hands[p]
+        if swap:  # R14
+            if not r.get("wild_swap", SEED_DEFAULTS["wild_swap"]):
+                self.violate("Wild swap with wild_swap off")
+            if cards != ["W"]:
+                self.violate(f"swap with {cards}: only a Wild played alone may swap")
+            elif emptied:
+                self.violate(f"seat {p} swaps although the Wild was its last card (it names a colour)")
+            swap = cards == ["W"] and not emptied
+        if swap:
+            if color != self.color:
+                self.violate(f"a Wild swap keeps the colour {self.color}, the trace says {color!r}")
+        else:
+            self.set_color(cards[-1], color)
         steps = [UnoStep(p)] if len(self.hands[p]) == 1 else []
         if emptied and r["mode"] == "last_standing":
             self.places[p] = len(self.places) + 1
             self.in_round[p] = False
             steps.append(OutStep(p, self.places[p]))
-        effect = self._effects(p, cards, emptied, guilty, how)
+        if how == "sum":  # a sum set has no effects; play continues from the jumper
+            self.cur = self.nxt(p)
+            effect = []
+        else:
+            effect = self._effects(p, cards, emptied, guilty, how)
         if emptied and (r["mode"] == "first_out" or self.n_in() <= 1):
             winner = p if r["mode"] == "first_out" else min(self.places, key=self.places.get)
             steps += effect + [ExpectEnd("out", winner)]
         else:
-            if not emptied:  # a card that empties the hand does no swap or rotate
+            if not emptied and how != "sum":  # a card that empties the hand does no swap or rotate
                 for c in cards:
                     if symbol_of(c) == "7" and r["seven_swap"]:
                         steps.append(SwapStep(p))
                     if symbol_of(c) == "0" and r["zero_rotate"]:
                         steps.append(RotateStep())
+            if swap:
+                steps.append(Swap3Step(p))
             steps += effect
-            if r["jump_in"] and color_of(cards[-1]) is not None:
-                steps.append(JumpWindow(cards[-1]))
+            top = cards[-1]
+            answerable = how != "sum" and is_number(top)  # R11, R13: played singly or atop a multi-play
+            if answerable and r.get("hand_sum_win", SEED_DEFAULTS["hand_sum_win"]):
+                steps.append(HandSumStep(p, number_of(top)))
+            faces = (cards if how == "sum" else [top]) if r["jump_in"] and color_of(top) is not None else []
+            sum_open = answerable and r.get("sum_jump_in", SEED_DEFAULTS["sum_jump_in"]) != "off"
+            if faces or sum_open:
+                steps.append(JumpWindow(faces, number_of(top) if sum_open else None, color_of(top)))
         self.push_front(steps)
 
     def _effects(self, p, cards, emptied, guilty, how) -> list:
@@ -940,12 +1204,12 @@ class Game:
         rec = self.record(reason, winner)
         self.result = rec
         self.report.record = rec
-        total = Counter(self.pile) + Counter(self.discard)
+        total = Counter(self.pile) + Counter(self.discard) + Counter(self.laid)
         for h in self.hands:
             total += Counter(h)
         if total != FULL_DECK and not self._conservation_reported:
             self._conservation_reported = True
-            self.violate("card conservation broken at the end (hands + pile + discard != deck)")
+            self.violate("card conservation broken at the end (hands + pile + discard + laid down != deck)")
         for key, want in (("winner", winner), ("reason", reason), ("turns", rec["turns"])):
             if key not in ev:
                 self.violate(f"end lacks '{key}'")

@@ -388,6 +388,8 @@ def _fmt_setting(value) -> str:
 
 def rounds_per_match(result, preset: str, bots: str) -> Figure:
     """The distribution of rounds per match, with the mean and its interval."""
+    from .matches import match_length
+
     hist = result.aggregate.rounds
     items = hist.items()
     rounds = [r for r, _ in items]
@@ -399,7 +401,7 @@ def rounds_per_match(result, preset: str, bots: str) -> Figure:
     rules = result.rules
     rotated = ", seats rotated" if result.rotate_seats else ""
     ax.set_title(
-        f"Rounds per match to {rules.target} ({rules.match_scoring})\n"
+        f"Rounds per match {match_length(rules)} ({rules.match_scoring})\n"
         f"{preset}, {rules.players} players, bots {bots}{rotated}, {result.matches:,} matches",
         fontsize=11,
     )

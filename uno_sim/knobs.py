@@ -235,12 +235,18 @@ KNOBS: tuple[Knob, ...] = (
     # -------------------------------------------------------------- matches
     Knob("target", int, 500, "the score that ends a match",
          "`winner_takes`: the first side to reach it wins; `loser_penalty`: when a side reaches it "
-         "the lowest total wins.",
+         "the lowest total wins. Not used by `chips`.",
          low=1, high=1_000_000, group=G_MATCH),
-    Knob("match_scoring", ("winner_takes", "loser_penalty"), "winner_takes", "how rounds score in a match",
-         "`winner_takes`: the round winner adds the losers' points; `loser_penalty`: every loser "
-         "adds their own hand points and the lowest total wins.",
-         sheet="输分制；以输分最多者为输家", group=G_MATCH),
+    Knob("match_scoring", ("winner_takes", "loser_penalty", "chips"), "winner_takes", "how rounds score in a match",
+         "`winner_takes`: the round winner adds the losers' points; the first side to reach `target` "
+         "wins. `loser_penalty` (输分制): every loser adds their own hand points; when a side reaches "
+         "`target` the lowest total wins and the highest total is the match's loser (以输分最多者为输家). "
+         "`chips` (筹码制): after each round every loser pays the winner chips equal to their own hand "
+         "points (teams: the losing team pays its members' points, the winning team receives them; "
+         "`last_standing`: each player's chips change by their placement score); chip totals start at "
+         "0 and always sum to 0, `target` does not apply, and the match is `match_rounds` rounds, the "
+         "highest total winning.",
+         sheet="输分制；以输分最多者为输家；筹码制", group=G_MATCH),
     Knob("next_dealer", ("left", "winner"), "left", "who deals the next round of a match",
          "The first dealer is random; then the deal passes left, or to the round winner.",
          group=G_MATCH),
@@ -248,6 +254,13 @@ KNOBS: tuple[Knob, ...] = (
          "Also ends a round after this many consecutive jump-ins. Stall (a full cycle of turns in "
          "which nobody plays or draws) is checked first.",
          low=1, high=1_000_000, group=G_END),
+    # -------------------------------------------------------------- (appended) matches
+    Knob("match_rounds", int, 0, "rounds in a match (0: play to the target)",
+         "0: a match runs until a side reaches `target`. k > 0: the match ends after k rounds if "
+         "no side reached `target` first; the leader wins (`winner_takes`, `chips`: the highest "
+         "total; `loser_penalty`: the lowest), and sides tied for the lead share the win equally. "
+         "`chips` needs it.",
+         low=0, high=10_000, group=G_MATCH),
 )
 
 BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}

@@ -1,18 +1,24 @@
-"""Matches to a target (SPEC 5): orchestration, streaming aggregation and the tidy summary.
+"""Matches (SPEC 5): orchestration, streaming aggregation and the tidy summary.
 
 The rounds of a match are played inside the engine (engine/match.py); this module runs
 matches in chunks, keeps counters and histograms (never the rows), and builds the tidy
 `match.csv` table: `variant, metric, value, ci_low, ci_high, games` where `games` is the
 number of matches. Metric names: `match_win_rate_seat_{i}` (or `match_win_rate_team_{k}`),
-`match_win_rate_bot_{label}`, `undecided_rate`, `mean_rounds`, `median_rounds`,
-`p10_rounds`, `p90_rounds`, `maximum_rounds`, `mean_margin`, `median_margin`, `comeback_rate`,
-`first_dealer_win_rate`, `mean_turns_per_round`, `no_winner_round_rate`,
-`round_win_rate_seat_{i}`; with seats rotated `match_win_rate_player_{i}` and
-`round_win_rate_player_{i}` instead of the per-seat and per-team rates.
+`match_win_rate_bot_{label}`, `undecided_rate`, `tie_rate` (with `match_rounds`),
+`match_loser_rate_seat_{i}` / `_team_{k}` / `_bot_{label}` (`loser_penalty`),
+`mean_chips_seat_{i}`, `sd_chips_seat_{i}` / `_team_{k}` / `_bot_{label}` (`chips`),
+`mean_rounds`, `median_rounds`, `p10_rounds`, `p90_rounds`, `maximum_rounds`, `mean_margin`,
+`median_margin`, `comeback_rate`, `first_dealer_win_rate`, `mean_turns_per_round`,
+`no_winner_round_rate`, `round_win_rate_seat_{i}`; with seats rotated `_player_{i}` instead of
+the per-seat and per-team names.
+
+A tied match (`match_rounds`) counts 1/k of a win for each of the k sides sharing it (and a
+shared loss 1/k of a loss each): the win counts are kept exactly, in units of 1/SHARE_UNITS.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -26,15 +32,36 @@ from .rules import Rules
 from .chunks import available_threads, run_chunks
 
 
+SHARE_UNITS = 2520  # lcm(1..10): a win shared by k <= 10 sides is SHARE_UNITS // k units each
+
+
+def side_shares(rows: np.ndarray, col: int, mask_col: int, sides: int) -> np.ndarray:
+    """int64[len(rows), sides]: each row's share of `col` per side, in 1/SHARE_UNITS: a side
+    alone gets SHARE_UNITS; sides tied (col == M_TIE, bits of mask_col) SHARE_UNITS // k each; -1
+    (nobody) nothing."""
+    who = rows[:, col]
+    side = np.arange(sides)
+    alone = who[:, None] == side[None, :]
+    in_tie = (who[:, None] == L.M_TIE) & (((rows[:, mask_col][:, None] >> side[None, :]) & 1) == 1)
+    k = np.maximum(in_tie.sum(axis=1), 1)
+    return alone * SHARE_UNITS + in_tie * (SHARE_UNITS // k)[:, None]
+
+
 @dataclass
 class MatchAggregate:
     players: int
     teams: int = 0
     rotate: bool = False  # seats rotated: the sides are the players
+    scoring: str = "winner_takes"  # the rules' match_scoring
+    fixed_rounds: int = 0  # the rules' match_rounds
     matches: int = 0
-    wins: np.ndarray = field(default=None)  # per side; undecided matches count nowhere
+    undecided: int = 0  # matches without a winner (the round limit)
+    ties: int = 0  # matches whose win was shared (match_rounds)
+    wins: np.ndarray = field(default=None)  # per side, in 1/SHARE_UNITS of a win; undecided matches count nowhere
+    losses: np.ndarray = field(default=None)  # per side, in 1/SHARE_UNITS (loser_penalty: the highest total)
+    chips: list = field(default=None)  # per side: histogram of the final chip totals (chips)
     round_wins: np.ndarray = field(default=None)  # per seat, or per player with seats rotated
-    first_dealer_wins: int = 0
+    first_dealer_wins: int = 0  # in 1/SHARE_UNITS
     comebacks: int = 0
     rounds: stats.IntHistogram = field(default_factory=stats.IntHistogram)
     margins: stats.IntHistogram = field(default_factory=stats.IntHistogram)
@@ -45,6 +72,8 @@ class MatchAggregate:
     def __post_init__(self) -> None:
         self.sides = self.teams if self.side_name == "team" else self.players
         self.wins = np.zeros(self.sides, dtype=np.int64)
+        self.losses = np.zeros(self.sides, dtype=np.int64)
+        self.chips = [stats.IntHistogram() for _ in range(self.sides)]
         self.round_wins = np.zeros(self.players, dtype=np.int64)
 
     @property
@@ -54,13 +83,21 @@ class MatchAggregate:
     def add(self, rows: np.ndarray) -> None:
         self.matches += len(rows)
         winners = rows[:, L.M_WINNER]
-        decided = winners >= 0
-        self.wins += np.bincount(winners[decided], minlength=self.sides)[: self.sides]
+        decided = winners != -1
+        self.undecided += int(np.count_nonzero(~decided))
+        self.ties += int(np.count_nonzero(winners == L.M_TIE))
+        shares = side_shares(rows, L.M_WINNER, L.M_TIED, self.sides)
+        self.wins += shares.sum(axis=0)
+        if self.scoring == "loser_penalty":
+            self.losses += side_shares(rows, L.M_LOSER, L.M_LOSER_TIED, self.sides).sum(axis=0)
+        if self.scoring == "chips":
+            for s in range(self.sides):
+                self.chips[s].add(rows[:, L.M_TOTALS + s])
         self.round_wins += rows[:, L.M_ROUND_WINS : L.M_ROUND_WINS + self.players].sum(axis=0)
         dealer_side = rows[:, L.M_FIRST_DEALER]
         if self.side_name == "team":
             dealer_side = dealer_side % self.teams
-        self.first_dealer_wins += int(np.count_nonzero(decided & (winners == dealer_side)))
+        self.first_dealer_wins += int(shares[np.arange(len(rows)), dealer_side].sum())
         self.comebacks += int(rows[:, L.M_COMEBACK].sum())
         self.rounds.add(rows[:, L.M_ROUNDS])
         self.margins.add(rows[decided, L.M_MARGIN])
@@ -70,7 +107,16 @@ class MatchAggregate:
 
     @property
     def decided(self) -> int:
-        return int(self.wins.sum())
+        return self.matches - self.undecided
+
+
+def match_length(rules: Rules) -> str:
+    """How a match of these rules ends, for titles: `to 500`, `of 10 rounds`, `to 500 or 10 rounds`."""
+    if rules.match_scoring == "chips":
+        return f"of {rules.match_rounds} rounds"
+    if rules.match_rounds:
+        return f"to {rules.target} or {rules.match_rounds} rounds"
+    return f"to {rules.target}"
 
 
 @dataclass
@@ -116,7 +162,8 @@ def simulate_matches(
     packed = rules.pack()
     codes, params = pack_bots(bots)
     key = run_key(seed)
-    agg = MatchAggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
+    agg = MatchAggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats,
+                         scoring=rules.match_scoring, fixed_rounds=rules.match_rounds)
     seatings = seating_classes(rules.players) if rotate_seats else None
     began = time.perf_counter()
     run_chunks(
@@ -134,23 +181,49 @@ def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Mea
     """Every match metric, in report order (names in the module docstring), built by the same
     measure functions as the per-game metrics of a run."""
     n = agg.matches
+    side = agg.side_name
     out: list[stats.Measure] = []
-    for s in range(agg.sides):
-        out.append(stats.rate_measure(f"match_win_rate_{agg.side_name}_{s}", int(agg.wins[s]), n))
-    if agg.side_name != "team":  # the sides are bot slots
-        by_label: dict[str, list[int]] = {}
+    by_label: dict[str, list[int]] = {}
+    if side != "team":  # the sides are bot slots
         for slot, label in enumerate(bot_labels):
             by_label.setdefault(label, []).append(slot)
+
+    def shared(units) -> float | int:
+        """A count in 1/SHARE_UNITS as a number of matches (an int when no share is split)."""
+        units = int(units)
+        return units // SHARE_UNITS if units % SHARE_UNITS == 0 else units / SHARE_UNITS
+
+    for s in range(agg.sides):
+        out.append(stats.rate_measure(f"match_win_rate_{side}_{s}", shared(agg.wins[s]), n))
+    for label, slots in by_label.items():
+        out.append(stats.rate_measure(f"match_win_rate_bot_{label}", shared(agg.wins[slots].sum()), n * len(slots)))
+    out.append(stats.rate_measure("undecided_rate", agg.undecided, n))
+    if agg.fixed_rounds:
+        out.append(stats.rate_measure("tie_rate", agg.ties, n))
+    if agg.scoring == "loser_penalty":
+        for s in range(agg.sides):
+            out.append(stats.rate_measure(f"match_loser_rate_{side}_{s}", shared(agg.losses[s]), n))
         for label, slots in by_label.items():
-            out.append(stats.rate_measure(f"match_win_rate_bot_{label}", int(agg.wins[slots].sum()), n * len(slots)))
-    out.append(stats.rate_measure("undecided_rate", n - agg.decided, n))
+            out.append(stats.rate_measure(f"match_loser_rate_bot_{label}", shared(agg.losses[slots].sum()),
+                                          n * len(slots)))
+    if agg.scoring == "chips":
+        chips = [(f"{side}_{s}", agg.chips[s]) for s in range(agg.sides)]
+        for label, slots in by_label.items():
+            pooled = stats.IntHistogram()
+            for slot in slots:
+                pooled.merge(agg.chips[slot])
+            chips.append((f"bot_{label}", pooled))
+        for name, hist in chips:
+            out.append(stats.mean_measure(f"mean_chips_{name}", hist))
+            out.append(stats.Measure(f"sd_chips_{name}", "value", math.sqrt(hist.variance()), math.nan, math.nan,
+                                     n=hist.n))
     out.append(stats.mean_measure("mean_rounds", agg.rounds))
     out.extend(stats.spread_measures("rounds", agg.rounds))
     if agg.margins.n:
         out.append(stats.mean_measure("mean_margin", agg.margins))
         out.extend(stats.spread_measures("margin", agg.margins, quantiles=("median",)))
     out.append(stats.rate_measure("comeback_rate", agg.comebacks, agg.decided))
-    out.append(stats.rate_measure("first_dealer_win_rate", agg.first_dealer_wins, agg.decided))
+    out.append(stats.rate_measure("first_dealer_win_rate", shared(agg.first_dealer_wins), agg.decided))
     ratio = agg.total_turns / agg.total_rounds
     out.append(stats.Measure("mean_turns_per_round", "value", ratio, float("nan"), float("nan")))
     out.append(stats.rate_measure("no_winner_round_rate", agg.no_winner_rounds, agg.total_rounds))

@@ -165,3 +165,10 @@ def _validate(r: Rules) -> None:
         "draw_rule",
         "until_playable cannot be combined with play_drawn = none",
     )
+    need(
+        r.match_scoring != "chips" or r.match_rounds > 0,
+        "match_rounds",
+        "must be at least 1 with match_scoring = chips (a chips match is a fixed number of rounds; "
+        "target does not apply)",
+    )
+

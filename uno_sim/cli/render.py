@@ -219,11 +219,13 @@ def print_sweep(sweep) -> None:
 
 def print_match(match_run) -> None:
     """Every match metric of an api.MatchRun."""
+    from ..matches import match_length
+
     preset, rules, seat_bots = match_run.name, match_run.rules, match_run.bots
     result, summary = match_run.result, match_run.summary
     console = stdout()
     title = (
-        f"{preset}: matches to {rules.target} ({rules.match_scoring}, next dealer {rules.next_dealer}), "
+        f"{preset}: matches {match_length(rules)} ({rules.match_scoring}, next dealer {rules.next_dealer}), "
         f"{rules.players} players, bots {describe(seat_bots)}, {result.matches:,} matches, seed {result.seed}"
     )
     if result.rotate_seats:
@@ -237,7 +239,8 @@ def print_match(match_run) -> None:
         fmt = pct if "rate" in name else num
         interval = "" if row["ci_low"] != row["ci_low"] else f"{fmt(row['ci_low'])} - {fmt(row['ci_high'])}"
         label = name
-        if name.startswith("match_win_rate_player_"):
+        if name.startswith(("match_win_rate_player_", "match_loser_rate_player_", "mean_chips_player_",
+                            "sd_chips_player_")):
             label += f" ({seat_bots[int(name.rsplit('_', 1)[1])].label})"
         table.add_row(label, fmt(row["value"]), interval)
     console.print(table)

@@ -124,7 +124,7 @@ N_BOT_PARAMS = len(BOT_PARAMS)
 # A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated
 # (--rotate-seats) a player (the bot slot). Totals are per side.
 MATCH_RECORD = Blocks("match record")
-M_WINNER = MATCH_RECORD.block("winner")  # winning side, -1 if the match hit the round limit
+M_WINNER = MATCH_RECORD.block("winner")  # winning side; -1 if the match hit the round limit; M_TIE for a shared win
 M_ROUNDS = MATCH_RECORD.block("rounds")
 M_FIRST_DEALER = MATCH_RECORD.block("first_dealer")  # the first dealer's seat; its player with seats rotated
 M_COMEBACK = MATCH_RECORD.block("comeback")  # 1 when the winner trailed after half the rounds (rounds // 2)
@@ -135,8 +135,12 @@ M_DRAWS = MATCH_RECORD.block("draws")
 M_NO_WINNER_ROUNDS = MATCH_RECORD.block("no_winner_rounds")
 M_TOTALS = MATCH_RECORD.block("totals", MAX_PLAYERS)  # + side: final totals
 M_ROUND_WINS = MATCH_RECORD.block("round_wins", MAX_PLAYERS)  # + seat (player, seats rotated): rounds won
+M_TIED = MATCH_RECORD.block("tied")  # M_WINNER == M_TIE: bit s set for each side sharing the win
+M_LOSER = MATCH_RECORD.block("loser")  # loser_penalty: the side with the highest total; -1 none; M_TIE shared
+M_LOSER_TIED = MATCH_RECORD.block("loser_tied")  # M_LOSER == M_TIE: bit s set for each side sharing the loss
 N_MATCH_COLS = MATCH_RECORD.size
 MAX_MATCH_ROUNDS = 10000  # a match still undecided after this many rounds ends with no winner
+M_TIE = -2  # M_WINNER / M_LOSER of a match whose sides tied: the tied sides are in the bit mask
 
 RECORD.check()
 MATCH_RECORD.check()

@@ -1,11 +1,18 @@
-"""Matches (SPEC 5): rounds in the engine until a side reaches the target.
+"""Matches (SPEC 5): rounds in the engine until a side reaches the target, or for a fixed
+number of rounds.
 
 The first dealer is random. `winner_takes`: the round winner's side adds the round's
 `winner_points` (SPEC 3.7: losers' points, or placement scores under `last_standing`); the
 first side to reach `target` wins (the highest total if several reach it in the same round).
 `loser_penalty`: every side outside the winner's adds its own hand points; when a side
-reaches `target` the match ends and the lowest total wins. Rounds with no winner (void,
-stall, cap) score nothing; the dealer still passes to the left.
+reaches `target` the match ends and the lowest total wins; the highest total is the match's
+loser. `chips`: every side outside the winner's pays the winner's side its own hand points
+(`last_standing`: every side adds its placement scores), so the totals always sum to 0;
+`target` does not apply. With `match_rounds` = k > 0 a match not ended by the target ends
+after k rounds: the leader wins (highest total; `loser_penalty`: lowest), and sides tied for
+the lead share the win (M_WINNER = M_TIE, the sides in the M_TIED bit mask). A loser tie is
+recorded the same way (M_LOSER, M_LOSER_TIED). Rounds with no winner (void, stall, cap) score
+nothing; the dealer still passes to the left.
 
 Players are identities 0..n-1; player p plays bot slot p. With fixed seats player p sits in
 seat p all match and the scores are kept per side (a seat, or a team under `teams`). With
@@ -21,13 +28,17 @@ import numpy as np
 from .jit import njit
 
 from . import layout as L
-from ..knobs import K
+from ..knobs import BY_NAME, K
 from .play import play_round
 from .rng import randint, seed_game
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
 from .unowned import keep_alive, new_game, unowned
 
 HISTORY_ROUNDS = 1024  # rounds whose running totals, dealers and seatings are kept
+_SCORING = BY_NAME["match_scoring"].choices
+WINNER_TAKES = _SCORING.index("winner_takes")
+LOSER_PENALTY = _SCORING.index("loser_penalty")
+CHIPS = _SCORING.index("chips")
 
 
 def seating_classes(players: int) -> np.ndarray:
@@ -79,16 +90,22 @@ def score_round_into(g, totals):
     if w < 0:
         return
     ws = side_of(g, w)
-    if g[K.match_scoring] == 0:  # winner_takes
-        if g[K.mode] == 1:  # last_standing: every player adds its placement score
-            for q in range(n):
-                totals[side_of(g, q)] += n + 1 - 2 * g[O_PLACE + q]
-        else:
-            totals[ws] += g[O_REC + L.COL_WINNER_POINTS]
-    else:  # loser_penalty
+    scoring = g[K.match_scoring]
+    if scoring == LOSER_PENALTY:
         for q in range(n):
             if side_of(g, q) != ws:
                 totals[side_of(g, q)] += g[O_REC + L.COL_POINTS + q]
+    elif g[K.mode] == 1:  # last_standing (winner_takes, chips): every player adds its placement score
+        for q in range(n):
+            totals[side_of(g, q)] += n + 1 - 2 * g[O_PLACE + q]
+    elif scoring == WINNER_TAKES:
+        totals[ws] += g[O_REC + L.COL_WINNER_POINTS]
+    else:  # chips: every player outside the winner's side pays its own hand points to that side
+        for q in range(n):
+            if side_of(g, q) != ws:
+                pts = g[O_REC + L.COL_POINTS + q]
+                totals[side_of(g, q)] -= pts
+                totals[ws] += pts
 
 
 @njit(cache=True)
@@ -122,15 +139,46 @@ def seat_of(seatings, match, rnd, player):
 
 @njit(cache=True)
 def match_leader(g, totals, sides):
-    """The side best placed: highest total (winner_takes) or lowest (loser_penalty); lowest index on ties."""
+    """The side best placed: highest total (winner_takes, chips) or lowest (loser_penalty); lowest
+    index on ties."""
     best = 0
     for s in range(1, sides):
-        if g[K.match_scoring] == 0:
+        if g[K.match_scoring] != LOSER_PENALTY:
             if totals[s] > totals[best]:
                 best = s
         elif totals[s] < totals[best]:
             best = s
     return best
+
+
+@njit(cache=True)
+def extreme_sides(totals, sides, highest):
+    """Bit mask of the sides holding the highest (or lowest) total."""
+    best = totals[0]
+    for s in range(1, sides):
+        if (totals[s] > best) if highest else (totals[s] < best):
+            best = totals[s]
+    mask = 0
+    for s in range(sides):
+        if totals[s] == best:
+            mask |= 1 << s
+    return mask
+
+
+@njit(cache=True)
+def record_sides(out, mask, col, col_mask):
+    """One side in `mask`: out[col] = that side. Several: out[col] = M_TIE, out[col_mask] = mask."""
+    count = 0
+    side = -1
+    for s in range(L.MAX_PLAYERS):
+        if (mask >> s) & 1:
+            count += 1
+            side = s
+    if count == 1:
+        out[col] = side
+    else:
+        out[col] = L.M_TIE
+        out[col_mask] = mask
 
 
 @njit(cache=True)
@@ -150,6 +198,8 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     rotate = seatings.shape[0] > 0
     sides = n if rotate or g[K.teams] == 0 else g[K.teams]
     target = g[K.target]
+    scoring = g[K.match_scoring]
+    fixed_rounds = g[K.match_rounds]
     totals = history[0]
     for s in range(L.MAX_PLAYERS):
         totals[s] = 0
@@ -158,6 +208,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     dealer = randint(g, n)
     out[L.M_FIRST_DEALER] = player_at(seatings, match, 0, dealer) if rotate else dealer
     out[L.M_WINNER] = -1
+    out[L.M_LOSER] = -1
     rounds = 0
     while rounds < L.MAX_MATCH_ROUNDS:
         if rotate:
@@ -183,11 +234,15 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
         if rounds < history.shape[0]:
             history[rounds, :] = totals
         reached = False
-        for s in range(sides):
-            if totals[s] >= target:
-                reached = True
+        if scoring != CHIPS:  # chips: target does not apply
+            for s in range(sides):
+                if totals[s] >= target:
+                    reached = True
         if reached:
             out[L.M_WINNER] = match_leader(g, totals, sides)
+            break
+        if fixed_rounds > 0 and rounds >= fixed_rounds:  # the leader wins; a tie shares the win
+            record_sides(out, extreme_sides(totals, sides, scoring != LOSER_PENALTY), L.M_WINNER, L.M_TIED)
             break
         if g[K.next_dealer] == 1 and w >= 0:
             dealer = seat_of(seatings, match, rounds, player_at(seatings, match, rounds - 1, w)) if rotate else w
@@ -197,18 +252,29 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     for s in range(sides):
         out[L.M_TOTALS + s] = totals[s]
     win = out[L.M_WINNER]
+    highest = scoring != LOSER_PENALTY
     if win >= 0 and sides > 1:
         runner_up = -1
         for s in range(sides):
-            if s != win and (runner_up < 0 or (totals[s] > totals[runner_up] if g[K.match_scoring] == 0
+            if s != win and (runner_up < 0 or (totals[s] > totals[runner_up] if highest
                                                else totals[s] < totals[runner_up])):
                 runner_up = s
         margin = totals[win] - totals[runner_up]
-        out[L.M_MARGIN] = margin if g[K.match_scoring] == 0 else -margin
+        out[L.M_MARGIN] = margin if highest else -margin
         mid = rounds // 2
         if 0 < mid < history.shape[0]:
             leader = match_leader(g, history[mid], sides)
             out[L.M_COMEBACK] = 1 if history[mid, leader] != history[mid, win] else 0
+    elif win == L.M_TIE:  # margin 0; a comeback when every side sharing the win trailed at half-time
+        mid = rounds // 2
+        if 0 < mid < history.shape[0]:
+            leader = match_leader(g, history[mid], sides)
+            out[L.M_COMEBACK] = 1
+            for s in range(sides):
+                if (out[L.M_TIED] >> s) & 1 and history[mid, s] == history[mid, leader]:
+                    out[L.M_COMEBACK] = 0
+    if win != -1 and scoring == LOSER_PENALTY:  # the loser: the highest total; a tie shares the loss
+        record_sides(out, extreme_sides(totals, sides, True), L.M_LOSER, L.M_LOSER_TIED)
 
 
 @njit(cache=True, nogil=True)
