@@ -42,6 +42,12 @@ def test_knob_section_is_generated_verbatim():
     assert update_rulebook(TEXT) == TEXT
 
 
+def test_sections_are_not_repeated():
+    """One section per subject: a merge that brings a second copy of a section shows here."""
+    headings = re.findall(r"^##+ .+$", PROSE, flags=re.M)
+    assert len(headings) == len(set(headings)), sorted(h for h in headings if headings.count(h) > 1)
+
+
 def test_update_rulebook_replaces_only_the_section():
     stale = "# Title\n\nprose\n\n" + BEGIN + "\nold entries\n" + END + "\n\n## After\n"
     fresh = update_rulebook(stale)
