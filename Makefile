@@ -14,7 +14,7 @@ DEMO_GAMES ?= 1000000
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: all demo test bench clean distclean
+.PHONY: all demo test bench rulebook clean distclean
 .DEFAULT_GOAL := all
 
 all: $(STAMP)
@@ -37,6 +37,10 @@ test: $(STAMP)
 # figures (benchmarks.json) and the targets; rewrites BENCHMARKS.md.
 bench: $(STAMP)
 	$(UNO) bench --games $(BENCH_GAMES) --repeats 3 --write BENCHMARKS.md
+
+# Regenerate the knob reference of docs/RULES.md from the knob table (uno_sim/knobs.py).
+rulebook: $(STAMP)
+	$(BIN)/python -m uno_sim.rulebook docs/RULES.md
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

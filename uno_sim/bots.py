@@ -1,4 +1,4 @@
-"""Bot names and parameters -> the integer codes and float rows the kernel reads (SPEC 4).
+"""Bot names and parameters -> the integer codes and float rows the kernel reads (docs/BOTS.md).
 
 A bot spec names one bot per seat, separated by commas; a single entry means every seat;
 parameters follow the name after colons:

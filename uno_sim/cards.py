@@ -1,4 +1,4 @@
-"""The 54 card faces, their text forms and points, and the 108-card deck (SPEC 1).
+"""The 54 card faces, their text forms and points, and the 108-card deck (docs/RULES.md, "Cards").
 
 Face index = colour * 13 + symbol for coloured cards (symbols 0-9 numbers, 10 Skip,
 11 Reverse, 12 Draw Two), 52 = Wild, 53 = Wild Draw Four. The engine imports these
@@ -44,7 +44,7 @@ def parse_face(text: str) -> int:
 
 
 def face_points(face: int, zero_points: int = 0) -> int:
-    """Points of a face (SPEC 1): numbers their value (0 counts zero_points), actions 20, wilds 50."""
+    """Points of a face: numbers their value (0 counts zero_points), actions 20, wilds 50."""
     if face >= WILD:
         return 50
     symbol = face % N_SYMBOLS

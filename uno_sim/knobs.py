@@ -91,7 +91,8 @@ KNOBS: tuple[Knob, ...] = (
          "reshuffled and another card is flipped; any other card stands and acts (Wild: the first "
          "player names the colour; Draw Two, Reverse, Skip as below). `number`: cards are flipped "
          "until a number card shows (each other card goes back and the pile is reshuffled). If no "
-         "acceptable card can be flipped at all, the round ends `void`.",
+         "acceptable card can be flipped at all, the round ends `void`. Nobody jumps in on the lead "
+         "card, and a lead 7 or 0 swaps or rotates nothing.",
          group=G_LEAD),
     Knob("lead_draw_two_skips", bool, True, "a lead Draw Two also costs the first player the turn",
          "A lead Draw Two is drawn at once by the first player (`why` `lead`; never stacked). "
@@ -105,25 +106,29 @@ KNOBS: tuple[Knob, ...] = (
          group=G_LEAD),
     # -------------------------------------------------------------- Wild Draw Four and challenges
     Knob("wd4_rule", ("no_color", "no_match", "free"), "no_color", "when a Wild Draw Four is legal",
-         "`no_color`: only when the player holds no card of the current colour; `no_match`: only "
-         "with no card matching the current colour or the symbol of a coloured top card; `free`: "
-         "always (and never challengeable). With `challenge` on, a Wild Draw Four played against "
-         "the rule is a bluff that a challenge can catch; with `challenge` off the rule is a hard "
-         "limit. A Wild Draw Four answering a stacked chain is legal whatever this rule says.",
+         "`no_color`: only when the player holds no card of the current colour (a Wild or Wild Draw "
+         "Four never counts as a colour); `no_match`: only with no card matching the current colour "
+         "or the symbol of a coloured top card; `free`: always (and never challengeable). With "
+         "`challenge` on, a Wild Draw Four played against the rule is a bluff that a challenge can "
+         "catch; with `challenge` off the rule is a hard limit. A Wild Draw Four answering a stacked "
+         "chain is legal whatever this rule says.",
          group=G_WD4),
     Knob("challenge", bool, True, "the victim of a Wild Draw Four may challenge it",
          "Only the player hit by a Wild Draw Four played on an ordinary turn may challenge, right "
          "after the play (for the first Wild Draw Four of a stacked chain: as the victim's first "
          "action). Guilty (the player held a card `wd4_rule` forbids): the player who played it "
          "draws 4 and the chain is dropped. Not guilty: the challenger draws 4 + `challenge_extra` "
-         "and loses the turn. The named colour stands either way.",
+         "and loses the turn. The named colour stands either way. Needs `wd4_rule` other than `free` "
+         "(under `free` nothing is guilty and nobody challenges); a Wild Draw Four answering a chain "
+         "or emptying its player's hand cannot be challenged. A challenge is not a turn.",
          group=G_WD4),
     Knob("challenge_extra", int, 2, "extra cards a failed challenger draws (4 + 2 = 6)",
-         "A failed challenger draws 4 + this many cards in one draw.",
+         "A failed challenger draws 4 + this many cards in one draw and loses the turn (the sheets' "
+         "6 cards with the default 2).",
          low=0, high=100, group=G_WD4),
     Knob("challenge_win_plays", bool, True, "after a successful challenge the challenger plays",
-         "`true`: a challenger who wins then takes a regular (counted) turn; `false`: the "
-         "challenger is still skipped. The sheets disagree.",
+         "`true`: a challenger who wins draws nothing and then takes a regular (counted) turn; "
+         "`false`: the challenger draws nothing but is still skipped. The sheets disagree.",
          group=G_WD4),
     # -------------------------------------------------------------- playing and drawing
     Knob("draw_rule", ("one", "until_playable"), "one", "how many cards a player with no play draws",
@@ -133,24 +138,34 @@ KNOBS: tuple[Knob, ...] = (
          group=G_TURN),
     Knob("play_drawn", ("any", "numbers", "none"), "any", "whether a playable drawn card may be played at once",
          "After a turn draw only the last card drawn may be played, alone, and only if it could be "
-         "played without a bluff: `any` card, only `numbers`, or `none` (the turn ends).",
+         "played without a bluff (a drawn Wild Draw Four only when `wd4_rule` allows it): `any` "
+         "card, only `numbers`, or `none` (the turn ends). A drawn card is never part of a "
+         "multi-play.",
          group=G_TURN),
     Knob("voluntary_draw", bool, True, "a player holding a playable card may draw instead",
-         "A player who draws by choice may then play only the card drawn. The `random` bot never "
-         "draws by choice.",
+         "A player who draws by choice draws as `draw_rule` says and may then play only the last "
+         "card drawn, as `play_drawn` allows. Off: a player holding a playable card must play. The "
+         "`random` bot never draws by choice.",
          group=G_TURN),
     Knob("two_player_reverse", ("skip", "noop"), "skip", "what a Reverse does with two players",
          "With two players still in the round, a Reverse acts as a Skip (`skip`: the same player "
-         "goes again) or only flips the direction (`noop`: the other player goes).",
+         "goes again) or only flips the direction (`noop`: the other player goes). Under "
+         "`last_standing` this holds once two players are left, for a Reverse put down by one of "
+         "them. In a multi-play under `skip` each Reverse counts as one Skip for `multi_skip`.",
          group=G_TURN),
     # -------------------------------------------------------------- stacking
     Knob("stack_draw_two", bool, False, "a Draw Two may be answered with a Draw Two",
-         "Stacking: a Draw Two does not take effect at once; its 2 cards are added to a pending "
-         "penalty carried by the next player, who either answers with a legal draw card (adding "
-         "to the penalty and passing it on) or draws the whole penalty and loses the turn.",
+         "Stacking: while `stack_draw_two`, `stack_four_on_two` or `deflect` is on, a Draw Two does "
+         "not take effect at once; its 2 cards are added to a pending penalty carried by the next "
+         "player (the victim). The victim either answers with a draw card the stacking knobs allow "
+         "and that matches the top card (adding to the penalty and passing it on; nothing else may "
+         "be played while a penalty is pending) or draws the whole penalty at once and loses the "
+         "turn, which ends the chain.",
          sheet="Drop2牌具有累积性", group=G_STACK),
     Knob("stack_draw_four", bool, False, "a Wild Draw Four may be answered with a Wild Draw Four",
-         "Wild Draw Four chains add 4 per card. An answering Wild Draw Four is legal whatever "
+         "While `stack_draw_four` or `stack_two_on_four` is on, a Wild Draw Four does not take "
+         "effect at once: it adds 4 to the pending penalty carried by the next player. An "
+         "answering Wild Draw Four is legal whatever "
          "`wd4_rule` says and cannot be challenged; the first of a chain can be challenged by its "
          "victim before answering.",
          sheet="4牌只能跟在2或4后面，或者没有与上家颜色一样的牌才可出", group=G_STACK),
@@ -163,9 +178,11 @@ KNOBS: tuple[Knob, ...] = (
          "named (an extra, not from the rule sheets).",
          group=G_STACK),
     Knob("deflect", bool, False, "a Draw Two chain may be passed on with a matching Skip or Reverse",
-         "While a Draw Two chain is pending, a Skip matching the top card sends it to the player "
-         "after next, a Reverse flips the direction and sends it to the new next player; with two "
-         "players either sends it to the other player. Needs `stack_draw_two`.",
+         "While a Draw Two chain is pending, a Skip matching the top card sends it, unchanged, to the "
+         "player who would take the turn after the Skip (the player after next; k Skips put down "
+         "together under `multi_skip = each` send it k + 1 seats on); a Reverse flips the direction "
+         "and sends it to the new next player; with two players still in either sends it to the "
+         "other player. Needs `stack_draw_two`.",
          group=G_STACK),
     # -------------------------------------------------------------- out-of-turn plays
     Knob("jump_in", bool, False, "a card identical to the one just played may be played out of turn",
@@ -173,36 +190,49 @@ KNOBS: tuple[Knob, ...] = (
          "identical card (colour and symbol), the player who just played included, may play it out "
          "of turn; if several want to, one is picked uniformly at random. Its effects apply as if "
          "played on the jumper's turn and play continues from the jumper; players passed over lose "
-         "their turn. Under stacking a jumped-in Draw Two adds 2 to the penalty. Jump-ins chain; "
-         "nobody jumps in on the lead card.",
+         "their turn. While a penalty is pending the jumped-in card is the jumper's answer and must "
+         "be a legal one (a jumped-in Draw Two adds 2, its victim is the jumper's next player); a "
+         "victim may jump in with a card just drawn as a penalty. Jump-ins chain; nobody jumps in "
+         "on the lead card; a jump-in is a single card and is not a turn.",
          sheet="抢出", group=G_OUT_OF_TURN),
     Knob("multi_play", ("off", "identical", "same_symbol"), "off", "several cards may be put down at once",
          "With a legal card a player may put down further cards identical to it (`identical`) or "
-         "with the same number or action in any colour (`same_symbol`; never Wilds). The player "
+         "with the same number or action in any colour (`same_symbol`); never Wilds, and at least "
+         "one card of the set must be legal alone. The player "
          "chooses which card ends on top (its colour becomes current). Each Draw Two adds 2, each "
          "Reverse flips, Skips per `multi_skip`; each 7 swaps and each 0 rotates once. Allowed on "
          "an ordinary turn and as a penalty answer, not for a drawn card nor a jump-in.",
          group=G_OUT_OF_TURN),
     Knob("multi_skip", ("each", "once"), "each", "how many players several Skips put down together skip",
-         "`each`: k Skips skip k players; `once`: one player. The sheets disagree.",
+         "`each`: k Skips skip k players; `once`: one player. The sheets disagree. Skips deflecting "
+         "a pending chain (`deflect`) pass it on the same way: k + 1 seats on (`each`) or 2 "
+         "(`once`).",
          group=G_OUT_OF_TURN),
     # -------------------------------------------------------------- 7-0
     Knob("seven_swap", bool, False, "playing a 7 swaps hands with a player of your choice",
-         "An extra rule (Seven-0). A card that empties its player's hand does no swap.",
+         "An extra rule (Seven-0): the player swaps whole hands with another player still in the "
+         "round, after the UNO call; each 7 of a multi-play swaps once. A card that empties its "
+         "player's hand does no swap, nor does a lead 7. A hand that reaches one card through a "
+         "swap owes no UNO call.",
          group=G_SEVEN_ZERO),
     Knob("zero_rotate", bool, False, "playing a 0 passes every hand to the next player",
          "Every hand of a player still in passes to the next player still in, in the direction of "
-         "play. A hand that reaches one card through a swap or rotation owes no UNO call.",
+         "play, after the UNO call; each 0 of a multi-play rotates once. A card that empties its "
+         "player's hand rotates nothing, nor does a lead 0. A hand that reaches one card through "
+         "a rotation owes no UNO call.",
          group=G_SEVEN_ZERO),
     # -------------------------------------------------------------- finishing, UNO, scoring
     Knob("number_finish", bool, False, "the last card must be a number card",
          "A player whose only card is an action card or a wild cannot play it and must draw "
-         "instead; a play that empties a hand must consist of number cards.",
+         "instead; a play that empties a hand (a turn play, a multi-play, a drawn card, a jump-in) "
+         "must consist of number cards, so a player down to one card cannot answer a pending "
+         "penalty.",
          sheet="数字取胜", group=G_END),
     Knob("last_card_penalty", bool, True, "a Draw Two / Wild Draw Four played as the winning card still makes its victim draw",
          "With it on, the victim of a winning Draw Two / Wild Draw Four, or of a winning Skip / "
          "Reverse that deflects a chain, draws the whole pending penalty at once (no answer, no "
-         "challenge), and those cards score. Off: the penalty is dropped.",
+         "challenge), and those cards score. Off: the penalty is dropped: nobody draws it and "
+         "nobody is skipped by it.",
          sheet="若赢家最后出的是罚牌，或将罚牌转移给了下家，则下家须起上罚牌后再计输分", group=G_END),
     Knob("uno_penalty", int, 2, "cards drawn by a player caught not calling UNO",
          "A player left with one card after putting cards down must call UNO; a bot forgets with "
@@ -226,11 +256,13 @@ KNOBS: tuple[Knob, ...] = (
     Knob("mode", ("first_out", "last_standing"), "first_out", "when the round ends",
          "`first_out`: the round ends when a player goes out; the winner scores the sum of the "
          "losers' hands. `last_standing`: going out takes the next place and play goes on until one "
-         "player is left; place k of n scores n + 1 - 2k (four players: +3, +1, -1, -3).",
+         "player is left, who places last; place k of n scores n + 1 - 2k (four players: +3, +1, "
+         "-1, -3) and the first player out is the round's winner.",
          group=G_END),
     Knob("teams", int, 0, "teams seated alternately (0: no teams)",
-         "k teams: seat i plays in team i mod k, and `players` must be divisible by k. A team wins "
-         "when any member goes out; its points are its members' sums.",
+         "k teams (k = 1 is not allowed): seat i plays in team i mod k, and `players` must be "
+         "divisible by k. A team wins when any member goes out (that member is the round's "
+         "`winner`); its points are its members' sums.",
          low=0, high=MAX_PLAYERS, group=G_END),
     # -------------------------------------------------------------- matches
     Knob("target", int, 500, "the score that ends a match",

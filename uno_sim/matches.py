@@ -1,4 +1,4 @@
-"""Matches (SPEC 5): orchestration, streaming aggregation and the tidy summary.
+"""Matches (docs/RULES.md, "Matches"): orchestration, streaming aggregation and the tidy summary.
 
 The rounds of a match are played inside the engine (engine/match.py); this module runs
 matches in chunks, keeps counters and histograms (never the rows), and builds the tidy

@@ -1,4 +1,4 @@
-"""Per-game records (SPEC 6): kernel record rows -> dicts and DataFrames with the pinned columns."""
+"""Per-game records (docs/RULES.md, "The per-game record"): kernel record rows -> dicts and DataFrames with the pinned columns."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ import pandas as pd
 
 from .engine import layout as L
 
-# The SPEC 6 per-game columns (pinned names and order) that come straight from the record row,
+# The per-game columns (pinned names and order) that come straight from the record row,
 # before points_i and cards_i; each is a column of the record of the same name (layout.RECORD).
-SPEC_COLUMNS = ("winner", "reason", "turns", "plays", "draws", "reshuffles", "max_pending", "challenges",
+RECORD_COLUMNS = ("winner", "reason", "turns", "plays", "draws", "reshuffles", "max_pending", "challenges",
                 "winner_points")
-_FIXED = tuple((name, L.RECORD_COLUMN[name]) for name in SPEC_COLUMNS)
+_FIXED = tuple((name, L.RECORD_COLUMN[name]) for name in RECORD_COLUMNS)
 
 
 def columns(players: int) -> list[str]:
-    """The SPEC 6 column names for a table of `players` seats, in order."""
+    """The per-game column names for a table of `players` seats, in order."""
     return (
         ["game"]
         + [name for name, _ in _FIXED]
@@ -25,7 +25,7 @@ def columns(players: int) -> list[str]:
 
 
 def record_dict(row: np.ndarray, players: int, game: int) -> dict:
-    """One game's SPEC 6 record; `reason` as text."""
+    """One game's per-game record; `reason` as text."""
     rec: dict = {"game": int(game)}
     for name, col in _FIXED:
         rec[name] = int(row[col])
@@ -38,7 +38,7 @@ def record_dict(row: np.ndarray, players: int, game: int) -> dict:
 
 
 def records_frame(rows: np.ndarray, players: int, first_game: int) -> pd.DataFrame:
-    """SPEC 6 table of a chunk of record rows (games first_game, first_game+1, ...)."""
+    """Per-game table of a chunk of record rows (games first_game, first_game+1, ...)."""
     data: dict = {"game": np.arange(first_game, first_game + len(rows), dtype=np.int64)}
     for name, col in _FIXED:
         data[name] = rows[:, col]

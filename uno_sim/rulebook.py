@@ -18,6 +18,15 @@ def _value(value) -> str:
     return str(value)
 
 
+def by_group() -> list[Knob]:
+    """The knobs grouped for reading: groups in the order they first appear in the table, the
+    knobs of a group in table order (knobs appended at the end join their group)."""
+    order: dict[str, int] = {}
+    for knob in KNOBS:
+        order.setdefault(knob.group, len(order))
+    return sorted(KNOBS, key=lambda k: order[k.group])  # stable: table order within a group
+
+
 def knob_entry(knob: Knob) -> str:
     """The full entry of one knob, as plain text."""
     lines = [
@@ -39,7 +48,7 @@ def knob_section() -> str:
     """The knob reference of docs/RULES.md (Markdown), markers included."""
     out = [BEGIN, ""]
     group = None
-    for knob in KNOBS:
+    for knob in by_group():
         if knob.group != group:
             group = knob.group
             out += [f"### {group[0].upper()}{group[1:]}", ""]
@@ -54,3 +63,22 @@ def knob_section() -> str:
         out.append("")
     out += [END, ""]
     return "\n".join(out)
+
+
+def update_rulebook(text: str) -> str:
+    """`text` (docs/RULES.md) with its knob section, markers included, replaced by `knob_section()`."""
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError("the rulebook has no knob section markers")
+    end += len(END)
+    if text[end:end + 1] == "\n":
+        end += 1
+    return text[:start] + knob_section() + text[end:]
+
+
+if __name__ == "__main__":  # `make rulebook`: python -m uno_sim.rulebook docs/RULES.md
+    import sys
+    from pathlib import Path
+
+    path = Path(sys.argv[1])
+    path.write_text(update_rulebook(path.read_text(encoding="utf-8")), encoding="utf-8")

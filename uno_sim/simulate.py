@@ -3,7 +3,7 @@
 Games are played in chunks (chunks.run_chunks) by `engine.batch.start_chunk` on `workers`
 threads. Each game is seeded from (run key, game index), so the numbers do not depend on the
 chunk size or the thread count. Only counters and histograms are kept (`stats.Aggregate`); with
-`per_game_path` the SPEC 6 per-game CSV is streamed chunk by chunk as well.
+`per_game_path` the per-game CSV is streamed chunk by chunk as well.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def simulate(
     keep_games: bool = False,
 ) -> RunResult:
     """Play `games` games and aggregate them; optionally stream the per-game CSV and/or
-    Parquet file (SPEC 6 columns; Parquet needs pyarrow, the `parquet` extra).
+    Parquet file (the per-game columns; Parquet needs pyarrow, the `parquet` extra).
 
     `workers`: threads playing games (default: all available; more than available is capped).
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass

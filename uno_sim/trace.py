@@ -1,4 +1,4 @@
-"""Decode the kernel's integer event buffer into SPEC 7 trace events (dicts).
+"""Decode the kernel's integer event buffer into trace events (dicts; docs/RULES.md, "The trace").
 
 The kernel that writes traces is the one that produces the numbers (tracing is a flag), so
 a trace shows exactly what the simulation did.
@@ -25,7 +25,7 @@ def _cards(values) -> list[str]:
 
 
 def decode_events(buf: np.ndarray, length: int, players: int) -> Iterator[dict]:
-    """SPEC 7 events (deal first, no end) from buf[0:length]."""
+    """Trace events (deal first, no end) from buf[0:length]."""
     pos = 0
     while pos < length:
         code, size = int(buf[pos]), int(buf[pos + 1])
@@ -75,7 +75,7 @@ def _decode(code: int, body: np.ndarray, players: int) -> dict:
 
 
 def end_event(record: dict, players: int) -> dict:
-    """The SPEC 7 `end` event of a game, with the SPEC 6 counters as extra fields."""
+    """The `end` event of a game, with the per-game record's counters as extra fields."""
     return {
         "ev": "end",
         "winner": record["winner"],
@@ -93,7 +93,7 @@ def end_event(record: dict, players: int) -> dict:
 
 
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
-    """Events and SPEC 6 record of game number `game` of the run with this key; `bots` are
+    """Events and per-game record of game number `game` of the run with this key; `bots` are
     per seat. The cards are those of deal number `deal` (default: `game`)."""
     packed = rules.pack()
     codes, params = pack_bots(bots)
@@ -130,7 +130,7 @@ def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
 
 def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
                  rotate_seats: bool = False) -> Iterator[dict]:
-    """SPEC 7 events of games first_game .. first_game+games-1 (same games as `run` with this
+    """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
     seed, and the same `rotate_seats`)."""
     key = run_key(seed)
     for game in range(first_game, first_game + games):

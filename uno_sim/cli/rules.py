@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InputError
 from ..knobs import BY_NAME, KNOBS
-from ..rulebook import knob_entry, knob_section
+from ..rulebook import by_group, knob_entry, knob_section
 from .render import stdout
 
 
@@ -33,7 +33,7 @@ def rules(
     table.add_column("values (default first)")
     table.add_column("meaning")
     group = None
-    for k in KNOBS:
+    for k in by_group():
         if k.group != group:
             group = k.group
             table.add_section()
