@@ -47,3 +47,8 @@ RotateSeats = Annotated[
 ]
 PerGame = Annotated[bool, typer.Option("--per-game", help="Also write the per-game rows as CSV.")]
 Parquet = Annotated[bool, typer.Option("--parquet", help="Also write the per-game rows as Parquet (needs pyarrow).")]
+Json = Annotated[
+    bool,
+    typer.Option("--json", help="Print the headline and the summary as JSON on standard output, and nothing else "
+                                "there (progress and the files written go to standard error)."),
+]
