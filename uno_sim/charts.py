@@ -206,10 +206,10 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.grid(axis="y", alpha=0.3)
     def best(v: Variant) -> str:
-        rates = [(label, _value(v.summary, f"win_rate_bot_{label}")[0]) for label in dict.fromkeys(v.bot_labels)]
-        label, rate = max(rates, key=lambda lr: lr[1])
-        fair = v.bot_labels.count(label) / v.players
-        return f"{label} {100 * rate:.1f}% (fair share {100 * fair:.1f}%)"
+        rates = [(label, _value(v.summary, f"win_rate_bot_{label}")[0], v.bot_labels.count(label) / v.players)
+                 for label in dict.fromkeys(v.bot_labels)]
+        label, rate, fair = max(rates, key=lambda lrf: lrf[1] / lrf[2])  # most above its fair share
+        return f"{label} wins {100 * rate:.1f}% of games against a fair share of {100 * fair:.1f}%"
 
     def only(v: Variant) -> str:
         return f"{100 * _value(v.summary, 'win_rate_bot_' + v.bot_labels[0])[0]:.1f}%"
@@ -217,7 +217,7 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     if all(len(set(v.bot_labels)) == 1 for v in variants):
         finding = f"One bot in every seat: it wins every game with a winner ({_per_variant(variants, only)})"
     else:
-        finding = _finding(variants, "The strongest bot: {}", "The strongest bot", best)
+        finding = _finding(variants, "The strongest bot: {}", "The strongest bot (win rate against fair share)", best)
     _title(ax, finding, variants)
     _legend_below(ax, k + 2)
     fig.tight_layout()
@@ -551,8 +551,19 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
     bottom.set_xticks(x)
     bottom.set_xticklabels([_fmt_setting(s) for s in settings])
     players = _distinct(players_each) if knob != "players" else f"{min(players_each)}-{max(players_each)}"
-    subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games:,} games per value", width=90)
-    top.set_title(f"{preset}: sweep over {knob}\n{subtitle}", fontsize=10)
+    subtitle = textwrap.fill(f"{preset}: sweep over {knob}; {players} players, bots: {bots}, {games:,} games per value",
+                             width=100)
+    top.set_title(subtitle, fontsize=9, color="#333333")
+    edge = series("first_player_edge")[0]
+    turns = series("mean_turns")[0]
+    if len(settings) > 1 and np.isfinite(edge).any():
+        i, t = int(np.nanargmax(edge)), int(np.nanargmax(turns))
+        finding = (f"The first player's edge is largest at {knob} = {_fmt_setting(settings[i])} "
+                   f"({100 * edge[i]:+.2f} pp); games are longest at {knob} = {_fmt_setting(settings[t])} "
+                   f"({turns[t]:.1f} turns)")
+    else:
+        finding = f"First player's edge {100 * edge[0]:+.2f} pp; games last {turns[0]:.1f} turns on average"
+    fig.suptitle(textwrap.fill(finding, width=85), fontsize=11, fontweight="bold")
     fig.tight_layout()
     return fig
 
@@ -587,15 +598,16 @@ def rounds_per_match(result, preset: str, bots: str) -> Figure:
     ax.axvline(mean, color="#C44E52", linestyle="--", label=f"mean {mean:.2f} (95% CI {low:.2f}-{high:.2f})")
     rules = result.rules
     rotated = ", seats rotated" if result.rotate_seats else ""
-    ax.set_title(
-        f"Rounds per match {match_length(rules)} ({rules.match_scoring})\n"
-        f"{preset}, {rules.players} players, bots {bots}{rotated}, {result.matches:,} matches",
-        fontsize=11,
-    )
+    ax.set_title(f"{preset}: matches {match_length(rules)} ({rules.match_scoring}), {rules.players} players, bots "
+                 f"{bots}{rotated}, {result.matches:,} matches", fontsize=9, color="#333333")
+    median = hist.median_interval()[0] if hist.n else math.nan
+    fig.suptitle(f"A match {match_length(rules)} lasts {mean:.1f} rounds on average (median {median:g})",
+                 fontsize=11, fontweight="bold")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds in the match")
     ax.set_ylabel("share of matches")
-    ax.legend(loc="upper right", frameon=False)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    _legend_below(ax, 1)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig

@@ -20,7 +20,8 @@ from typing import Callable, Protocol
 from . import interrupts
 
 PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
-PLAIN_QUARTER_SECONDS = 10.0  # without a terminal: a line per quarter only for runs this long
+PLAIN_MIN_SECONDS = 3.0  # without a terminal: a line only for runs expected to take longer
+PLAIN_QUARTER_SECONDS = 10.0  # and one per quarter for runs this long
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
@@ -80,8 +81,8 @@ class Chunker:
 class Progress:
     """How far a run is, on stderr: on a terminal a rich progress bar, started once the rest
     of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced once per
-    chunk; otherwise (a pipe or a file) plain lines: one when such a run starts and, for a
-    run expected to take more than PLAIN_QUARTER_SECONDS, one at each quarter."""
+    chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take more than
+    PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a quarter."""
 
     def __init__(self, total: int, enabled: bool, description: str, unit: str = "games") -> None:
         self.total = total
@@ -134,7 +135,7 @@ class Progress:
         from .progress import plain_line
 
         if not self.plain_started:
-            if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
+            if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
                 return
             self.plain_started = True
             self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4

@@ -156,7 +156,7 @@ def describe_change(metric: str, base: float, other: float, row, baseline: str) 
     if kind == "mean" and metric in MEANS:
         phrase = MEANS[metric]
         if base == 0:
-            return f"{_num(other)} {phrase.noun} a game, up from none{_ci(low, high)}"
+            return f"{_num(other)} {phrase.noun} a game, up from none ({_ci(low, high).removeprefix(', ')})"
         if other == 0:
             return f"no {phrase.noun}, down from {_num(base)} a game under {baseline}"
         rel = f"{abs(diff / base) * 100:.1f}%"
@@ -203,6 +203,13 @@ def _row(summary: pd.DataFrame, metric: str):
 # ---------------------------------------------------------------- compare
 
 
+# A count per game and the share of games with at least one: the headline says one of them.
+PARTNERS = {"mean_stacks": "stack_rate", "mean_swaps": "swap_rate", "mean_rotations": "rotation_rate",
+            "mean_jumps": "jump_in_rate", "mean_challenges": "challenge_rate", "mean_reshuffles": "reshuffle_rate"}
+PARTNERS |= {rate: mean for mean, rate in PARTNERS.items()}
+ALWAYS = ("mean_turns", "first_player_edge")  # said changed or not: how long, how fair
+
+
 def _redundant(metric: str, metrics: set[str]) -> bool:
     """Rows the headline leaves to the table: order statistics and maxima (the means say it),
     seat 0's rate (the edge says it), the one bot's rate when every seat plays it."""
@@ -238,7 +245,7 @@ def compare_headline(summary: pd.DataFrame, differences: pd.DataFrame, max_items
         said: set[str] = set()
         for _, row in ranked.iterrows():
             metric = row["metric"]
-            if _redundant(metric, metrics) or len(items) >= max_items:
+            if _redundant(metric, metrics) or len(said) >= max_items or PARTNERS.get(metric) in said:
                 continue
             text = describe_change(metric, values[(baseline, metric)], values[(variant, metric)], row, baseline)
             if text is None:
@@ -247,14 +254,13 @@ def compare_headline(summary: pd.DataFrame, differences: pd.DataFrame, max_items
             said.add(metric)
             if metric == "mean_max_pending":
                 items.append(_largest_penalty(values, baseline, variant) or "")
-        items = [i for i in items if i]
         out.append(intro + (f"; the largest {'is' if len(said) == 1 else 'are'}:" if said else "."))
-        out.extend(f"- {i}" for i in items)
-        if "first_player_edge" not in said:
-            edge = rows.loc[rows["metric"] == "first_player_edge"]
-            if not edge.empty:
-                out.append(f"- {_edge_unchanged(edge.iloc[0], values, baseline, variant)}")
-        more = len(set(ranked["metric"]) - said - {"first_player_edge"})
+        out.extend(f"- {i}" for i in items if i)
+        for metric in ALWAYS:
+            hit = rows.loc[rows["metric"] == metric]
+            if metric not in said and not hit.empty:
+                out.append(f"- {_unchanged(metric, hit.iloc[0], values, baseline, variant)}")
+        more = len(set(ranked["metric"]) - said - set(ALWAYS))
         if more > 0:
             out.append(f"- and {more} more significant difference{'s' if more > 1 else ''} in the table")
     return out
@@ -267,11 +273,15 @@ def _largest_penalty(values, baseline: str, variant: str) -> str | None:
     return f"the largest penalty seen {'grows' if b > a else 'shrinks'} from {_g(a)} to {_g(b)} cards"
 
 
-def _edge_unchanged(row, values, baseline: str, variant: str) -> str:
-    a, b = values[(baseline, "first_player_edge")], values[(variant, "first_player_edge")]
+def _unchanged(metric: str, row, values, baseline: str, variant: str) -> str:
+    """A metric the headline always mentions: its change in words, or that it shows none."""
+    a, b = values[(baseline, metric)], values[(variant, metric)]
     p = row["p_adjusted"]
     if p < SIGNIFICANCE:  # significant but not among the largest: say so in words anyway
-        return describe_change("first_player_edge", a, b, row, baseline)
+        return describe_change(metric, a, b, row, baseline)
+    if metric == "mean_turns":
+        return (f"game length shows no significant change ({_num(a)} turns under {baseline}, {_num(b)} under "
+                f"{variant}; adjusted p = {_p(p)})")
     return (f"the first player's edge shows no significant change ({_pp(a)} under {baseline}, {_pp(b)} under "
             f"{variant}; adjusted p = {_p(p)})")
 
@@ -293,8 +303,8 @@ def run_headline(summary: pd.DataFrame, bot_seats: dict[str, int] | None = None)
     if edge["ci_low"] > 0 or edge["ci_high"] < 0:
         more = "more" if edge["value"] > 0 else "less"
         out.append(f"{lead}the first player (seat 0) wins {_pct(seat0['value'])} of games (95% CI "
-                   f"{_pct(seat0['ci_low'])} to {_pct(seat0['ci_high'])}): {abs(100 * edge['value']):.2f} points "
-                   f"{more} than the fair share of {_pct(fair)}.")
+                   f"{_pct(seat0['ci_low'])} to {_pct(seat0['ci_high'])}): {abs(100 * edge['value']):.2f} percentage "
+                   f"points {more} than the fair share of {_pct(fair)}.")
     else:
         out.append(f"{lead}the first player (seat 0) wins {_pct(seat0['value'])} of games (95% CI "
                    f"{_pct(seat0['ci_low'])} to {_pct(seat0['ci_high'])}): no significant edge over the fair "
