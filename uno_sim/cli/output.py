@@ -52,7 +52,7 @@ def print_written(paths: list[Path], to_stderr: bool = False) -> None:
 
     console = Console(stderr=True, highlight=False) if to_stderr else stdout()
     for path in paths:
-        console.print(Text(f"wrote {path}"))
+        console.print(Text(f"wrote {path}"), soft_wrap=True)
 
 
 def finish(result, written: list[Path], as_json: bool, show: Callable[[object], None]) -> None:

@@ -37,6 +37,11 @@ def print_table(console: Console, table: Table) -> None:
         console.print(Text(line), soft_wrap=True)
 
 
+def _line(console: Console, text: str) -> None:
+    """One line of plain text, never wrapped by rich (a pipe gets it whole)."""
+    console.print(Text(text), soft_wrap=True)
+
+
 def timing(count: int, seconds: float, unit: str, workers: int | None, startup) -> str:
     """`200,000 games in 2.1 s (95,238 games/s on 2 threads; not counting 48.0 s to compile the engine)`."""
     rate = f"{count / seconds:,.0f} {unit}/s" if seconds > 0 else f"? {unit}/s"
@@ -51,7 +56,7 @@ def print_run(run) -> None:
     for table in run_tables(run):
         print_table(console, table)
     r = run.result
-    console.print(timing(r.games, r.seconds, "games", r.workers, r.startup))
+    _line(console, timing(r.games, r.seconds, "games", r.workers, r.startup))
 
 
 def print_compare(comparison, all_metrics: bool = False) -> None:
@@ -59,7 +64,7 @@ def print_compare(comparison, all_metrics: bool = False) -> None:
     print_headline(console, comparison.headline)
     print_table(console, compare_table(comparison, all_metrics))
     results = [r.result for r in comparison.runs]
-    console.print(timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
+    _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
                          results[0].workers, comparison.startup))
 
 
@@ -68,7 +73,7 @@ def print_sweep(sweep) -> None:
     print_headline(console, sweep.headline)
     print_table(console, sweep_table(sweep))
     results = [r.result for r in sweep.runs]
-    console.print(timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
+    _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
                          results[0].workers, sweep.startup))
 
 
@@ -77,4 +82,4 @@ def print_match(match_run) -> None:
     print_headline(console, match_run.headline)
     print_table(console, match_table(match_run))
     r = match_run.result
-    console.print(timing(r.matches, r.seconds, "matches", r.workers, match_run.startup))
+    _line(console, timing(r.matches, r.seconds, "matches", r.workers, match_run.startup))
