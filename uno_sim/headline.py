@@ -55,7 +55,7 @@ def _g(x: float) -> str:
 def _p(p: float) -> str:
     if p != p:
         return "n/a"
-    return "< 0.001" if p < 0.001 else f"{p:.2g}" if p < 0.1 else f"{p:.2f}"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}" if p < 0.1 else f"{p:.2f}"
 
 
 def _ci(low: float, high: float, scale: float = 1.0, unit: str = "") -> str:
