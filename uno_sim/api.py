@@ -184,8 +184,51 @@ def _frame_records(frame) -> list[dict]:
 # ---------------------------------------------------------------- one run
 
 
+class VariantCharts(_Charts):
+    """The charts of one or more simulated variants (charts.VARIANT_CHARTS), as Figures;
+    `_variants()` gives the charts' view of each variant."""
+
+    def _variants(self) -> list:
+        raise NotImplementedError
+
+    def _stacking(self) -> bool:
+        from .charts import stacking_on
+
+        return any(stacking_on(v.rules) for v in getattr(self, "runs", [self]))
+
+    def plot(self, chart: str):
+        """One of charts.VARIANT_CHARTS by name, as a Figure."""
+        from .charts import VARIANT_CHARTS
+
+        return VARIANT_CHARTS[chart](self._variants())
+
+    def plot_win_rates(self):
+        return self.plot("win_rates")
+
+    def plot_game_length(self):
+        return self.plot("game_length")
+
+    def plot_winner_points(self):
+        return self.plot("winner_points")
+
+    def plot_bot_win_rates(self):
+        return self.plot("bot_win_rates")
+
+    def plot_max_pending(self):
+        return self.plot("max_pending")
+
+    def chart_names(self) -> list[str]:
+        """The charts that apply (max_pending only when some variant stacks)."""
+        from .charts import variant_chart_names
+
+        return variant_chart_names(self._stacking())
+
+    def figure(self, name: str):
+        return self.plot(name)
+
+
 @dataclass
-class Run(_Charts):
+class Run(VariantCharts):
     """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
     asked for) as tidy DataFrames with the columns of the CSV files; `headline`, a few
     sentences; `plot_*()` give Figures; `to_html()` the one-page report."""
@@ -246,14 +289,6 @@ class Run(_Charts):
         return {"command": self.command, "variant": self.name, "games": self.result.games, "seed": self.result.seed,
                 "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
-    def chart_names(self) -> list[str]:
-        from . import charts
-
-        return charts.variant_chart_names(charts.stacking_on(self.rules))
-
-    def figure(self, name: str):
-        return self.plot(name)
-
     def _chart_variant(self):
         from .charts import Variant
 
@@ -261,36 +296,17 @@ class Run(_Charts):
                        players=self.rules.players, bots=describe(self.bots),
                        bot_labels=[b.label for b in self.bots], games=self.result.games)
 
-    def plot(self, chart: str):
-        """One of charts.VARIANT_CHARTS by name, as a Figure."""
-        from .charts import VARIANT_CHARTS
-
-        return VARIANT_CHARTS[chart]([self._chart_variant()])
-
-    def plot_win_rates(self):
-        return self.plot("win_rates")
-
-    def plot_game_length(self):
-        return self.plot("game_length")
-
-    def plot_winner_points(self):
-        return self.plot("winner_points")
-
-    def plot_bot_win_rates(self):
-        return self.plot("bot_win_rates")
-
-    def plot_max_pending(self):
-        return self.plot("max_pending")
+    def _variants(self) -> list:
+        return [self._chart_variant()]
 
     def files(self) -> dict[str, Callable[[Path], None]]:
         """The files `uno-sim run` writes, by name, each with its writer (path -> None)."""
         from . import stats
 
-        out: dict[str, Callable[[Path], None]] = {
+        return {
             "summary.csv": lambda path: stats.write_csv(self.summary, path),
             "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
-        }
-        return out | self._chart_files() | self._report_file()
+        } | self._chart_files() | self._report_file()
 
 
 @dataclass
@@ -344,7 +360,7 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
 
 
 @dataclass
-class Comparison(_Charts):
+class Comparison(VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
     of compare.csv), `differences` (differences.csv), `distributions`; `headline`, the
     significant differences in words; `plot_*()` Figures with the variants side by side,
@@ -401,11 +417,6 @@ class Comparison(_Charts):
                 "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary),
                 "differences": _frame_records(self.differences)}
 
-    def plot(self, chart: str):
-        from .charts import VARIANT_CHARTS
-
-        return VARIANT_CHARTS[chart]([r._chart_variant() for r in self.runs])
-
     def plot_differences(self):
         """Every compared metric's difference to the baseline with its interval (differences.png)."""
         from . import charts
@@ -415,38 +426,22 @@ class Comparison(_Charts):
                                   quiet_metrics(self.summary))
 
     def chart_names(self) -> list[str]:
-        from . import charts
-
-        stacking = any(charts.stacking_on(r.rules) for r in self.runs)
-        return ["differences", *charts.variant_chart_names(stacking)]
+        return ["differences", *super().chart_names()]
 
     def figure(self, name: str):
         return self.plot_differences() if name == "differences" else self.plot(name)
 
-    def plot_win_rates(self):
-        return self.plot("win_rates")
-
-    def plot_game_length(self):
-        return self.plot("game_length")
-
-    def plot_winner_points(self):
-        return self.plot("winner_points")
-
-    def plot_bot_win_rates(self):
-        return self.plot("bot_win_rates")
-
-    def plot_max_pending(self):
-        return self.plot("max_pending")
+    def _variants(self) -> list:
+        return [r._chart_variant() for r in self.runs]
 
     def files(self) -> dict[str, Callable[[Path], None]]:
         from . import stats
 
-        out: dict[str, Callable[[Path], None]] = {
+        return {
             "compare.csv": lambda path: stats.write_csv(self.summary, path),
             "differences.csv": lambda path: stats.write_csv(self.differences, path),
             "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
-        }
-        return out | self._chart_files() | self._report_file()
+        } | self._chart_files() | self._report_file()
 
 
 @dataclass
