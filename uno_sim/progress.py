@@ -28,10 +28,10 @@ def plain_line(text: str) -> None:
 
 
 @contextmanager
-def status(message: str, done: str, enabled: bool = True) -> Iterator[None]:
+def status(message: str, done: str, enabled: bool = True, plain: bool = True) -> Iterator[None]:
     """Show `message` while the block runs: a spinner on a terminal (gone afterwards), else
-    the message as a plain line and, when the block is over, `done` with the seconds it took
-    formatted into `{seconds}`. Nothing at all when not `enabled`."""
+    (with `plain`) the message as a plain line and, when the block is over, `done` with the
+    seconds it took formatted into `{seconds}`. Nothing at all when not `enabled`."""
     if not enabled:
         yield
         return
@@ -40,6 +40,9 @@ def status(message: str, done: str, enabled: bool = True) -> Iterator[None]:
     if console.is_terminal:
         with console.status(message, spinner="dots"):
             yield
+        return
+    if not plain:
+        yield
         return
     plain_line(f"{message} ...")
     yield

@@ -3,8 +3,10 @@
 The engine is compiled by numba on first use and cached on disk (engine/jit.py). The first
 run after installing (or after a change to the engine) compiles for about a minute, later
 runs load the compiled code in about a second. `warm_up(kind)` does that before any game is
-timed, and says which it is doing (uno_sim.progress: a spinner on a terminal, plain lines
-otherwise); runs, matches and traces call it first, so games per second never include it.
+timed, and says which it is doing (uno_sim.progress): a spinner on a terminal; otherwise two
+plain lines when it compiles, and nothing for the second it takes to load (so that a piped
+command with a warm cache writes nothing but its results, or its one error line, on stderr).
+Runs, matches and traces call it first, so games per second never include it.
 
 Whether the cache is warm is read from numba's index files (`*.nbi`) in the cache folder:
 one for the kernel of that kind means the code is cached there.
@@ -76,7 +78,7 @@ def warm_up(*kinds: str, progress: bool = False) -> Startup:
     else:
         message, done = LOADING, "engine loaded in {seconds:.1f} s"
     began = time.perf_counter()
-    with status(message, done, progress):
+    with status(message, done, progress, plain=compiling):  # without a terminal: a line only for the long wait
         for kind in todo:
             _play_one(kind)
             _ready.add(kind)
