@@ -34,7 +34,8 @@ SUMMARY_COLUMNS = ["variant", "metric", "value", "ci_low", "ci_high", "games"]
 HIST_COLUMNS: dict[str, int] = {
     name: L.RECORD_COLUMN[name]
     for name in ("turns", "plays", "draws", "reshuffles", "max_pending", "challenges", "challenges_won", "jumps",
-                 "swaps", "rotations", "uno_caught", "penalty_drawn", "stacks")
+                 "swaps", "rotations", "uno_caught", "penalty_drawn", "stacks", "sum_jumps", "hand_sum_wins",
+                 "wild_swaps", "uno_catchers")
 }
 _HIST_COLUMN_INDEX = np.array(list(HIST_COLUMNS.values()), dtype=np.int64)
 
@@ -453,6 +454,12 @@ def measures(
     rate("rotation_rate", h["rotations"].count_above(0))
     mean("mean_rotations", "rotations")
     mean("mean_uno_caught", "uno_caught")
+    # The rule sheets' remaining house rules (a sum jump-in is also a jump-in, above).
+    rate("sum_jump_rate", h["sum_jumps"].count_above(0))
+    mean("mean_sum_jumps", "sum_jumps")
+    rate("hand_sum_win_rate", h["hand_sum_wins"].count_above(0))
+    rate("wild_swap_rate", h["wild_swaps"].count_above(0))
+    mean("mean_uno_catchers", "uno_catchers")
     return out
 
 
