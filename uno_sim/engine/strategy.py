@@ -46,7 +46,7 @@ from .state import (
     S_SET_COLORS,
     S_SET_FACES,
 )
-from .sumsets import MOST_CARDS, MOST_POINTS, collect, sum_sets
+from .sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
 
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
@@ -505,20 +505,41 @@ def wants_jump(g, p, f, idents, sums):
     return chance(g, param(g, p, L.BP.jump_in_prob))
 
 
+@njit(cache=True)
+def set_top(g, p, k):
+    """Of the sum set at O_PLAYED (k cards in face order, still in p's hand), move to the top
+    the first card whose colour p holds most of after the play, unless the last card's colour
+    is held as much (so a set of one colour keeps its face order)."""
+    best_i = k - 1
+    best_left = -1
+    for i in range(k - 1, -1, -1):
+        c = g[O_PLAYED + i] // 13
+        left = color_count(g, p, c)
+        for j in range(k):
+            if g[O_PLAYED + j] // 13 == c:
+                left -= 1
+        if left > best_left:
+            best_i = i
+            best_left = left
+    t = g[O_PLAYED + best_i]
+    g[O_PLAYED + best_i] = g[O_PLAYED + k - 1]
+    g[O_PLAYED + k - 1] = t
+
+
 @njit(I(G, I, I, I, B), cache=True)
 def jump_move(g, p, f, idents, sums):
-    """A sum set whenever it holds one (it sheds two cards or more): expert the set with the
-    most cards (ties: most points), greedy the set with the most points (ties: most cards);
-    then the first in enumeration order. The card of the colour held most after the play goes
-    on top. Otherwise its identical card (identical_jump)."""
+    """A sum set whenever it holds one (it sheds two cards or more): the set with the most
+    cards (which also sheds the most points: every set adds up to the same number, and holds
+    as many 0s as it can), ties: the first in enumeration order; the colour held most after
+    the play on top (set_top). Otherwise its identical card (identical_jump)."""
     if not sums:
         return identical_jump(g, p, f)
     n = f % 13
     whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
     m = collect(g, p, f)
-    best = sum_sets(g, m, n, whole, -1, MOST_CARDS if is_expert(g, p) else MOST_POINTS)
-    k = sum_sets(g, m, n, whole, best, 0)
-    colour_held_most_on_top(g, p, k)
+    best = sum_sets(g, m, n, whole, -1, MOST_CARDS)
+    k = sum_sets(g, m, n, whole, best, ENUMERATE)
+    set_top(g, p, k)
     g[S_NPLAYED] = k
     return -1
 

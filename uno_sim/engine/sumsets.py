@@ -21,8 +21,7 @@ from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_FACES, O_SUM_TAKE
 
 # sum_sets `rank`: how the sets are looked at
 ENUMERATE = 0  # count them, or (pick >= 0) write the pick-th
-MOST_CARDS = 1  # the index of the set with the most cards; ties: most points, then the first
-MOST_POINTS = 2  # the index of the set with the most points; ties: most cards, then the first
+MOST_CARDS = 1  # the index of the set with the most cards; ties: the first
 
 
 @njit(I(G, I, I), cache=True)
@@ -95,10 +94,10 @@ def sum_sets(g, m, n, whole, pick, rank):
     The sets are visited in a fixed order: depth first over the faces in face order, taking 0,
     1, 2 ... copies of each. rank ENUMERATE: with pick < 0 returns how many sets there are;
     with pick >= 0 writes the pick-th set at O_PLAYED in face order and returns its size.
-    rank MOST_CARDS / MOST_POINTS: returns the index of the best set (-1 if none)."""
+    rank MOST_CARDS: returns the index of the set with the most cards (the first of equals;
+    -1 if none)."""
     if m == 0:
         return -1 if rank != ENUMERATE else 0
-    zero_points = g[K.zero_points]
     found = 0
     best = -1
     best_score = -1
@@ -134,19 +133,9 @@ def sum_sets(g, m, n, whole, pick, rank):
                         g[O_PLAYED + k] = g[O_SUM_FACES + j]
                         k += 1
                 return k
-        else:
-            zeros = 0
-            for j in range(m):
-                if g[O_SUM_FACES + j] % 13 == 0:
-                    zeros += g[O_SUM_TAKE + j]
-            points = n + zeros * zero_points
-            if rank == MOST_CARDS:
-                score = c * 10000 + points
-            else:
-                score = points * 10000 + c
-            if score > best_score:
-                best = found
-                best_score = score
+        elif c > best_score:
+            best = found
+            best_score = c
         found += 1
     if rank != ENUMERATE:
         return best
