@@ -25,7 +25,7 @@ from .rules_check import (
 )
 from .seats import step
 from .sigs import B, G, I, VOID
-from .sumsets import has_sum_set, hand_sum_claims
+from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
     DECK,
     O_CAPACITY,
@@ -214,6 +214,7 @@ def draw_cards(g, p, n, why, until_playable):
     if drawn > 0:
         g[O_REC + L.COL_DRAWS] += drawn
         g[S_ACTIVITY] = 1
+        stale(g, p)
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
     return drawn
@@ -236,6 +237,7 @@ def draw_penalty(g, p, n, why):
 def put_down(g, p, f):
     g[hand(p) + f] -= 1
     g[O_HSIZE + p] -= 1
+    stale(g, p)
     g[O_DISC + g[S_NDISC]] = f
     g[S_NDISC] += 1
     g[O_REC + L.COL_PLAYS] += 1
@@ -313,6 +315,7 @@ def claim_hand_sum(g, q, p):
     for f in range(N_FACES):
         g[h + f] = 0
     g[O_HSIZE + q] = 0
+    stale(g, q)
     if not last_standing:
         end_round(g, L.REASON.out, q)
     elif g[S_NACTIVE] == 1:
@@ -520,6 +523,8 @@ def wild_swap(g, p):
         g[hp + g[O_SWAP3 + 3 + i]] += 1
     g[O_HSIZE + p] += k
     g[O_HSIZE + t] += k
+    stale(g, p)
+    stale(g, t)
     g[O_REC + L.COL_WILD_SWAPS] += 1
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_SWAP3)
@@ -543,6 +548,8 @@ def swap_hands(g, a, b):
     t = g[O_HSIZE + a]
     g[O_HSIZE + a] = g[O_HSIZE + b]
     g[O_HSIZE + b] = t
+    stale(g, a)
+    stale(g, b)
     g[O_REC + L.COL_SWAPS] += 1
 
 
@@ -562,6 +569,7 @@ def rotate_hands(g):
             for f in range(N_FACES):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * N_FACES + f]
             g[O_HSIZE + q] = g[sizes + q]
+            stale(g, q)
     g[O_REC + L.COL_ROTATIONS] += 1
 
 
@@ -713,9 +721,10 @@ def resolve(g, p, k, guilty):
     if hsize(g, p) == 0:
         go_out(g, p, k, f, pend0)
         return
-    if g[S_WILD_SWAP]:
-        g[S_WILD_SWAP] = 0
-        wild_swap(g, p)
+    if f == WILD:
+        if g[S_WILD_SWAP]:
+            g[S_WILD_SWAP] = 0
+            wild_swap(g, p)
     elif f < WILD:
         s = f % 13
         if s == 7 and g[K.seven_swap]:
@@ -797,6 +806,7 @@ def deal(g, dealer):
             g[h + f] = 0
         g[O_HSIZE + q] = 0
         g[O_PLACE + q] = 0
+        stale(g, q)
     i = 0
     for f in range(N_FACES):
         c = 4 if f >= WILD else (1 if f % 13 == 0 else 2)

@@ -76,8 +76,14 @@ N_SUM_FACES = 40  # number faces (4 colours x 0-9)
 O_SUM_FACES = GAME.block("sum_faces", N_SUM_FACES)  # work space: the faces a sum set may use
 O_SUM_AVAIL = GAME.block("sum_avail", N_SUM_FACES)  # how many of each the player holds
 O_SUM_TAKE = GAME.block("sum_take", N_SUM_FACES)  # how many of each the set being enumerated takes
+O_SUM_REST = GAME.block("sum_rest", N_SUM_FACES + 1)  # the most the faces from here on can add
 O_SWAP3 = GAME.block("swap3", 6)  # work space of a Wild swap: the cards given, then the cards got
 O_CATCHERS = GAME.block("catchers", MAX_PLAYERS)  # work space: who caught a forgotten UNO call (uno_catchers = each)
+# What each hand can do with sums (sum_jump_in, hand_sum_win), kept per seat and recomputed only
+# after the hand changed: every change to a hand must mark its seat's entry stale
+# (sumsets.stale: a zero at O_SUM_CACHE + seat * SUM_CACHE_WIDTH). Layout: sumsets.C_*.
+SUM_CACHE_WIDTH = 7
+O_SUM_CACHE = GAME.block("sum_cache", MAX_PLAYERS * SUM_CACHE_WIDTH)
 O_TRACE = GAME.size  # event buffer from here to the end of g (its length is g[O_CAPACITY])
 N_GAME = O_TRACE
 
