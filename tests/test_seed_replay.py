@@ -139,9 +139,10 @@ class Flow:
             self.color = ev["card"][0] if ev["card"][0] != "W" else None
             if ev["card"][1:] == "R":
                 self.dir = -1
-        elif t == "return":
+        elif t == "return":  # the lead goes back: no lead effect
             self.pile = list(ev["pile"])
             self.discard.pop()
+            self.dir = 1
         elif t == "choose":
             self.color = ev["color"]
         elif t == "draw":
@@ -253,6 +254,19 @@ def test_seed_rule_combinations_keep_every_card(knobs):
 def test_seed_presets_keep_every_card(name, players):
     rules = load_preset(name).replace(players=players)
     flow(rules, 40, 33, bots_for(players, [FORGETFUL]))
+
+
+@settings(max_examples=int(os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES", "30")), deadline=None,
+          derandomize=not os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES"), suppress_health_check=[HealthCheck.too_slow])
+@given(knobs=rule_sets(), seed=st.integers(0, 2**31))
+def test_random_rule_sets_with_every_knob_keep_every_card(knobs, seed):
+    try:
+        rules = Rules(**knobs)
+    except RulesError:
+        return
+    bots = [Bot("random", {"forget_uno": 0.2, "challenge_prob": 0.3, "bluff_prob": 0.2})] * rules.players
+    flow(rules, 5, seed % 1000, bots)
+    flow(rules, 3, seed % 1000 + 1, bots_for(rules.players, MIXED))
 
 
 def test_hand_sum_wins_happen_and_score_as_going_out():

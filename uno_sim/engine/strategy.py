@@ -578,14 +578,14 @@ GREEDY_SWAP_POINTS = 12  # a card from an unseen hand is worth about 11.5 points
 
 @njit(cache=True)
 def wants_wild_swap(g, p):
-    """expert / bluffer: swap when the opponent with the fewest cards (swap_target) is close to
-    going out (<= DANGER cards); greedy: when the k cards it would give are worth more than
-    GREEDY_SWAP_POINTS each on average."""
+    """Never with a team-mate. expert / bluffer: swap when the opponent with the fewest cards
+    (swap_target) is close to going out (<= DANGER cards); greedy: when the k cards it would
+    give are worth more than GREEDY_SWAP_POINTS each on average."""
     t = swap_target(g, p)
-    if t < 0:
+    if t < 0 or not opponents(g, p, t):  # never with a team-mate
         return False
     if is_expert(g, p):
-        return opponents(g, p, t) and hsize(g, t) <= DANGER
+        return hsize(g, t) <= DANGER
     k = min(3, hsize(g, p), hsize(g, t))
     h = hand(p)
     total = 0
