@@ -70,6 +70,23 @@ def _decode(code: int, body: np.ndarray, players: int) -> dict:
         return {"ev": "caught", "p": int(body[0])}
     if code == L.EV_OUT:
         return {"ev": "out", "p": int(body[0]), "place": int(body[1])}
+    if code == L.EV_SUM_JUMP:
+        return {"ev": "jump", "p": int(body[0]), "cards": _cards(body[3:]), "color": COLORS[int(body[1])],
+                "sum": int(body[2])}
+    if code == L.EV_HAND_SUM:
+        event = {"ev": "out", "p": int(body[0]), "how": "hand_sum", "cards": _cards(body[2:])}
+        if int(body[1]) > 0:  # last_standing only
+            event["place"] = int(body[1])
+        return event
+    if code == L.EV_PLAY_SWAP:
+        return {"ev": "play", "p": int(body[0]), "card": FACE_TEXTS[int(body[2])], "color": COLORS[int(body[1])],
+                "swap": True}
+    if code == L.EV_SWAP3:
+        k = int(body[2])
+        return {"ev": "swap3", "p": int(body[0]), "with": int(body[1]), "gave": _cards(body[3 : 3 + k]),
+                "got": _cards(body[3 + k : 3 + 2 * k])}
+    if code == L.EV_CAUGHT_BY:
+        return {"ev": "caught", "p": int(body[0]), "by": [int(q) for q in body[1:]]}
     raise ValueError(f"unknown trace event code {code}")
 
 
