@@ -150,6 +150,7 @@ class Run(VariantCharts):
 
     name: str
     result: Any  # simulate.RunResult
+    skill_result: Any = None  # simulate.RunResult of the skill games (--skill), else None
 
     @property
     def rules(self) -> Rules:
@@ -161,7 +162,16 @@ class Run(VariantCharts):
 
     @cached_property
     def summary(self):
-        return self.result.summary(self.name)
+        frame = self.result.summary(self.name)
+        if self.skill_result is None:
+            return frame
+        import pandas as pd
+
+        from .stats import summary_frame
+        from .tournament import skill_measure
+
+        skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
+        return pd.concat([frame, skill], ignore_index=True)
 
     @cached_property
     def distributions(self):
@@ -173,7 +183,13 @@ class Run(VariantCharts):
         return self.result.games_frame
 
     def measures(self):
-        return self.result.measures()
+        """Every metric (docs/METRICS.md), with `skill_index` last when the skill games were played."""
+        ms = self.result.measures()
+        if self.skill_result is not None:
+            from .tournament import skill_measure
+
+            ms.append(skill_measure(self.skill_result))
+        return ms
 
     def _chart_variant(self):
         from .charts import Variant
@@ -206,6 +222,7 @@ class RunPlan:
     seed: int
     workers: int | None = None
     rotate_seats: bool = False
+    skill: bool = False  # also play the skill games (expert against random, seats rotated)
 
     def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
                 per_game_parquet: Path | None = None) -> Run:
@@ -214,7 +231,13 @@ class RunPlan:
         result = simulate(self.rules, self.bots, self.games, self.seed, workers=self.workers,
                           progress=progress, per_game_path=per_game_csv, parquet_path=per_game_parquet,
                           description=self.name, rotate_seats=self.rotate_seats, keep_games=per_game)
-        return Run(self.name, result)
+        skill_result = None
+        if self.skill:
+            from .tournament import skill_games
+
+            skill_result = skill_games(self.rules, self.games, self.seed, self.workers, progress,
+                                       f"{self.name} (skill index)")
+        return Run(self.name, result, skill_result)
 
 
 def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
@@ -296,12 +319,16 @@ class ComparePlan:
 
 def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
                     bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-                    workers: int | None = None, rotate_seats: bool = False) -> ComparePlan:
+                    workers: int | None = None, rotate_seats: bool = False, skill: bool = False) -> ComparePlan:
+    """`skill`: also play `games` games of expert against random (seats rotated) per variant
+    and report the `skill_index` metric."""
     variants = list(variants)
     if len(variants) < 2:
         raise InputError(f"compare needs at least two presets or rule files (got {len(variants)})")
     plans = [prepare_run(v, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                          workers=workers, rotate_seats=rotate_seats) for v in variants]
+    for plan in plans:
+        plan.skill = skill
     for plan, name in zip(plans, _unique_names([p.name for p in plans])):
         plan.name = name
     return ComparePlan(plans)
@@ -310,10 +337,11 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
 def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
             bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
             workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: bool = False) -> Comparison:
+            progress: bool = False, skill: bool = False) -> Comparison:
     """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                           workers=workers, rotate_seats=rotate_seats).execute(progress=progress, per_game=per_game)
+                           workers=workers, rotate_seats=rotate_seats,
+                           skill=skill).execute(progress=progress, per_game=per_game)
 
 
 # ---------------------------------------------------------------- sweep
@@ -420,8 +448,10 @@ class SweepPlan:
 
 def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
-                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None) -> SweepPlan:
-    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid."""
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+                  skill: bool = False) -> SweepPlan:
+    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid.
+    `skill`: also the `skill_index` metric at every point (expert against random, seats rotated)."""
     if isinstance(vary, Mapping):
         axes = []
         for knob, values in vary.items():
@@ -448,16 +478,18 @@ def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[
     label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
     plans = [prepare_run(rules, games=games, players=players, bots=bots, seed=seed,
                          overrides=given | point, workers=workers, name=label) for point in points]
+    for plan in plans:
+        plan.skill = skill
     return SweepPlan(label, knobs, points, plans)
 
 
 def sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          progress: bool = False) -> Sweep:
+          progress: bool = False, skill: bool = False) -> Sweep:
     """Simulate a rule set once per value (or grid point) of the varied knobs."""
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                         workers=workers).execute(progress=progress)
+                         workers=workers, skill=skill).execute(progress=progress)
 
 
 # ---------------------------------------------------------------- matches
@@ -480,7 +512,16 @@ class MatchRun:
 
     @cached_property
     def summary(self):
-        return self.result.summary(self.name)
+        frame = self.result.summary(self.name)
+        if self.skill_result is None:
+            return frame
+        import pandas as pd
+
+        from .stats import summary_frame
+        from .tournament import skill_measure
+
+        skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
+        return pd.concat([frame, skill], ignore_index=True)
 
     def plot_rounds(self):
         from .charts import rounds_per_match

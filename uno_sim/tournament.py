@@ -265,3 +265,34 @@ def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: 
         tables, _ = designs[rules.players]
         result.presets.append(play_preset(name, rules, bots, tables, deals, key, workers, progress))
     return result
+
+
+# ---------------------------------------------------------------- the skill index beside a run
+
+
+SKILL_BEST, SKILL_WORST = "expert", "random"
+
+
+def skill_games(rules: Rules, games: int, seed: int, workers: int | None = None, progress: bool = False,
+                description: str = "skill index"):
+    """`compare/sweep --skill`: `games` games of one expert against players - 1 random bots
+    with rotated seats (the same deals as the main games); the simulate.RunResult."""
+    from .simulate import simulate
+
+    bots = [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
+    return simulate(rules, bots, games, seed, workers=workers, progress=progress, description=description,
+                    rotate_seats=True)
+
+
+def skill_measure(result, confidence: float = CONFIDENCE):
+    """The `skill_index` metric of a skill_games run: the expert's win rate minus 1/n, an
+    "edge" measure (Wilson interval shifted by 1/n), so comparisons test it like
+    first_player_edge."""
+    from .stats import Measure
+
+    agg = result.aggregate
+    wins, games = int(agg.bot_wins[0]), agg.games
+    fair = 1.0 / agg.players
+    low, high = wilson_interval(wins, games, confidence)
+    return Measure("skill_index", "edge", wins / games - fair, low - fair, high - fair, successes=wins,
+                   trials=games, offset=fair)

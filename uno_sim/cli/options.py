@@ -47,3 +47,9 @@ RotateSeats = Annotated[
 ]
 PerGame = Annotated[bool, typer.Option("--per-game", help="Also write the per-game rows as CSV.")]
 Parquet = Annotated[bool, typer.Option("--parquet", help="Also write the per-game rows as Parquet (needs pyarrow).")]
+Skill = Annotated[
+    bool,
+    typer.Option("--skill",
+                 help="Also play as many games of one expert against random bots (seats rotated) and report the "
+                      "skill index: the expert's win rate minus 1/n (metric skill_index)."),
+]

@@ -195,13 +195,19 @@ def print_sweep(sweep) -> None:
     knobs = sweep.knobs
     out = Table(title=f"{sweep.preset}: sweep over {', '.join(knobs)}, {first.games:,} games per point, seed {first.seed}",
                 header_style="bold")
+    skill = any(run.skill_result is not None for run in sweep.runs)
     for title in (*knobs, "players" if "players" not in knobs else "1/n", "seat 0 win rate [95%]",
-                  "first-player edge", "no winner", "mean turns [95%]", "mean winner points"):
+                  "first-player edge", "no winner", "mean turns [95%]", "mean winner points",
+                  *(["skill index [95%]"] if skill else [])):
         out.add_column(title, justify="right")
     for point, run in zip(sweep.points, sweep.runs):
         rows = run.summary.set_index("metric")
         w = rows.loc["win_rate_seat_0"]
         t = rows.loc["mean_turns"]
+        extra = []
+        if skill:
+            k = rows.loc["skill_index"]
+            extra.append(f"{pp(k['value'])} [{pp(k['ci_low'])}, {pp(k['ci_high'])}]")
         out.add_row(
             *(fmt_value(point[k]) for k in knobs),
             str(run.rules.players) if "players" not in knobs else pct(1.0 / run.rules.players),
@@ -210,10 +216,12 @@ def print_sweep(sweep) -> None:
             pct(rows.loc["no_winner_rate"]["value"]),
             f"{num(t['value'])} [{num(t['ci_low'])}, {num(t['ci_high'])}]",
             num(rows.loc["mean_winner_points"]["value"]),
+            *extra,
         )
     console.print(out)
-    seconds = sum(r.result.seconds for r in sweep.runs)
-    total = sum(r.result.games for r in sweep.runs)
+    seconds = sum(r.result.seconds + (r.skill_result.seconds if r.skill_result is not None else 0.0)
+                  for r in sweep.runs)
+    total = sum(r.result.games + (r.skill_result.games if r.skill_result is not None else 0) for r in sweep.runs)
     console.print(f"{total:,} games in {seconds:.1f} s")
 
 
