@@ -57,6 +57,9 @@ S_LAST_DRAWN = GAME.block("last_drawn")  # last face drawn by the current draw o
 S_NPLAYED = GAME.block("played_size")  # cards in the play being resolved (faces at O_PLAYED)
 S_IDLE = GAME.block("idle")  # consecutive turns in which no card was played or drawn
 S_PREV_COLOR = GAME.block("prev_color")  # the colour current before the last play (bots judge a Wild Draw Four by it)
+S_PLAN = GAME.block("plan")  # a search bot's planned move for this turn: face + 2 (1: draw / accept), 0 none
+S_PLAN_COLOR = GAME.block("plan_color")  # the colour it names with a planned wild card + 1, 0 none
+S_PLAN_SEAT = GAME.block("plan_seat")  # the seat the plan is for
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
 O_REC = GAME.block("record", N_COLS)
