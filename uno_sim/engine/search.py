@@ -48,6 +48,7 @@ from .state import (
     O_PLACE,
     O_REC,
     O_RNG,
+    O_VOIDS,
     O_WORK,
     S_CHAL_GUILTY,
     S_CHAL_OK,
@@ -149,7 +150,8 @@ def expert_move(g, p, faces, colors, k):
 def redeal(s, p, pool):
     """Deal the cards p cannot see at random: every other hand keeps its size, the rest is
     the draw pile. The unseen cards are the deck minus p's hand minus the discard pile; they
-    are listed in face order before the shuffle, so the deal depends on what p can see only."""
+    are listed in face order before the shuffle, so the deal depends on what p can see only.
+    A player seen not to hold a colour (O_VOIDS, see observe) gets none of it."""
     n = s[K.players]
     counts = np.zeros(N_FACES, dtype=np.int64)
     for q in range(n):
@@ -172,17 +174,30 @@ def redeal(s, p, pool):
         t = pool[i]
         pool[i] = pool[j]
         pool[j] = t
-    m = 0
-    for q in range(n):
-        if q == p:
-            continue
-        h = hand(q)
-        for _ in range(s[O_HSIZE + q]):
-            s[h + pool[m]] += 1
-            m += 1
+    # players seen not to hold some colours first: their cards come from the unseen cards of
+    # the other colours (and wilds), taken in the shuffled order; then everyone else
+    used = 0
+    for constrained in range(2):
+        for q in range(n):
+            if q == p or (s[O_VOIDS + q] != 0) != (constrained == 0):
+                continue
+            h = hand(q)
+            voids = s[O_VOIDS + q]
+            for _ in range(s[O_HSIZE + q]):
+                pick = used
+                for i in range(used, m):
+                    f = pool[i]
+                    if f >= WILD or (voids >> (f // 13)) & 1 == 0:
+                        pick = i
+                        break
+                t = pool[pick]  # when no card fits (information out of date), the next card
+                pool[pick] = pool[used]
+                pool[used] = t
+                s[h + t] += 1
+                used += 1
     for i in range(s[S_NPILE]):
-        s[O_PILE + i] = pool[m]
-        m += 1
+        s[O_PILE + i] = pool[used]
+        used += 1
     # A Wild Draw Four p may challenge: p takes the other players for players of the rollout
     # policy, which never bluffs, so in its view the card was not a bluff.
     s[S_CHAL_GUILTY] = 0
@@ -278,15 +293,18 @@ def choose(g, s, p, faces, colors, k, e, pool):
     budget screens every move against e on the same determinizations; the move with the
     largest mean gain (if positive) is then confirmed against e on fresh determinizations
     with the other half, and replaces e only when its mean gain there exceeds CONFIDENCE_Z
-    standard errors (a fresh test, so the screen's luckiest move is not taken on luck)."""
+    standard errors (a fresh test, so the screen's luckiest move is not taken on luck).
+    A budget below two rollouts per move plays e."""
     budget = param(g, p, L.BP.rollouts)
     code = ROLLOUT_CODES[param(g, p, L.BP.rollout_policy)]
     objective = param(g, p, L.BP.objective)
     key = decision_key(g, p)
+    screen = budget // (2 * k)
+    if screen < 1:  # too small a budget to screen every move once
+        return e
     which = np.ones(k, dtype=np.bool_)
     gain = np.zeros(k, dtype=np.float64)
     gain_sq = np.zeros(k, dtype=np.float64)
-    screen = max(1, budget // (2 * k))
     evaluate(g, s, p, faces, colors, k, e, which, 0, screen, gain, gain_sq, pool, key, code, objective)
     best = -1
     for i in range(k):
@@ -327,6 +345,25 @@ def plan_move(g, s, p):
 
 
 @njit(cache=True)
+def observe(g, p, pending, color, ndisc, moved, sizes):
+    """What every player saw in p's turn, kept for the search bots' determinizations
+    (O_VOIDS): a player who took one card on an ordinary turn and put nothing down (the
+    discard pile unchanged) held no card of the colour then current, nor is the card it
+    drew of it; only when the rules let it play any drawn card and it draws one card a turn
+    (play_drawn = any, draw_rule = one). Any other card a player takes, and any swap or
+    rotation of hands, forgets what was known of those hands."""
+    if g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS] != moved:
+        for q in range(g[K.players]):
+            g[O_VOIDS + q] = 0
+    for q in range(g[K.players]):
+        if g[O_HSIZE + q] > sizes[q]:
+            g[O_VOIDS + q] = 0
+    if (pending == 0 and g[S_NDISC] == ndisc and g[O_HSIZE + p] == sizes[p] + 1
+            and g[K.play_drawn] == 0 and g[K.draw_rule] == 0):
+        g[O_VOIDS + p] = 1 << color
+
+
+@njit(cache=True)
 def continue_searching(g, s, max_steps):
     """continue_round (play.py), planning each search bot's move before its turn; s is the
     scratch game for the rollouts."""
@@ -334,12 +371,20 @@ def continue_searching(g, s, max_steps):
         continue_round(g, 0)  # scores a round that ended before any turn
         return
     steps = 0
+    sizes = np.empty(L.MAX_PLAYERS, dtype=np.int64)
     while g[S_ENDED] == 0 and steps != max_steps:
         p = g[S_NEXT]
         if g[O_BOTS + p] == L.BOT.search:
             plan_move(g, s, p)
+        pending = g[S_PENDING]
+        color = g[S_COLOR]
+        ndisc = g[S_NDISC]
+        moved = g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS]
+        for q in range(g[K.players]):
+            sizes[q] = g[O_HSIZE + q]
         continue_round(g, 1)
         planned.clear_plan(g)
+        observe(g, p, pending, color, ndisc, moved, sizes)
         steps += 1
 
 
