@@ -3,8 +3,8 @@ worker threads, and the progress bar.
 
 Games (or matches) are played in chunks by the engine on worker threads. Every game is
 seeded from (run key, game index), so the numbers never depend on the chunk sizes chosen
-here. A small first chunk absorbs the compile / cache load, a second measures the rate, and
-later chunks aim at CHUNK_SECONDS each (bounded by `chunk_size`, which bounds memory).
+here. The engine is compiled or loaded before the first chunk (warmup.py, not timed); a small
+first chunk starts the threads, a second measures the rate, and later chunks aim at CHUNK_SECONDS each (bounded by `chunk_size`, which bounds memory).
 IN_FLIGHT chunks are queued at once, so the workers never wait for the Python side
 (aggregating, writing) nor for each other at the end of a chunk; results are consumed in
 order.
@@ -20,6 +20,8 @@ from typing import Callable, Protocol
 from . import interrupts
 
 PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
+PLAIN_MIN_SECONDS = 3.0  # without a terminal: a line only for runs expected to take longer
+PLAIN_QUARTER_SECONDS = 10.0  # and one per quarter for runs this long
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
@@ -77,23 +79,32 @@ class Chunker:
 
 
 class Progress:
-    """A rich progress bar (on stderr, only on a terminal), started once the rest of the run
-    is expected to take more than PROGRESS_MIN_SECONDS; advanced once per chunk."""
+    """How far a run is, on stderr: on a terminal a rich progress bar, started once the rest
+    of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced once per
+    chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take more than
+    PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a quarter."""
 
-    def __init__(self, total: int, enabled: bool, description: str) -> None:
+    def __init__(self, total: int, enabled: bool, description: str, unit: str = "games") -> None:
         self.total = total
         self.description = description
+        self.unit = unit
         self.bar = None
         self.task = None
-        self.enabled = False
+        self.enabled = enabled
+        self.terminal = False
+        self.plain_started = False
+        self.quarters = 0  # quarters reported in plain lines
         if enabled:
-            from rich.console import Console
+            from .progress import stderr_console
 
-            self.console = Console(stderr=True)
-            self.enabled = self.console.is_terminal
+            self.console = stderr_console()
+            self.terminal = self.console.is_terminal
 
     def update(self, done: int, seconds_left: float | None) -> None:
         if not self.enabled:
+            return
+        if not self.terminal:
+            self._plain(done, seconds_left)
             return
         if self.bar is None:
             if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
@@ -120,6 +131,21 @@ class Progress:
             self.task = self.bar.add_task(self.description, total=self.total)
         self.bar.update(self.task, completed=done)
 
+    def _plain(self, done: int, seconds_left: float | None) -> None:
+        from .progress import plain_line
+
+        if not self.plain_started:
+            if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
+                return
+            self.plain_started = True
+            self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4
+            plain_line(f"{self.description}: {self.total:,} {self.unit}, about {seconds_left:,.0f} s to go")
+            return
+        quarter = 4 * done // self.total
+        if quarter > self.quarters and quarter < 4:
+            self.quarters = quarter
+            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit})")
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.stop()
@@ -138,7 +164,8 @@ def run_chunks(
     returns a job whose `result()` waits for it; `consume(first, n, result)` is called for
     each chunk in order while the next ones play."""
     chunks = Chunker(total, chunk_size)
-    bar = Progress(total, progress, description)
+    unit = "matches" if description == "matches" else "games"
+    bar = Progress(total, progress, description, unit)
     pending: deque = deque()
     what = f"games of {description}" if description != "matches" else "matches"
 

@@ -30,6 +30,7 @@ from .bots import Bot, pack_bots
 from .engine import layout as L
 from .rules import Rules
 from .chunks import available_threads, run_chunks
+from .warmup import Startup
 
 
 SHARE_UNITS = 2520  # lcm(1..10): a win shared by k <= 10 sides is SHARE_UNITS // k units each
@@ -128,6 +129,7 @@ class MatchResult:
     workers: int
     aggregate: MatchAggregate
     seconds: float
+    startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
 
     @property
     def rotate_seats(self) -> bool:
@@ -151,13 +153,16 @@ def simulate_matches(
 
     `rotate_seats`: the seating changes every `players` rounds through every seating up to
     rotation and reflection (engine/match.py, player_at); results are per player (bot slot)."""
-    from .engine.batch import run_key, start_matches
-    from .engine.match import seating_classes
+    from .warmup import warm_up
 
     if matches < 1:
         raise ValueError(f"matches must be at least 1 (got {matches})")
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots for {rules.players} players")
+    startup = warm_up("matches", progress=progress)  # before the clock starts
+    from .engine.batch import run_key, start_matches
+    from .engine.match import seating_classes
+
     workers = min(workers or available_threads(), available_threads())
     packed = rules.pack()
     codes, params = pack_bots(bots)
@@ -174,7 +179,7 @@ def simulate_matches(
         progress,
         "matches",
     )
-    return MatchResult(rules, list(bots), matches, seed, workers, agg, time.perf_counter() - began)
+    return MatchResult(rules, list(bots), matches, seed, workers, agg, time.perf_counter() - began, startup)
 
 
 def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Measure]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +20,7 @@ from .bots import Bot, pack_bots
 from .chunks import available_threads, run_chunks
 from .records import records_frame
 from .rules import Rules
+from .warmup import Startup
 
 @dataclass
 class RunResult:
@@ -33,6 +34,7 @@ class RunResult:
     per_game_path: Path | None = None
     rotate_seats: bool = False
     games_frame: pd.DataFrame | None = None  # per-game rows, when kept
+    startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
 
     @property
     def bot_labels(self) -> list[str]:
@@ -106,10 +108,12 @@ def simulate(
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
     temporary paths.
     `keep_games`: also keep the per-game rows in memory (`RunResult.games_frame`).
+    `seconds` times the games only: the engine's start-up (warmup.warm_up, compiling or
+    loading it) comes before and is `startup`.
     `rotate_seats`: game i is deal i // players played with the bots rotated by i % players
     (bot slot b in seat (b + i) % players); per-bot win rates follow the bots, not the seats.
     """
-    from .engine.batch import run_key, start_chunk
+    from .warmup import warm_up
 
     if games < 1:
         raise ValueError(f"games must be at least 1 (got {games})")
@@ -123,6 +127,8 @@ def simulate(
     if workers < 1:
         raise ValueError(f"workers must be at least 1 (got {workers})")
     workers = min(workers, limit)
+    startup = warm_up("games", progress=progress)  # before the clock starts: games/s count games only
+    from .engine.batch import run_key, start_chunk
 
     packed = rules.pack()
     codes, params = pack_bots(bots)
@@ -168,5 +174,6 @@ def simulate(
         per_game_path=Path(per_game_path) if per_game_path is not None else None,
         rotate_seats=rotate_seats,
         games_frame=pd.concat(kept, ignore_index=True) if keep_games else None,
+        startup=startup,
     )
 

@@ -13,7 +13,6 @@ import numpy as np
 from .bots import Bot, pack_bots
 from .cards import COLORS, FACE_TEXTS
 from .engine import layout as L
-from .engine.batch import run_key, trace_game
 from .records import record_dict
 from .rules import Rules
 
@@ -95,6 +94,8 @@ def end_event(record: dict, players: int) -> dict:
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
     """Events and per-game record of game number `game` of the run with this key; `bots` are
     per seat. The cards are those of deal number `deal` (default: `game`)."""
+    from .engine.batch import trace_game
+
     packed = rules.pack()
     codes, params = pack_bots(bots)
     size = _INITIAL_BUFFER
@@ -129,9 +130,14 @@ def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
 
 
 def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
-                 rotate_seats: bool = False) -> Iterator[dict]:
+                 rotate_seats: bool = False, progress: bool = False) -> Iterator[dict]:
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
-    seed, and the same `rotate_seats`)."""
+    seed, and the same `rotate_seats`). `progress`: say on standard error when the engine
+    compiles or loads first (warmup.py)."""
+    from .engine.batch import run_key
+    from .warmup import warm_up
+
+    warm_up("trace", progress=progress)
     key = run_key(seed)
     for game in range(first_game, first_game + games):
         if rotate_seats:

@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
+from .output import finish, out_folder, write_result
 from .render import print_match
 from .workers import note_workers
 
@@ -34,12 +34,13 @@ def match(
                           "reflection (with 4 players: each partner pairing for 4 rounds); scores and match win "
                           "rates per player (the i-th bot), so the results are seat-fair."),
     ] = False,
+    as_json: O.Json = False,
 ) -> None:
-    """Play whole matches to --target: OUT/match.csv and a rounds chart."""
+    """Play whole matches to --target: a headline, OUT/match.csv, a rounds chart and
+    OUT/report.html (one page with all of it)."""
     plan = api.prepare_match(preset, matches=matches, target=target, players=players, bots=bots, seed=seed,
-                             overrides=set_, workers=workers, rotate_seats=rotate_seats)
+                             overrides=set_, workers=workers, rotate_seats=rotate_seats, progress=True)
     folder = out_folder(out, plan.name, "match", force)
     note_workers(workers)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
-    print_match(result)
-    print_written(written)
+    finish(result, written, as_json, print_match)

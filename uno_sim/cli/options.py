@@ -53,3 +53,8 @@ Skill = Annotated[
                  help="Also play as many games of one expert against random bots (seats rotated) and report the "
                       "skill index: the expert's win rate minus 1/n (metric skill_index)."),
 ]
+Json = Annotated[
+    bool,
+    typer.Option("--json", help="Print the headline and the summary as JSON on standard output, and nothing else "
+                                "there (progress and the files written go to standard error)."),
+]

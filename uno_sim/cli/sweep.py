@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
+from .output import finish, out_folder, write_result
 from .render import print_sweep
 from .workers import note_workers
 
@@ -30,15 +30,16 @@ def sweep(
     out: O.Out = None,
     force: O.Force = False,
     skill: O.Skill = False,
+    as_json: O.Json = False,
 ) -> None:
     """Simulate a preset once per value of the varied knob(s).
 
-    A table, OUT/sweep.csv and, with one varied knob, OUT/sweep.png.
+    A headline and a table, OUT/sweep.csv, with one varied knob OUT/sweep.png, and
+    OUT/report.html (one page with all of it).
     """
     plan = api.prepare_sweep(preset, vary, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                              workers=workers, skill=skill)
     folder = out_folder(out, f"{plan.preset}-{'-'.join(plan.knobs)}", "sweep", force)
     note_workers(workers)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
-    print_sweep(result)
-    print_written(written)
+    finish(result, written, as_json, print_sweep)
