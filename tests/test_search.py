@@ -2,7 +2,6 @@
 misses, uses only what a player sees, plays legal moves under every rule set (replayed in
 the independent checker), is deterministic, and its parameters parse and pack."""
 
-import numpy as np
 import pytest
 from numba import njit
 

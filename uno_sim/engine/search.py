@@ -34,7 +34,7 @@ from . import planned
 from . import strategy
 from .layout import ONE
 from .play import continue_round, setup_round
-from .rng import next_u64, seed_game, shuffle
+from .rng import next_u64, seed_game
 from .rules_check import N_CANDIDATES, candidate, hand, legal_answer, legal_turn_card
 from .state import (
     N_FACES,
