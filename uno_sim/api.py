@@ -236,6 +236,7 @@ class Run(VariantCharts):
     name: str
     result: Any  # simulate.RunResult
     command: str = ""  # the uno-sim command that reproduces it
+    skill_result: Any = None  # simulate.RunResult of the skill games (--skill), else None
 
     kind = "run"
 
@@ -249,7 +250,16 @@ class Run(VariantCharts):
 
     @cached_property
     def summary(self):
-        return self.result.summary(self.name)
+        frame = self.result.summary(self.name)
+        if self.skill_result is None:
+            return frame
+        import pandas as pd
+
+        from .stats import summary_frame
+        from .tournament import skill_measure
+
+        skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
+        return pd.concat([frame, skill], ignore_index=True)
 
     @cached_property
     def distributions(self):
@@ -261,7 +271,13 @@ class Run(VariantCharts):
         return self.result.games_frame
 
     def measures(self):
-        return self.result.measures()
+        """Every metric (docs/METRICS.md), with `skill_index` last when the skill games were played."""
+        ms = self.result.measures()
+        if self.skill_result is not None:
+            from .tournament import skill_measure
+
+            ms.append(skill_measure(self.skill_result))
+        return ms
 
     @cached_property
     def headline(self):
@@ -320,6 +336,7 @@ class RunPlan:
     seed: int
     workers: int | None = None
     rotate_seats: bool = False
+    skill: bool = False  # also play the skill games (expert against random, seats rotated)
     spec: RuleSpec = "standard"  # as given, for the command line that reproduces the run
     options: list[str] = field(default_factory=list)  # its options (games, seed, players, ...)
 
@@ -334,7 +351,13 @@ class RunPlan:
         result = simulate(self.rules, self.bots, self.games, self.seed, workers=self.workers,
                           progress=progress, per_game_path=per_game_csv, parquet_path=per_game_parquet,
                           description=self.name, rotate_seats=self.rotate_seats, keep_games=per_game)
-        return Run(self.name, result, self.command)
+        skill_result = None
+        if self.skill:
+            from .tournament import skill_games
+
+            skill_result = skill_games(self.rules, self.games, self.seed, self.workers, progress,
+                                       f"{self.name} (skill index)")
+        return Run(self.name, result, self.command, skill_result)
 
 
 def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
@@ -344,7 +367,7 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     label, loaded = load_rules(rules, overrides, players)
     options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
     return RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
-                   rules, options)
+                   spec=rules, options=options)
 
 
 def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
@@ -461,25 +484,32 @@ class ComparePlan:
 
 def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
                     bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-                    workers: int | None = None, rotate_seats: bool = False) -> ComparePlan:
+                    workers: int | None = None, rotate_seats: bool = False, skill: bool = False) -> ComparePlan:
+    """`skill`: also play `games` games of expert against random (seats rotated) per variant
+    and report the `skill_index` metric."""
     variants = list(variants)
     if len(variants) < 2:
         raise InputError(f"compare needs at least two presets or rule files (got {len(variants)})")
     plans = [prepare_run(v, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                          workers=workers, rotate_seats=rotate_seats) for v in variants]
+    for plan in plans:
+        plan.skill = skill
     for plan, name in zip(plans, _unique_names([p.name for p in plans])):
         plan.name = name
     options = _common_options("--games", games, players, bots, seed, "standard", overrides, rotate_seats)
+    if skill:
+        options.append("--skill")
     return ComparePlan(plans, command_line("compare", variants, options))
 
 
 def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
             bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
             workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: bool = False) -> Comparison:
+            progress: bool = False, skill: bool = False) -> Comparison:
     """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                           workers=workers, rotate_seats=rotate_seats).execute(progress=progress, per_game=per_game)
+                           workers=workers, rotate_seats=rotate_seats,
+                           skill=skill).execute(progress=progress, per_game=per_game)
 
 
 # ---------------------------------------------------------------- sweep
@@ -623,8 +653,10 @@ class SweepPlan:
 
 def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
-                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None) -> SweepPlan:
-    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid."""
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+                  skill: bool = False) -> SweepPlan:
+    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid.
+    `skill`: also the `skill_index` metric at every point (expert against random, seats rotated)."""
     if isinstance(vary, Mapping):
         axes = []
         for knob, values in vary.items():
@@ -651,8 +683,12 @@ def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[
     label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
     plans = [prepare_run(rules, games=games, players=players, bots=bots, seed=seed,
                          overrides=given | point, workers=workers, name=label) for point in points]
+    for plan in plans:
+        plan.skill = skill
     vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
     options = vary_words + _common_options("--games", games, players, bots, seed, rules, given)
+    if skill:
+        options.append("--skill")
     return SweepPlan(label, knobs, points, plans, command_line("sweep", [rules], options))
 
 
@@ -665,10 +701,10 @@ def _setting_text(value: Any) -> str:
 def sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          progress: bool = False) -> Sweep:
+          progress: bool = False, skill: bool = False) -> Sweep:
     """Simulate a rule set once per value (or grid point) of the varied knobs."""
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                         workers=workers).execute(progress=progress)
+                         workers=workers, skill=skill).execute(progress=progress)
 
 
 # ---------------------------------------------------------------- matches
@@ -821,3 +857,136 @@ def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | 
     """Play whole matches to the target score (or match_rounds); see the module docstring."""
     return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,
                          overrides=overrides, workers=workers, rotate_seats=rotate_seats).execute(progress=progress)
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+@dataclass
+class Tournament:
+    """Every table of the bots under each rule set (uno_sim.tournament): `tables` (the rows of
+    tournament.csv: each bot's win rate at each table), `ratings` (ratings.csv: Luce ratings
+    with 95% intervals), `skill` (skill.csv: the skill index of each rule set);
+    `plot_ratings()` (a bot x rule set heatmap) and `plot_skill()` (bars with intervals)."""
+
+    result: Any  # tournament.TournamentResult
+
+    @property
+    def bots(self) -> list[Bot]:
+        return self.result.bots
+
+    @property
+    def presets(self) -> list[str]:
+        return [pg.name for pg in self.result.presets]
+
+    @cached_property
+    def tables(self):
+        return self.result.tables_frame()
+
+    @cached_property
+    def _analysis(self):
+        return self.result.analyse()
+
+    @property
+    def ratings(self):
+        return self._analysis[0]
+
+    @property
+    def skill(self):
+        return self._analysis[1]
+
+    def _subtitle(self) -> str:
+        r = self.result
+        players = ", ".join(dict.fromkeys(str(pg.rules.players) for pg in r.presets))
+        tables = ", ".join(dict.fromkeys(str(len(pg.tables)) for pg in r.presets))
+        return (f"{players} players, {tables} tables ({r.design} design), {r.deals:,} deals per table, "
+                f"seats rotated, seed {r.seed}")
+
+    def plot_ratings(self):
+        from .charts import ratings_heatmap
+
+        return ratings_heatmap(self.ratings, self.presets, [b.label for b in self.bots], self._subtitle())
+
+    def plot_skill(self):
+        from .charts import skill_bars
+
+        return skill_bars(self.skill, self._subtitle())
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from . import charts, stats
+
+        return {
+            "tournament.csv": lambda path: stats.write_csv(self.tables, path),
+            "ratings.csv": lambda path: stats.write_csv(self.ratings, path),
+            "skill.csv": lambda path: stats.write_csv(self.skill, path),
+            "ratings.png": lambda path: charts.save_figure(self.plot_ratings(), path),
+            "skill_index.png": lambda path: charts.save_figure(self.plot_skill(), path),
+        }
+
+
+@dataclass
+class TournamentPlan:
+    rule_sets: list[tuple[str, Rules]]
+    bots: list[Bot]
+    deals: int
+    seed: int
+    workers: int | None = None
+
+    @property
+    def tables(self) -> dict[int, int]:
+        """Tables per player count."""
+        from .tournament import table_design
+
+        return {rules.players: len(table_design(len(self.bots), rules.players)[0]) for _, rules in self.rule_sets}
+
+    def execute(self, progress: bool = False) -> Tournament:
+        from .tournament import play_tournament
+
+        return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress))
+
+
+def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
+    """Distinct bots from `random,greedy,expert:challenge_prob=0` (or a list of entries)."""
+    from .bots import parse_bot
+    from .tournament import MAX_BOTS
+
+    entries = spec.split(",") if isinstance(spec, str) else list(spec)
+    bots = [parse_bot(entry) for entry in entries]
+    if len(bots) < 2:
+        raise InputError(f"a tournament needs at least two bots (got {len(bots)})")
+    if len(bots) > MAX_BOTS:
+        raise InputError(f"a tournament takes at most {MAX_BOTS} bots (got {len(bots)})")
+    labels = [b.label for b in bots]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise InputError(f"--bots names {label!r} twice; a tournament compares distinct bots")
+    return bots
+
+
+def prepare_tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
+                       deals: int = 1000, players: int | None = None, seed: int = 0,
+                       overrides: Mapping[str, Any] | Sequence[str] | None = None,
+                       workers: int | None = None) -> TournamentPlan:
+    """`presets_`: presets or rule files (a list, or one comma-separated text)."""
+    if isinstance(presets_, str):
+        presets_ = [p.strip() for p in presets_.split(",")]
+    specs = list(presets_)
+    if not specs or any(isinstance(s, str) and not s for s in specs):
+        raise InputError("--presets needs one or more presets or rule files, separated by commas")
+    check_count("--deals", deals, maximum=MAX_GAMES // MAX_PLAYERS)
+    check_count("--seed", seed, minimum=0, maximum=MAX_SEED)
+    check_count("--workers", workers, maximum=1024)
+    bot_list = parse_bot_list(bots)
+    loaded = [load_rules(spec, overrides, players) for spec in specs]
+    names = _unique_names([name for name, _ in loaded])
+    return TournamentPlan(list(zip(names, [rules for _, rules in loaded])), bot_list, deals, seed, workers)
+
+
+def tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
+               deals: int = 1000, players: int | None = None, seed: int = 0,
+               overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+               progress: bool = False) -> Tournament:
+    """Every table of the bots under each rule set, on common deals with rotated seats; see
+    uno_sim.tournament."""
+    return prepare_tournament(presets_, bots=bots, deals=deals, players=players, seed=seed, overrides=overrides,
+                              workers=workers).execute(progress=progress)

@@ -7,8 +7,9 @@ parameters follow the name after colons:
     random,random:forget_uno=0.3,random      three seats, the second forgets UNO 30% of the time
     random:forget_uno=0.1:jump_in_prob=0.5   every seat, two parameters
 
-Every error is a `BotError` (a ValueError) whose message names the offending bot,
-parameter or value.
+Parameters are probabilities (`forget_uno`, ...), whole numbers (`search:rollouts=200`) or
+choices (`search:rollout_policy=random`); see PARAMS. Every error is a `BotError` (a
+ValueError) whose message names the offending bot, parameter or value.
 """
 
 from __future__ import annotations
@@ -31,18 +32,82 @@ BOT_CODES: dict[str, int] = L.BOT._asdict()
 # Bots the engine plays (docs/BOTS.md describes each).
 IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
 
-# Parameters (all probabilities in [0, 1]), their defaults and their column in the row.
-PARAM_INDEX: dict[str, int] = L.BP._asdict()
-PARAM_DEFAULTS: dict[str, float] = {
-    "forget_uno": 0.0,
-    "challenge_prob": 0.0,
-    "bluff_prob": 0.0,
-    "jump_in_prob": 1.0,
-}
-
-# "Not set": expert and bluffer then decide challenges by their own odds rule (docs/BOTS.md).
-# Packed as a negative fixed-point value, which the kernel reads as "use your own rule".
+# "Not set": expert, bluffer and search then decide challenges by their own odds rule
+# (docs/BOTS.md). Packed as a negative fixed-point value, which the kernel reads as "use your
+# own rule".
 AUTO = -1.0
+
+DEFAULT_ROLLOUTS = 1000
+MAX_ROLLOUTS = 100_000
+
+
+@dataclass(frozen=True)
+class Param:
+    """One bot parameter: a probability in [0, 1] (packed as fixed point), a whole number in
+    [low, high] (packed as is) or one of `choices` (packed as its index). `only`: the bots
+    that take it (empty: every bot)."""
+
+    name: str
+    kind: str  # "prob", "int" or "choice"
+    default: float | int | str
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    only: tuple[str, ...] = ()
+
+    def parse(self, bot: str, text: str) -> float | int | str:
+        text = text.strip()
+        if self.kind == "choice":
+            if text not in self.choices:
+                raise BotError(f"bad value {text!r} for bot parameter {self.name!r}: "
+                               f"expected one of {', '.join(self.choices)}")
+            return text
+        if self.kind == "int":
+            try:
+                number = int(text)
+            except ValueError:
+                raise BotError(f"bad value {text!r} for bot parameter {self.name!r}: expected a whole number") from None
+            if not self.low <= number <= self.high:
+                raise BotError(f"bad value {text!r} for bot parameter {self.name!r}: "
+                               f"must be between {self.low:,} and {self.high:,}")
+            return number
+        try:
+            number = float(text)
+        except ValueError:
+            raise BotError(f"bad value {text!r} for bot parameter {self.name!r}: expected a number") from None
+        if not 0.0 <= number <= 1.0:  # also rejects nan
+            raise BotError(f"bad value {text!r} for bot parameter {self.name!r}: must be a probability between 0 and 1")
+        return number
+
+    def pack(self, value: float | int | str) -> int:
+        if self.kind == "choice":
+            return self.choices.index(str(value))
+        if self.kind == "int":
+            return int(value)
+        return L.fixed_point(float(value))
+
+    def text(self, value: float | int | str) -> str:
+        return f"{value:g}" if self.kind == "prob" else str(value)
+
+    def takes(self, bot: str) -> bool:
+        return not self.only or bot in self.only
+
+
+# Every parameter, in the kernel's column order (layout.BOT_PARAMS).
+PARAMS: dict[str, Param] = {p.name: p for p in (
+    Param("forget_uno", "prob", 0.0),
+    Param("challenge_prob", "prob", 0.0),
+    Param("bluff_prob", "prob", 0.0, only=("random", "greedy", "expert", "bluffer")),  # search never bluffs
+    Param("jump_in_prob", "prob", 1.0),
+    Param("rollouts", "int", DEFAULT_ROLLOUTS, low=1, high=MAX_ROLLOUTS, only=("search",)),
+    Param("rollout_policy", "choice", "expert", choices=L.ROLLOUT_POLICIES, only=("search",)),
+    Param("objective", "choice", "win", choices=L.OBJECTIVES, only=("search",)),
+)}
+assert tuple(PARAMS) == L.BOT_PARAMS, "bots.PARAMS must list layout.BOT_PARAMS in order"
+
+# Column of each parameter in the row; the defaults every bot starts from.
+PARAM_INDEX: dict[str, int] = L.BP._asdict()
+PARAM_DEFAULTS: dict[str, float | int | str] = {name: p.default for name, p in PARAMS.items()}
 
 # Per-bot defaults where a bot differs from PARAM_DEFAULTS (docs/BOTS.md).
 BOT_PARAM_DEFAULTS: dict[str, dict[str, float]] = {
@@ -50,14 +115,20 @@ BOT_PARAM_DEFAULTS: dict[str, dict[str, float]] = {
     "greedy": {},
     "expert": {"challenge_prob": AUTO},
     "bluffer": {"challenge_prob": AUTO, "bluff_prob": 0.5},
+    "search": {},  # never challenges: in its model the others play the rollout policy, which never bluffs
 }
 
 DEFAULT_BOT = "random"
 
 
-def default_param(name: str, key: str) -> float:
+def default_param(name: str, key: str) -> float | int | str:
     """Bot `name`'s value of parameter `key` when the spec does not set it (AUTO: own rule)."""
-    return float(BOT_PARAM_DEFAULTS.get(name, {}).get(key, PARAM_DEFAULTS[key]))
+    return BOT_PARAM_DEFAULTS.get(name, {}).get(key, PARAM_DEFAULTS[key])
+
+
+def bot_params(name: str) -> list[str]:
+    """The parameters bot `name` takes."""
+    return [key for key, p in PARAMS.items() if p.takes(name)]
 
 
 @dataclass(frozen=True)
@@ -65,21 +136,21 @@ class Bot:
     """One seat's policy: a bot name and the parameters set explicitly (others default)."""
 
     name: str
-    params: dict[str, float] = field(default_factory=dict)
+    params: dict[str, float | int | str] = field(default_factory=dict)
 
     @property
     def code(self) -> int:
         return BOT_CODES[self.name]
 
-    def param(self, key: str) -> float:
-        """The value packed for the kernel: the one set, else the bot's default (maybe AUTO)."""
-        return float(self.params.get(key, default_param(self.name, key)))
+    def param(self, key: str) -> float | int | str:
+        """The parameter's value: the one set, else the bot's default (maybe AUTO)."""
+        return self.params.get(key, default_param(self.name, key))
 
     @property
     def label(self) -> str:
         """Name plus the parameters that differ from their defaults, in the spec syntax."""
         extra = [
-            f"{key}={_fmt(value)}"
+            f"{key}={PARAMS[key].text(value)}"
             for key, value in sorted(self.params.items())
             if value != default_param(self.name, key)
         ]
@@ -87,10 +158,6 @@ class Bot:
 
     def __str__(self) -> str:
         return self.label
-
-
-def _fmt(value: float) -> str:
-    return f"{value:g}"
 
 
 def parse_bot(text: str) -> Bot:
@@ -103,23 +170,17 @@ def parse_bot(text: str) -> Bot:
         raise BotError(f"unknown bot {name!r} (known: {', '.join(BOT_CODES)})")
     if name not in IMPLEMENTED:
         raise BotError(f"bot {name!r} is not implemented yet (available: {', '.join(sorted(IMPLEMENTED))})")
-    params: dict[str, float] = {}
+    params: dict[str, float | int | str] = {}
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or not key:
             raise BotError(f"bad parameter {part!r} for bot {name!r}: expected PARAM=VALUE")
-        if key not in PARAM_INDEX:
-            raise BotError(f"unknown parameter {key!r} for bot {name!r} (known: {', '.join(PARAM_INDEX)})")
+        if key not in PARAMS or not PARAMS[key].takes(name):
+            raise BotError(f"unknown parameter {key!r} for bot {name!r} (known: {', '.join(bot_params(name))})")
         if key in params:
             raise BotError(f"parameter {key!r} given twice for bot {name!r}")
-        try:
-            number = float(value)
-        except ValueError:
-            raise BotError(f"bad value {value.strip()!r} for bot parameter {key!r}: expected a number") from None
-        if not 0.0 <= number <= 1.0:  # also rejects nan
-            raise BotError(f"bad value {value.strip()!r} for bot parameter {key!r}: must be a probability between 0 and 1")
-        params[key] = number
+        params[key] = PARAMS[key].parse(name, value)
     return Bot(name, params)
 
 
@@ -140,13 +201,14 @@ def parse_bots(spec: str | None, players: int) -> list[Bot]:
 
 
 def pack_bots(bots: list[Bot]) -> tuple[np.ndarray, np.ndarray]:
-    """(codes int64[P], params int64[P, N_BOT_PARAMS]) for the kernel; parameters as fixed-point
-    thresholds (layout.fixed_point; AUTO packs as a negative value)."""
+    """(codes int64[P], params int64[P, N_BOT_PARAMS]) for the kernel; probabilities as
+    fixed-point thresholds (layout.fixed_point; AUTO packs as a negative value), whole numbers
+    as they are, choices as their index."""
     codes = np.array([bot.code for bot in bots], dtype=np.int64)
     params = np.zeros((len(bots), L.N_BOT_PARAMS), dtype=np.int64)
     for seat, bot in enumerate(bots):
         for key, column in PARAM_INDEX.items():
-            params[seat, column] = L.fixed_point(bot.param(key))
+            params[seat, column] = PARAMS[key].pack(bot.param(key))
     return codes, params
 
 

@@ -611,3 +611,69 @@ def rounds_per_match(result, preset: str, bots: str) -> Figure:
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def ratings_heatmap(ratings: pd.DataFrame, presets: list[str], bots: list[str], subtitle: str) -> Figure:
+    """Luce ratings, bots (rows, best on average first) x rule sets (columns), each cell the
+    rating with its 95% interval; a diverging scale centred on 0 (the mean bot)."""
+    table = ratings.pivot(index="bot", columns="preset", values="rating").reindex(index=bots, columns=presets)
+    low = ratings.pivot(index="bot", columns="preset", values="ci_low").reindex(index=bots, columns=presets)
+    high = ratings.pivot(index="bot", columns="preset", values="ci_high").reindex(index=bots, columns=presets)
+    order = table.mean(axis=1).sort_values(ascending=False).index
+    table, low, high = table.loc[order], low.loc[order], high.loc[order]
+    values = table.to_numpy(float)
+    bound = float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0
+    fig, ax = plt.subplots(figsize=(max(6.5, 1.7 * len(presets) + 3.0), max(3.5, 0.75 * len(bots) + 2.2)))
+    image = ax.imshow(values, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            v = values[i, j]
+            if not np.isfinite(v):
+                continue
+            dark = abs(v) > 0.55 * bound
+            ax.text(j, i, f"{v:+.2f}\n[{low.iat[i, j]:+.2f}, {high.iat[i, j]:+.2f}]", ha="center", va="center",
+                    fontsize=8, color="white" if dark else "black")
+    ax.set_xticks(range(len(presets)))
+    ax.set_xticklabels([textwrap.fill(p, 14) for p in presets], fontsize=9)
+    ax.set_yticks(range(len(order)))
+    ax.set_yticklabels(list(order), fontsize=9)
+    ax.set_xlabel("rule set")
+    ax.set_ylabel("bot (best on average at the top)")
+    bar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.03)
+    bar.set_label("rating: log Luce strength (0 = the mean bot;\n+0.69 = twice the mean bot's strength)", fontsize=8)
+    ax.set_title("Bot ratings by rule set (Luce model of who wins each table; 95% intervals in brackets)\n"
+                 + textwrap.fill(subtitle, width=95), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def skill_bars(skill: pd.DataFrame, subtitle: str) -> Figure:
+    """The skill index of each rule set (best bot's win rate against n - 1 worst, minus 1/n),
+    bars with 95% intervals, in the order given."""
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.3 * len(skill) + 3.0), 5.2))
+    x = np.arange(len(skill))
+    values = skill["skill_index"].to_numpy(float)
+    ax.bar(x, values, width=0.6, color=COLORS[0], label="skill index")
+    ax.errorbar(x, values, yerr=_errors(values, skill["ci_low"], skill["ci_high"]), fmt="none", ecolor="black",
+                capsize=4, label="95% interval (Wilson, shifted by 1/n)")
+    ax.axhline(0.0, color=FAIR_COLOR, linewidth=1.0, linestyle="--", label="0: the best bot wins its fair share")
+    for xi, row in zip(x, skill.itertuples()):
+        ax.annotate(f"{100 * row.skill_index:+.1f} pp\n{row.best} vs {row.worst}", (xi, max(row.ci_high, 0.0)),
+                    textcoords="offset points", xytext=(0, 4), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(x)
+    ax.set_xticklabels([textwrap.fill(p, 14) for p in skill["preset"]], fontsize=9)
+    ax.set_xlim(-0.6, len(skill) - 0.4)
+    top = float(np.nanmax(skill["ci_high"])) if len(skill) else 0.1
+    bottom = float(np.nanmin(skill["ci_low"])) if len(skill) else 0.0
+    ax.set_ylim(min(0.0, bottom * 1.2), max(0.01, top * 1.3))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{100 * y:+.0f} pp"))
+    ax.set_xlabel("rule set")
+    ax.set_ylabel("skill index: best bot's win rate at a table of\nthe worst bots, minus 1/n (percentage points)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title("How much skill each rule set rewards\n" + textwrap.fill(subtitle, width=95), fontsize=10)
+    _legend_below(ax, 3)
+    fig.tight_layout()
+    return fig

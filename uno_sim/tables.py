@@ -206,10 +206,17 @@ def sweep_table(sweep) -> Table:
                   [(t, "right") for t in (*knobs, "players" if "players" not in knobs else "1/n",
                                           "seat 0 win rate [95%]", "first-player edge", "no winner",
                                           "mean turns [95%]", "mean winner points")])
+    skill = any(getattr(run, "skill_result", None) is not None for run in sweep.runs)
+    if skill:
+        table.columns.append(("skill index [95%]", "right"))
     for point, run in zip(sweep.points, sweep.runs):
         rows = run.summary.set_index("metric")
         w = rows.loc["win_rate_seat_0"]
         t = rows.loc["mean_turns"]
+        extra = []
+        if skill:
+            k = rows.loc["skill_index"]
+            extra.append(f"{pp(k['value'])} [{pp(k['ci_low'])}, {pp(k['ci_high'])}]")
         table.add(
             *(fmt_value(point[k]) for k in knobs),
             str(run.rules.players) if "players" not in knobs else pct(1.0 / run.rules.players),
@@ -218,6 +225,7 @@ def sweep_table(sweep) -> Table:
             pct(rows.loc["no_winner_rate"]["value"]),
             f"{num(t['value'])} [{num(t['ci_low'])}, {num(t['ci_high'])}]",
             num(rows.loc["mean_winner_points"]["value"]),
+            *extra,
         )
     return table
 

@@ -16,7 +16,7 @@ import typer
 
 from .. import interrupts
 from ..errors import BadInput
-from . import bench, compare, match, presets, rules, run, show, sweep, trace
+from . import bench, compare, match, presets, rules, run, show, sweep, tournament, trace
 
 try:  # typer >= 0.16 vendors click as typer._click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -38,7 +38,7 @@ app = typer.Typer(
 )
 
 for command in (presets.presets, show.show, rules.rules, run.run, compare.compare, sweep.sweep, trace.trace,
-                match.match, bench.bench):
+                match.match, tournament.tournament, bench.bench):
     app.command()(command)
 
 

@@ -32,6 +32,7 @@ def compare(
     workers: O.Workers = None,
     out: O.Out = None,
     force: O.Force = False,
+    skill: O.Skill = False,
     per_game: Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")] = False,
     parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")] = False,
     rotate_seats: O.RotateSeats = False,
@@ -47,7 +48,7 @@ def compare(
     charts (differences.png first) and OUT/report.html (one page with all of it).
     """
     plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                               workers=workers, rotate_seats=rotate_seats)
+                               workers=workers, rotate_seats=rotate_seats, skill=skill)
     check_parquet(parquet)
     names = [p.name for p in plan.plans]
     folder = out_folder(out, "-".join(dict.fromkeys(names)), "compare", force)

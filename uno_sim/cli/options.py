@@ -25,7 +25,7 @@ Bots = Annotated[
     Optional[str],
     typer.Option("--bots", metavar="B1,B2,...", show_default=False,
                  help="One bot per seat, or one for every seat; parameters after colons, "
-                      "e.g. random:forget_uno=0.3. Bots: random, greedy, expert, bluffer. Default: random."),
+                      "e.g. random:forget_uno=0.3. Bots: random, greedy, expert, bluffer, search. Default: random."),
 ]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (>= 0); the same seed gives the same numbers.")]
 Workers = Annotated[
@@ -47,6 +47,12 @@ RotateSeats = Annotated[
 ]
 PerGame = Annotated[bool, typer.Option("--per-game", help="Also write the per-game rows as CSV.")]
 Parquet = Annotated[bool, typer.Option("--parquet", help="Also write the per-game rows as Parquet (needs pyarrow).")]
+Skill = Annotated[
+    bool,
+    typer.Option("--skill",
+                 help="Also play as many games of one expert against random bots (seats rotated) and report the "
+                      "skill index: the expert's win rate minus 1/n (metric skill_index)."),
+]
 Json = Annotated[
     bool,
     typer.Option("--json", help="Print the headline and the summary as JSON on standard output, and nothing else "

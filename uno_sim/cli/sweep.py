@@ -29,6 +29,7 @@ def sweep(
     workers: O.Workers = None,
     out: O.Out = None,
     force: O.Force = False,
+    skill: O.Skill = False,
     as_json: O.Json = False,
 ) -> None:
     """Simulate a preset once per value of the varied knob(s).
@@ -37,7 +38,7 @@ def sweep(
     OUT/report.html (one page with all of it).
     """
     plan = api.prepare_sweep(preset, vary, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                             workers=workers)
+                             workers=workers, skill=skill)
     folder = out_folder(out, f"{plan.preset}-{'-'.join(plan.knobs)}", "sweep", force)
     note_workers(workers)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))

@@ -9,8 +9,8 @@ from .jit import njit
 
 from . import layout as L
 from ..knobs import K
-from .play import play_round
 from .rng import seed_game
+from .search import play_round_any
 from .threads import STOP, split_submit
 from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
@@ -51,17 +51,20 @@ def _play_games(config, key, start, rotate, out, stop):
     dealer = players - 1
     owner = new_game(config)
     g = unowned(owner)
+    scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts
+    s = unowned(scratch)
     for i in range(out.shape[0]):
         if stop[0] != 0:
             break
         deal, r = seat_bots(g, config, start + i, rotate)
         seed_game(g, key, deal)
-        play_round(g, dealer, 0, N_GAME)
+        play_round_any(g, s, dealer, 0, N_GAME)
         for c in range(L.N_COLS):
             out[i, c] = g[O_REC + c]
         w = out[i, L.COL_WINNER]
         out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
     keep_alive(owner)
+    keep_alive(scratch)
 
 
 class ChunkJob:
@@ -101,9 +104,11 @@ def run_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n
 @njit(cache=True)
 def _trace_game(owner, key, game):
     g = unowned(owner)
+    scratch = np.zeros(N_GAME, dtype=np.int64)
     seed_game(g, key, game)
-    play_round(g, g[K.players] - 1, 1, O_TRACE)
+    play_round_any(g, unowned(scratch), g[K.players] - 1, 1, O_TRACE)
     keep_alive(owner)
+    keep_alive(scratch)
     return g[S_TPOS], g[S_OVERFLOW]
 
 

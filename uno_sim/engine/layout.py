@@ -121,13 +121,16 @@ WHYS = ("turn", "penalty", "challenge", "uno", "lead")
 WHY = enum("Why", WHYS)
 
 # ---------------------------------------------------------------- bots
-BOT_NAMES = ("random", "greedy", "expert", "bluffer")
+BOT_NAMES = ("random", "greedy", "expert", "bluffer", "search")
 BOT = enum("BotCode", BOT_NAMES)
 
-# Bot parameters: one float row per seat, packed as fixed point (all are probabilities).
-BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob")
+# Bot parameters: one int64 row per seat (bots.py packs them: probabilities as fixed point,
+# whole numbers as they are, choices as the index of the choice).
+BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective")
 BP = enum("BotParam", BOT_PARAMS)
 N_BOT_PARAMS = len(BOT_PARAMS)
+ROLLOUT_POLICIES = ("random", "greedy", "expert")  # search's rollout_policy choices (index = value)
+OBJECTIVES = ("win", "points")  # search's objective choices
 
 # ---------------------------------------------------------------- per-match record (int64)
 # A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated

@@ -29,8 +29,8 @@ from .jit import njit
 
 from . import layout as L
 from ..knobs import BY_NAME, K
-from .play import play_round
 from .rng import randint, seed_game
+from .search import play_round_any
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
 from .unowned import keep_alive, new_game, unowned
 
@@ -194,6 +194,8 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     Logs of the first rounds, as many as the arrays hold (round r from 0): the totals after it
     in history[r + 1] (history[0] holds the running totals), its dealer's seat in dealers[r],
     the player in each of its seats in seated[r]."""
+    scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts (engine/search.py)
+    sp = unowned(scratch)
     n = g[K.players]
     rotate = seatings.shape[0] > 0
     sides = n if rotate or g[K.teams] == 0 else g[K.teams]
@@ -217,7 +219,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
             dealers[rounds] = dealer
             for seat in range(n):
                 seated[rounds, seat] = player_at(seatings, match, rounds, seat) if rotate else seat
-        play_round(g, dealer, 0, N_GAME)
+        play_round_any(g, sp, dealer, 0, N_GAME)
         out[L.M_TURNS] += g[O_REC + L.COL_TURNS]
         out[L.M_PLAYS] += g[O_REC + L.COL_PLAYS]
         out[L.M_DRAWS] += g[O_REC + L.COL_DRAWS]
@@ -249,6 +251,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
         else:
             dealer = (dealer + 1) % n
     out[L.M_ROUNDS] = rounds
+    keep_alive(scratch)
     for s in range(sides):
         out[L.M_TOTALS + s] = totals[s]
     win = out[L.M_WINNER]

@@ -1,7 +1,8 @@
 """Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]).
 
 The `random` bot (SPEC 4, pinned) lives here; every other bot code (`greedy`, `expert`,
-`bluffer`) goes to strategy.py (docs/BOTS.md). Decisions draw from the game's own generator
+`bluffer`, `search`) goes to strategy.py (docs/BOTS.md), except a `search` bot's planned move
+(planned.py, set by search.py before its turn). Decisions draw from the game's own generator
 and never change the cards.
 """
 
@@ -10,6 +11,7 @@ from .jit import njit
 from ..cards import WILD, WILD_DRAW_FOUR
 from ..knobs import K
 from . import layout as L
+from . import planned
 from . import strategy
 from .rng import chance, randint
 from .rules_check import (
@@ -42,6 +44,8 @@ def param(g, p, k):
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
+    if planned.has_move(g, p):  # a search bot's move (search.py)
+        return planned.take_move(g)
     if strategic(g, p):
         return strategy.choose_turn_card(g, p, color, top)
     h = hand(p)
@@ -159,6 +163,8 @@ def _weighted_pick(g, p, color, top, pkind):
 @njit(cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Face answering a pending penalty, or -1 to accept it."""
+    if planned.has_move(g, p):
+        return planned.take_move(g)
     if strategic(g, p):
         return strategy.choose_answer(g, p, color, top, pkind)
     return _weighted_pick(g, p, color, top, pkind)
@@ -166,6 +172,8 @@ def choose_answer(g, p, color, top, pkind):
 
 @njit(cache=True, inline="always")
 def choose_color(g, p):
+    if planned.has_color(g, p):
+        return planned.take_color(g)
     if strategic(g, p):
         return strategy.choose_color(g, p)
     return randint(g, 4)

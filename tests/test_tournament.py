@@ -1,0 +1,208 @@
+"""Tournaments (uno_sim.tournament): the table design, the Luce ratings and their intervals on
+rigged data with a known answer, the skill index, the games actually played (common deals,
+rotated seats), the files, `compare/sweep --skill` and bad input."""
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import minimize
+
+from uno_sim import api, cli
+from uno_sim.rules import Rules
+from uno_sim.tournament import (MAX_TABLES, PresetGames, fit_ratings, rating_covariance, skill_index, skill_table,
+                                table_design, table_name)
+
+
+def invoke(capsys, *args):
+    code = cli.run_cli([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- design
+
+
+def test_design_is_every_multiset_with_two_or_more_bots():
+    tables, design = table_design(5, 4)
+    assert design == "all"
+    assert len(tables) == len(set(tables)) == math.comb(5 + 4 - 1, 4) - 5
+    every = {tuple(sorted(c)) for c in itertools.product(range(5), repeat=4) if len(set(c)) > 1}
+    assert set(tables) == every
+    tables, _ = table_design(2, 2)
+    assert tables == [(0, 1)]
+
+
+def test_too_many_multisets_give_the_balanced_pair_design():
+    tables, design = table_design(5, 10)
+    assert math.comb(14, 10) - 5 > MAX_TABLES and design == "pairs"
+    assert len(tables) == len(set(tables)) == 10 * 9
+    # every bot sits at the same number of tables with each seat count
+    seats = Counter((b, t.count(b)) for t in tables for b in set(t))
+    assert set(seats.values()) == {4}  # 4 partners, each split once
+    for best, worst in itertools.permutations(range(5), 2):
+        assert skill_table(best, worst, 10) in tables
+
+
+def test_table_names():
+    assert table_name((0, 1, 1, 1), ["expert", "random"]) == "expert + random x3"
+
+
+# ---------------------------------------------------------------- ratings on rigged data
+
+
+def rigged(strengths, players, deals, seed):
+    """Games whose winners follow a Luce model with these strengths exactly."""
+    rng = np.random.default_rng(seed)
+    tables, _ = table_design(len(strengths), players)
+    winners = np.zeros((len(tables), deals * players), dtype=np.int8)
+    for t, table in enumerate(tables):
+        w = np.array([strengths[b] for b in table], dtype=float)
+        winners[t] = rng.choice(players, size=deals * players, p=w / w.sum())
+    return PresetGames("rigged", Rules(players=players), tables, winners, 0.0)
+
+
+def direct_mle(pg, k):
+    """The Luce maximum likelihood by scipy on the aggregated counts (independent of choix)."""
+    rows = []
+    for t, table in enumerate(pg.tables):
+        seats = np.bincount(np.array(table), minlength=k)
+        wins = np.bincount(np.array(table)[pg.winners[t][pg.winners[t] >= 0]], minlength=k)
+        rows.append((seats, wins))
+
+    def nll(x):
+        theta = np.concatenate([[0.0], x])
+        total = 0.0
+        for seats, wins in rows:
+            total -= wins @ theta - wins.sum() * np.log(seats @ np.exp(theta))
+        return total
+
+    x = minimize(nll, np.zeros(k - 1), method="BFGS").x
+    theta = np.concatenate([[0.0], x])
+    return theta - theta.mean()
+
+
+def test_ratings_recover_the_order_and_the_strengths_of_a_rigged_tournament():
+    true = np.log([1.0, 2.0, 4.0])
+    pg = rigged([1.0, 2.0, 4.0], players=4, deals=400, seed=1)
+    theta = fit_ratings(pg, 3)
+    assert list(np.argsort(theta)) == [0, 1, 2]
+    assert np.allclose(theta, direct_mle(pg, 3), atol=1e-4)  # choix finds the maximum likelihood
+    se = np.sqrt(np.diag(rating_covariance(pg, theta)))
+    assert np.all(np.abs(theta - (true - true.mean())) < 4 * se)
+
+
+def test_rating_intervals_match_the_spread_of_repeated_tournaments():
+    estimates, ses = [], []
+    for seed in range(30):
+        pg = rigged([1.0, 1.5, 3.0], players=3, deals=150, seed=100 + seed)
+        theta = fit_ratings(pg, 3)
+        estimates.append(theta)
+        ses.append(np.sqrt(np.diag(rating_covariance(pg, theta))))
+    spread = np.std(estimates, axis=0, ddof=1)
+    ratio = spread / np.mean(ses, axis=0)
+    assert np.all((ratio > 0.6) & (ratio < 1.5)), ratio
+
+
+def test_skill_index_of_a_known_case():
+    # best bot 0 wins 2 of the 4 rotations of every deal at the table (0, 1, 1, 1)
+    tables, _ = table_design(2, 4)
+    winners = np.full((len(tables), 400), -1, dtype=np.int8)
+    t = tables.index((0, 1, 1, 1))
+    winners[t] = np.tile([0, 0, 1, 2], 100)
+    pg = PresetGames("known", Rules(players=4), tables, winners, 0.0)
+    row = skill_index(pg, best=0, worst=1)
+    assert row["win_rate"] == 0.5 and row["skill_index"] == pytest.approx(0.25)
+    assert row["ci_low"] < 0.25 < row["ci_high"] and row["ci_high"] - row["ci_low"] < 0.11
+
+
+# ---------------------------------------------------------------- real games
+
+
+def test_tournament_plays_common_deals_with_rotated_seats():
+    t = api.tournament("standard", bots="expert,random", deals=300, seed=3, workers=2)
+    tables = t.tables
+    assert set(tables["table"]) == {"expert + random x3", "expert x2 + random x2", "expert x3 + random"}
+    # the table expert + 3 random is exactly `run --rotate-seats` with those bots on the same deals
+    run = api.run("standard", games=1200, bots="expert,random,random,random", rotate_seats=True, seed=3)
+    row = tables[(tables["table"] == "expert + random x3") & (tables["bot"] == "expert")].iloc[0]
+    assert row["wins"] == int(run.result.aggregate.bot_wins[0]) and row["games"] == 1200
+    assert row["fair_share"] == 0.25
+    shares = tables.groupby("table")["win_rate"].sum()
+    assert (shares <= 1.0 + 1e-12).all()
+    ratings = t.ratings.set_index("bot")
+    assert ratings.loc["expert", "rating"] > ratings.loc["random", "rating"]
+    assert ratings.loc["expert", "ci_low"] > ratings.loc["random", "ci_high"]
+    skill = t.skill.iloc[0]
+    assert (skill["best"], skill["worst"]) == ("expert", "random")
+    assert skill["skill_index"] == pytest.approx(row["win_rate"] - 0.25)
+    again = api.tournament("standard", bots="expert,random", deals=300, seed=3, workers=1)
+    pd.testing.assert_frame_equal(again.tables, tables)
+
+
+def test_tournament_command_writes_every_file(tmp_path, capsys):
+    out = tmp_path / "t"
+    code, stdout, err = invoke(capsys, "tournament", "--bots", "random,greedy,expert", "--presets",
+                               "standard,jump-in", "--deals", "100", "--out", out)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["ratings.csv", "ratings.png", "skill.csv", "skill_index.png",
+                                                     "tournament.csv"]
+    ratings = pd.read_csv(out / "ratings.csv")
+    assert set(ratings["preset"]) == {"standard", "jump-in"} and len(ratings) == 6
+    assert abs(ratings.groupby("preset")["rating"].sum()).max() < 1e-9  # mean-0 ratings
+    tables = pd.read_csv(out / "tournament.csv")
+    assert len(tables.drop_duplicates(["preset", "table"])) == 2 * (math.comb(6, 4) - 3)
+    assert "skill index" in stdout and "jump-in" in stdout
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--bots", "expert"], "at least two bots"),
+    (["--bots", "expert,random,expert"], "'expert' twice"),
+    (["--bots", "expert,wizard"], "unknown bot 'wizard'"),
+    (["--presets", "nope"], "unknown preset 'nope'"),
+    (["--presets", "standard,"], "--presets"),
+    (["--deals", "0"], "--deals"),
+    (["--players", "1"], "--players"),
+    (["--bots", "expert:jump_in_prob=3,random"], "jump_in_prob"),
+])
+def test_tournament_bad_input(tmp_path, capsys, args, needle):
+    out = tmp_path / "t"
+    code, _, err = invoke(capsys, "tournament", *args, "--deals", "10", "--out", out) if "--deals" not in args \
+        else invoke(capsys, "tournament", *args, "--out", out)
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
+    assert not out.exists() or not any(out.iterdir())
+
+
+# ---------------------------------------------------------------- --skill
+
+
+def test_compare_skill_reports_the_expert_edge_over_random(tmp_path, capsys):
+    out = tmp_path / "c"
+    code, stdout, err = invoke(capsys, "compare", "standard", "jump-in", "--games", "4000", "--skill", "--seed", "5",
+                               "--out", out)
+    assert code == 0, err
+    rows = pd.read_csv(out / "compare.csv")
+    skill = rows[rows["metric"] == "skill_index"].set_index("variant")
+    run = api.run("jump-in", games=4000, bots="expert,random,random,random", rotate_seats=True, seed=5)
+    expected = run.result.aggregate.bot_wins[0] / 4000 - 0.25
+    assert skill.loc["jump-in", "value"] == pytest.approx(expected)
+    assert skill.loc["jump-in", "ci_low"] < expected < skill.loc["jump-in", "ci_high"]
+    diffs = pd.read_csv(out / "differences.csv")
+    assert "skill_index" in set(diffs["metric"])
+    assert "skill_index" in stdout
+
+
+def test_sweep_skill_adds_a_row_per_point_and_without_it_none(tmp_path, capsys):
+    code, stdout, err = invoke(capsys, "sweep", "standard", "--vary", "players=2,3", "--games", "1200", "--skill",
+                               "--out", tmp_path / "s")
+    assert code == 0, err
+    rows = pd.read_csv(tmp_path / "s" / "sweep.csv")
+    assert list(rows.loc[rows["metric"] == "skill_index", "players"]) == [2, 3]
+    assert "skill index" in stdout
+    plain = api.sweep("standard", ["players=2"], games=500)
+    assert "skill_index" not in set(plain.summary["metric"])

@@ -1,0 +1,398 @@
+"""The `search` bot: determinized Monte Carlo rollouts (docs/BOTS.md, "search").
+
+Before each turn of a search bot, `plan_move` lists its candidate moves (every legal card,
+a wild card once per colour it could name, and drawing when the rules let it draw instead;
+with a penalty pending, every legal answer and accepting it) and estimates each by rollouts:
+the game is copied into a scratch game, the cards the bot cannot see are dealt at random
+consistently with what it sees (`redeal`), the candidate is played, and the round is played
+to its end with a cheap policy in every seat (`rollout_policy`). The candidate with the best
+total over the rollouts is planned (planned.py) and the round code plays it when it asks the
+bot (policies.py). Every candidate is tried on the same determinizations with the same
+random numbers (common random numbers), so the comparison is not drowned in deal noise;
+ties go to the expert's own choice.
+
+What the bot uses: its own hand, the discard pile, every hand's size, who is out, the
+colour, direction, pending penalty and everything else every player sees; never the other
+hands, the order of the draw pile, or whether a challenged Wild Draw Four was a bluff
+(resampled from the determinized hand). Rollouts run with tracing off in a scratch game, and
+their random numbers come from a generator derived from the real game's state without
+advancing it: the real game's stream is untouched, results stay a function of (seed, game).
+
+The round with search bots is played by `continue_searching` (one regular turn at a time,
+planning before each search bot's turn); batch.py and match.py use it whenever a seat
+plays `search`.
+"""
+
+import numpy as np
+
+from .jit import njit
+
+from ..cards import WILD
+from ..knobs import K
+from . import layout as L
+from . import planned
+from . import strategy
+from .layout import ONE
+from .play import continue_round, setup_round
+from .rng import next_u64, seed_game
+from .rules_check import N_CANDIDATES, candidate, hand, legal_answer, legal_turn_card
+from .state import (
+    N_FACES,
+    N_GAME,
+    O_BOTS,
+    O_CAPACITY,
+    O_DISC,
+    O_HSIZE,
+    O_PARAMS,
+    O_PILE,
+    O_PLACE,
+    O_REC,
+    O_RNG,
+    O_VOIDS,
+    O_WORK,
+    S_CHAL_GUILTY,
+    S_CHAL_OK,
+    S_COLOR,
+    S_ENDED,
+    S_NDISC,
+    S_NEXT,
+    S_NPILE,
+    S_PENDING,
+    S_PKIND,
+    S_TRACING,
+)
+
+MAX_MOVES = 80  # 18 candidate faces, wilds once per colour, and draw / accept
+POOL = 108  # the unseen cards of a determinization (at most the whole deck)
+ROLLOUT_CODES = np.array([L.BOT.random, L.BOT.greedy, L.BOT.expert], dtype=np.int64)  # by rollout_policy
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+CONFIDENCE_Z = 1.0  # a move replaces the expert's choice only when its confirmed gain is this many standard errors above 0
+
+
+def scratch() -> np.ndarray:
+    """A scratch game for the rollouts (one per thread)."""
+    return np.zeros(N_GAME, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def param(g, p, k):
+    return g[O_PARAMS + p * L.N_BOT_PARAMS + k]
+
+
+@njit(cache=True)
+def has_search(g, players):
+    for q in range(players):
+        if g[O_BOTS + q] == L.BOT.search:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- candidate moves
+
+
+@njit(cache=True)
+def add_move(faces, colors, k, f, wild_colors):
+    """Append face f (with each colour when `wild_colors`) to the move list; the new count."""
+    if wild_colors:
+        for c in range(4):
+            faces[k] = f
+            colors[k] = c
+            k += 1
+    else:
+        faces[k] = f
+        colors[k] = -1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def candidate_moves(g, p, faces, colors):
+    """p's moves at the start of its turn into faces/colors (colour -1: none); the count.
+    Ordinary turn: every legal card (no bluff), a wild once per colour, and drawing when
+    p holds no legal card or voluntary_draw is on. Penalty pending: every legal answer and
+    accepting (face planned.DRAW)."""
+    color = g[S_COLOR]
+    top = g[O_DISC + g[S_NDISC] - 1]
+    k = 0
+    pending = g[S_PENDING] > 0
+    for i in range(N_CANDIDATES):
+        f = candidate(i, color, top)
+        if f < 0:
+            continue
+        ok = legal_answer(g, p, f, color, top, g[S_PKIND]) if pending else legal_turn_card(g, p, f, color, top, False)
+        if ok:
+            k = add_move(faces, colors, k, f, f >= WILD)
+    if pending or k == 0 or g[K.voluntary_draw] != 0:
+        k = add_move(faces, colors, k, planned.DRAW, False)
+    return k
+
+
+@njit(cache=True)
+def expert_move(g, p, faces, colors, k):
+    """Index of the move the expert would choose (the tie-break), without drawing random numbers."""
+    color = g[S_COLOR]
+    top = g[O_DISC + g[S_NDISC] - 1]
+    if g[S_PENDING] > 0:
+        f = strategy.choose_answer(g, p, color, top, g[S_PKIND])
+    else:
+        f = strategy.choose_turn_card(g, p, color, top)  # draws no random number: search never bluffs
+    c = strategy.choose_color(g, p) if f >= WILD else -1
+    for i in range(k):
+        if faces[i] == f and colors[i] == c:
+            return i
+    return 0
+
+
+# ---------------------------------------------------------------- determinization and rollouts
+
+
+@njit(cache=True)
+def redeal(s, p, pool):
+    """Deal the cards p cannot see at random: every other hand keeps its size, the rest is
+    the draw pile. The unseen cards are the deck minus p's hand minus the discard pile; they
+    are listed in face order before the shuffle, so the deal depends on what p can see only.
+    A player seen not to hold a colour (O_VOIDS, see observe) gets none of it."""
+    n = s[K.players]
+    counts = np.zeros(N_FACES, dtype=np.int64)
+    for q in range(n):
+        if q == p:
+            continue
+        h = hand(q)
+        for f in range(N_FACES):
+            counts[f] += s[h + f]
+            s[h + f] = 0
+    for i in range(s[S_NPILE]):
+        counts[s[O_PILE + i]] += 1
+    m = 0
+    for f in range(N_FACES):
+        for _ in range(counts[f]):
+            pool[m] = f
+            m += 1
+    # Fisher-Yates with the scratch game's generator
+    for i in range(m - 1, 0, -1):
+        j = np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+    # players seen not to hold some colours first: their cards come from the unseen cards of
+    # the other colours (and wilds), taken in the shuffled order; then everyone else
+    used = 0
+    for constrained in range(2):
+        for q in range(n):
+            if q == p or (s[O_VOIDS + q] != 0) != (constrained == 0):
+                continue
+            h = hand(q)
+            voids = s[O_VOIDS + q]
+            for _ in range(s[O_HSIZE + q]):
+                pick = used
+                for i in range(used, m):
+                    f = pool[i]
+                    if f >= WILD or (voids >> (f // 13)) & 1 == 0:
+                        pick = i
+                        break
+                t = pool[pick]  # when no card fits (information out of date), the next card
+                pool[pick] = pool[used]
+                pool[used] = t
+                s[h + t] += 1
+                used += 1
+    for i in range(s[S_NPILE]):
+        s[O_PILE + i] = pool[used]
+        used += 1
+    # A Wild Draw Four p may challenge: p takes the other players for players of the rollout
+    # policy, which never bluffs, so in its view the card was not a bluff.
+    s[S_CHAL_GUILTY] = 0
+
+
+@njit(cache=True)
+def seat_rollout_bot(s, q, code):
+    """Seat q plays the rollout policy with its default parameters."""
+    s[O_BOTS + q] = code
+    base = O_PARAMS + q * L.N_BOT_PARAMS
+    for k in range(L.N_BOT_PARAMS):
+        s[base + k] = 0
+    s[base + L.BP.jump_in_prob] = ONE
+    if code == L.BOT.expert:
+        s[base + L.BP.challenge_prob] = -ONE  # the odds rule
+
+
+@njit(cache=True, inline="always")
+def same_side(g, a, b):
+    t = g[K.teams]
+    return a == b if t == 0 else (a % t) == (b % t)
+
+
+@njit(cache=True)
+def outcome(s, p, objective):
+    """What a finished rollout is worth to p: win (1 when p's side won, else 0) or points
+    (last_standing: p's placement score n + 1 - 2 * place; otherwise the winner's points when
+    p's side won, minus p's own hand points when another side won, 0 without a winner)."""
+    w = s[O_REC + L.COL_WINNER]
+    if objective == 0:
+        return 1 if (w >= 0 and same_side(s, w, p)) else 0
+    if s[K.mode] == 1:
+        place = s[O_PLACE + p]
+        return s[K.players] + 1 - 2 * place if place > 0 else 0
+    if w < 0:
+        return 0
+    if same_side(s, w, p):
+        return s[O_REC + L.COL_WINNER_POINTS]
+    return -s[O_REC + L.COL_POINTS + p]
+
+
+@njit(cache=True)
+def rollout(g, s, p, pool, f, c, key, j, code, objective):
+    """One rollout: determinization j of p's view, move (f, c), then the rollout policy."""
+    for i in range(O_WORK):
+        s[i] = g[i]
+    s[O_CAPACITY] = N_GAME
+    s[S_TRACING] = 0
+    seed_game(s, key, j)
+    redeal(s, p, pool)
+    for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then the expert's rules
+        if q != p:
+            seat_rollout_bot(s, q, code)
+    planned.set_plan(s, p, f, c)
+    continue_round(s, 1)
+    planned.clear_plan(s)
+    if s[S_ENDED] == 0:
+        seat_rollout_bot(s, p, code)
+        continue_round(s, -1)
+    return outcome(s, p, objective)
+
+
+@njit(cache=True)
+def decision_key(g, p):
+    """A key for this decision's rollouts, derived from the real game's generator state and
+    the position (turn count, piles, seat) without drawing from it."""
+    x = np.uint64(g[O_RNG]) ^ (np.uint64(g[O_RNG + 2]) * _MIX)
+    x ^= np.uint64(g[O_REC + L.COL_TURNS] * 1000003 + g[S_NDISC] * 131 + g[S_NPILE] * 7 + p) * np.uint64(
+        0xBF58476D1CE4E5B9)
+    return x
+
+
+@njit(cache=True)
+def evaluate(g, s, p, faces, colors, k, e, which, first, per, gain, gain_sq, pool, key, code, objective):
+    """Determinizations first .. first + per - 1, each played with move e (the expert's
+    choice) and with every move i where which[i] is set: gain[i] (gain_sq[i]) sums the
+    difference (its square) between move i's outcome and move e's."""
+    for i in range(k):
+        gain[i] = 0.0
+        gain_sq[i] = 0.0
+    for j in range(first, first + per):
+        base = rollout(g, s, p, pool, faces[e], colors[e], key, j, code, objective)
+        for i in range(k):
+            if i != e and which[i]:
+                d = float(rollout(g, s, p, pool, faces[i], colors[i], key, j, code, objective) - base)
+                gain[i] += d
+                gain_sq[i] += d * d
+
+
+@njit(cache=True)
+def choose(g, s, p, faces, colors, k, e, pool):
+    """The move to play: the expert's choice e, unless another move proves better. Half the
+    budget screens every move against e on the same determinizations; the move with the
+    largest mean gain (if positive) is then confirmed against e on fresh determinizations
+    with the other half, and replaces e only when its mean gain there exceeds CONFIDENCE_Z
+    standard errors (a fresh test, so the screen's luckiest move is not taken on luck).
+    A budget below two rollouts per move plays e."""
+    budget = param(g, p, L.BP.rollouts)
+    code = ROLLOUT_CODES[param(g, p, L.BP.rollout_policy)]
+    objective = param(g, p, L.BP.objective)
+    key = decision_key(g, p)
+    screen = budget // (2 * k)
+    if screen < 1:  # too small a budget to screen every move once
+        return e
+    which = np.ones(k, dtype=np.bool_)
+    gain = np.zeros(k, dtype=np.float64)
+    gain_sq = np.zeros(k, dtype=np.float64)
+    evaluate(g, s, p, faces, colors, k, e, which, 0, screen, gain, gain_sq, pool, key, code, objective)
+    best = -1
+    for i in range(k):
+        if i != e and gain[i] > 0 and (best < 0 or gain[i] > gain[best]):
+            best = i
+    if best < 0:
+        return e
+    confirm = max(2, budget // 4)
+    for i in range(k):
+        which[i] = i == best
+    evaluate(g, s, p, faces, colors, k, e, which, screen, confirm, gain, gain_sq, pool, key, code, objective)
+    mean = gain[best] / confirm
+    var = (gain_sq[best] - confirm * mean * mean) / (confirm - 1)
+    se = np.sqrt(max(var, 0.0) / confirm)
+    return best if mean > CONFIDENCE_Z * se and mean > 0 else e
+
+
+@njit(cache=True)
+def plan_move(g, s, p):
+    """Plan search bot p's move for the turn it is about to take (nothing to plan when it
+    has one move only, or when it may first challenge a Wild Draw Four: then the expert's
+    rules decide the whole turn)."""
+    planned.clear_plan(g)
+    if g[S_PENDING] > 0 and g[S_CHAL_OK] != 0:
+        return
+    faces = np.empty(MAX_MOVES, dtype=np.int64)
+    colors = np.empty(MAX_MOVES, dtype=np.int64)
+    k = candidate_moves(g, p, faces, colors)
+    if k <= 1:
+        return
+    pool = np.empty(POOL, dtype=np.int64)
+    e = expert_move(g, p, faces, colors, k)
+    best = choose(g, s, p, faces, colors, k, e, pool)
+    planned.set_plan(g, p, faces[best], colors[best])
+
+
+# ---------------------------------------------------------------- rounds with search bots
+
+
+@njit(cache=True)
+def observe(g, p, pending, color, ndisc, moved, sizes):
+    """What every player saw in p's turn, kept for the search bots' determinizations
+    (O_VOIDS): a player who took one card on an ordinary turn and put nothing down (the
+    discard pile unchanged) held no card of the colour then current, nor is the card it
+    drew of it; only when the rules let it play any drawn card and it draws one card a turn
+    (play_drawn = any, draw_rule = one). Any other card a player takes, and any swap or
+    rotation of hands, forgets what was known of those hands."""
+    if g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS] != moved:
+        for q in range(g[K.players]):
+            g[O_VOIDS + q] = 0
+    for q in range(g[K.players]):
+        if g[O_HSIZE + q] > sizes[q]:
+            g[O_VOIDS + q] = 0
+    if (pending == 0 and g[S_NDISC] == ndisc and g[O_HSIZE + p] == sizes[p] + 1
+            and g[K.play_drawn] == 0 and g[K.draw_rule] == 0):
+        g[O_VOIDS + p] = 1 << color
+
+
+@njit(cache=True)
+def continue_searching(g, s, max_steps):
+    """continue_round (play.py), planning each search bot's move before its turn; s is the
+    scratch game for the rollouts."""
+    if g[S_ENDED] != 0:
+        continue_round(g, 0)  # scores a round that ended before any turn
+        return
+    steps = 0
+    sizes = np.empty(L.MAX_PLAYERS, dtype=np.int64)
+    while g[S_ENDED] == 0 and steps != max_steps:
+        p = g[S_NEXT]
+        if g[O_BOTS + p] == L.BOT.search:
+            plan_move(g, s, p)
+        pending = g[S_PENDING]
+        color = g[S_COLOR]
+        ndisc = g[S_NDISC]
+        moved = g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS]
+        for q in range(g[K.players]):
+            sizes[q] = g[O_HSIZE + q]
+        continue_round(g, 1)
+        planned.clear_plan(g)
+        observe(g, p, pending, color, ndisc, moved, sizes)
+        steps += 1
+
+
+@njit(cache=True)
+def play_round_any(g, s, dealer, tracing, trace_start):
+    """play_round (play.py), through continue_searching when a seat plays `search`."""
+    setup_round(g, dealer, tracing, trace_start)
+    if has_search(g, g[K.players]):
+        continue_searching(g, s, -1)
+    else:
+        continue_round(g, -1)
