@@ -186,31 +186,92 @@ class RunPlan:
     seed: int
     workers: int | None = None
     rotate_seats: bool = False
+    cluster: Any = None  # cluster.ClusterSpec: play on a Dask cluster
+    checkpoint: Any = None  # checkpoint.Checkpoint: keep every finished chunk there
+
+    def unit_params(self) -> dict[str, Any]:
+        """What the run's numbers depend on (recorded in a checkpoint)."""
+        from .checkpoint import unit_params
+        from .chunks import fixed_chunk
+        from .simulate import GameWork
+
+        return unit_params("games", self.rules, self.bots, self.seed, self.games, self.rotate_seats,
+                           fixed_chunk(GameWork, self.games))
 
     def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
                 per_game_parquet: Path | None = None) -> Run:
-        from .simulate import simulate
+        paths = (lambda name: (per_game_csv, per_game_parquet)) if per_game_csv or per_game_parquet else None
+        return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
 
-        result = simulate(self.rules, self.bots, self.games, self.seed, workers=self.workers,
-                          progress=progress, per_game_path=per_game_csv, parquet_path=per_game_parquet,
-                          description=self.name, rotate_seats=self.rotate_seats, keep_games=per_game)
-        return Run(self.name, result)
+
+def check_per_game(per_game: bool, cluster: Any, checkpoint: Any) -> None:
+    """Per-game rows need every game's row back here: not with --cluster or --checkpoint."""
+    if per_game and (cluster is not None or checkpoint is not None):
+        which = "--cluster" if cluster is not None else "--checkpoint"
+        raise InputError(f"--per-game and --parquet cannot be combined with {which}: only each chunk's aggregate "
+                         "is sent back and kept, not every game's row; leave one of them out")
+
+
+def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: bool,
+               per_game: bool = False,
+               per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
+    """Play several runs through one pipeline, on threads or a cluster, with a checkpoint."""
+    from . import cluster as cluster_mod
+    from .simulate import GameRun, play_runs
+
+    paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
+    check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
+    runs = [GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=csv, parquet_path=parquet,
+                    description=plan.name, rotate_seats=plan.rotate_seats, keep_games=per_game)
+            for plan, (csv, parquet) in zip(plans, paths)]
+    with cluster_mod.executor(cluster, workers) as executor:
+        if checkpoint is not None:
+            checkpoint.begin()
+            for i, run_ in enumerate(runs):
+                run_.unit().store = checkpoint.store(i)
+        try:
+            results = play_runs(runs, executor, progress)
+        finally:
+            if checkpoint is not None:
+                checkpoint.end()
+    return [Run(plan.name, result) for plan, result in zip(plans, results)]
+
+
+def _open_checkpoint(path: str | Path | None, command: str, units: Callable[[], list[dict]]) -> Any:
+    if path is None:
+        return None
+    from .checkpoint import Checkpoint
+
+    return Checkpoint.open(path, command, units())
 
 
 def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
                 bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-                workers: int | None = None, rotate_seats: bool = False, name: str | None = None) -> RunPlan:
+                workers: int | None = None, rotate_seats: bool = False, name: str | None = None,
+                cluster: str | None = None, checkpoint: str | Path | None = None) -> RunPlan:
+    """A checked run. `cluster`: a Dask scheduler address (`tcp://host:8786`) or `local[:N]`;
+    `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues."""
     _check_common(games, seed, workers)
     label, loaded = load_rules(rules, overrides, players)
-    return RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats)
+    plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
+                   _cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: [plan.unit_params()])
+    return plan
+
+
+def _cluster(text: str | None) -> Any:
+    from .cluster import parse_cluster
+
+    return parse_cluster(text)
 
 
 def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
         seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-        rotate_seats: bool = False, per_game: bool = False, progress: bool = False) -> Run:
+        rotate_seats: bool = False, per_game: bool = False, progress: bool = False, cluster: str | None = None,
+        checkpoint: str | Path | None = None) -> Run:
     """Simulate `games` games of one rule set; see the module docstring."""
     plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                       workers=workers, rotate_seats=rotate_seats)
+                       workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
     return plan.execute(progress=progress, per_game=per_game)
 
 
@@ -284,20 +345,21 @@ class Comparison:
 @dataclass
 class ComparePlan:
     plans: list[RunPlan]
+    cluster: Any = None
+    checkpoint: Any = None
 
     def execute(self, progress: bool = False, per_game: bool = False,
                 per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
         """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
-        runs = []
-        for plan in self.plans:
-            csv, parquet = per_game_paths(plan.name) if per_game_paths else (None, None)
-            runs.append(plan.execute(progress=progress, per_game=per_game, per_game_csv=csv, per_game_parquet=parquet))
-        return Comparison(runs)
+        workers = self.plans[0].workers
+        return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
+                                     per_game_paths))
 
 
 def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
                     bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-                    workers: int | None = None, rotate_seats: bool = False) -> ComparePlan:
+                    workers: int | None = None, rotate_seats: bool = False, cluster: str | None = None,
+                    checkpoint: str | Path | None = None) -> ComparePlan:
     variants = list(variants)
     if len(variants) < 2:
         raise InputError(f"compare needs at least two presets or rule files (got {len(variants)})")
@@ -305,29 +367,53 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
                          workers=workers, rotate_seats=rotate_seats) for v in variants]
     for plan, name in zip(plans, _unique_names([p.name for p in plans])):
         plan.name = name
-    return ComparePlan(plans)
+    out = ComparePlan(plans, _cluster(cluster))
+    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: [p.unit_params() for p in plans])
+    return out
 
 
 def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
             bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
             workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: bool = False) -> Comparison:
+            progress: bool = False, cluster: str | None = None, checkpoint: str | Path | None = None) -> Comparison:
     """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                           workers=workers, rotate_seats=rotate_seats).execute(progress=progress, per_game=per_game)
+                           workers=workers, rotate_seats=rotate_seats, cluster=cluster,
+                           checkpoint=checkpoint).execute(progress=progress, per_game=per_game)
 
 
 # ---------------------------------------------------------------- sweep
 
 
+PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
+DEFAULT_METRICS = ("mean_turns", "first_player_edge")
+DEFAULT_FAIR_WITHIN = 1.0  # percentage points: the first-player edge's 95% interval within +-this is "fair"
+DEFAULT_TOP = 10
+MAX_PANELS = 12  # small multiples: at most this many heatmap panels (grids of 3 or more knobs)
+
+
 def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """`KNOB=V1,V2,...` or `KNOB=A..B` (whole numbers, inclusive) -> (knob, typed values)."""
+    """`KNOB=V1,V2,...` or `KNOB=A..B` (whole numbers, inclusive) -> (knob, typed values);
+    `preset=A,B,...`: presets or rule files (checked to exist)."""
     knob, sep, spec = text.partition("=")
     knob, spec = knob.strip(), spec.strip()
     if not sep or not knob or not spec:
         raise InputError(f"bad --vary {text!r}: expected KNOB=V1,V2,... or KNOB=A..B")
+    if knob == PRESET_AXIS:
+        specs = [v.strip() for v in spec.split(",")]
+        if any(not v for v in specs):
+            raise InputError(f"bad --vary {text!r}: empty value in the list")
+        if len(set(specs)) != len(specs):
+            raise InputError(f"bad --vary {text!r}: a preset is listed twice")
+        for item in specs:
+            try:
+                presets.find(item)
+            except RulesError as exc:
+                raise InputError(f"bad --vary {text!r}: {exc}") from None
+        return knob, specs
     if knob not in BY_NAME:
-        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list)")
+        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list; "
+                         f"`{PRESET_AXIS}=A,B,...` varies the preset)")
     if ".." in spec:
         first, _, last = spec.partition("..")
         try:
@@ -361,15 +447,28 @@ def _setting(value: Any) -> Any:
     return value
 
 
+def is_fair(low: float, high: float, within_pp: float) -> bool:
+    """Fair: the first-player edge's 95% interval lies inside +-within_pp percentage points
+    (the data show the first player's advantage is at most that large)."""
+    limit = within_pp / 100.0
+    return bool(low == low and high == high and -limit <= low and high <= limit)
+
+
 @dataclass
 class Sweep:
     """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
-    per varied knob. `plot()` (one varied knob) draws seat 0's win rate and the mean turns."""
+    per varied knob. `plot()` (one varied knob) draws seat 0's win rate and the mean turns;
+    `plot_heatmap(metric)` (two knobs; small multiples for more) a metric over the grid;
+    `ranked` orders the grid points by `rank_by`, the fair ones first (`is_fair`)."""
 
     preset: str
     knobs: list[str]
     points: list[dict[str, Any]]
     runs: list[Run]
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    rank_by: str = "mean_turns"
+    fair_within: float = DEFAULT_FAIR_WITHIN
+    top: int = DEFAULT_TOP
 
     @cached_property
     def summary(self):
@@ -391,6 +490,31 @@ class Sweep:
             return f"{next(iter(labels))} in every seat"
         return "; ".join(dict.fromkeys(describe(b) for b in all_bots))
 
+    @cached_property
+    def ranked(self):
+        """Every grid point: rank, the knobs, the ranking metric and the first-player edge
+        with their 95% intervals, and `fair`; fair points first, each group by the metric
+        (smallest first)."""
+        import pandas as pd
+
+        rows = []
+        for point, run_ in zip(self.points, self.runs):
+            by = run_.summary.set_index("metric")
+            row = {knob: _setting(point[knob]) for knob in self.knobs}
+            for name in dict.fromkeys([self.rank_by, "first_player_edge"]):
+                m = by.loc[name] if name in by.index else None
+                row[name] = m["value"] if m is not None else float("nan")
+                row[f"{name}_ci_low"] = m["ci_low"] if m is not None else float("nan")
+                row[f"{name}_ci_high"] = m["ci_high"] if m is not None else float("nan")
+            row["fair"] = is_fair(row["first_player_edge_ci_low"], row["first_player_edge_ci_high"], self.fair_within)
+            row["games"] = run_.result.games
+            rows.append(row)
+        frame = pd.DataFrame(rows)
+        frame = frame.sort_values(["fair", self.rank_by], ascending=[False, True], kind="stable").reset_index(drop=True)
+        frame.insert(0, "rank", range(1, len(frame) + 1))
+        frame["fair"] = frame["fair"].map({True: "true", False: "false"})
+        return frame
+
     def plot(self):
         from . import charts
 
@@ -399,12 +523,41 @@ class Sweep:
         return charts.sweep(self.summary, self.knobs[0], self.preset, self.bots_text, self.runs[0].result.games,
                             [r.rules.players for r in self.runs])
 
+    def heatmap_layout(self) -> tuple[str, str, list[str]] | None:
+        """(x knob, y knob, facet knobs) of the heatmaps, or None (one knob, or too many panels)."""
+        if len(self.knobs) < 2:
+            return None
+        sizes = {k: len(dict.fromkeys(p[k] for p in self.points)) for k in self.knobs}
+        order = sorted(self.knobs, key=lambda k: -sizes[k])  # stable: the first given wins ties
+        x, y, facets = order[0], order[1], [k for k in self.knobs if k not in order[:2]]
+        panels = 1
+        for k in facets:
+            panels *= sizes[k]
+        return (x, y, facets) if panels <= MAX_PANELS else None
+
+    def plot_heatmap(self, metric: str):
+        from . import charts
+
+        layout = self.heatmap_layout()
+        if layout is None:
+            raise ValueError("heatmaps need two or more varied knobs (and at most "
+                             f"{MAX_PANELS} panels of the knobs beyond two)")
+        x, y, facets = layout
+        return charts.sweep_heatmap(self.summary, metric, x, y, facets, self.preset, self.bots_text,
+                                    self.runs[0].result.games, [r.rules.players for r in self.runs])
+
     def files(self) -> dict[str, Callable[[Path], None]]:
         from . import charts, stats
 
         out: dict[str, Callable[[Path], None]] = {"sweep.csv": lambda path: stats.write_csv(self.summary, path)}
         if len(self.knobs) == 1:
             out["sweep.png"] = lambda path: charts.save_figure(self.plot(), path)
+        else:
+            out["ranked.csv"] = lambda path: stats.write_csv(self.ranked, path)
+            if self.heatmap_layout() is not None:
+                for metric in self.metrics:
+                    out[f"heatmap-{metric}.png"] = (
+                        lambda path, metric=metric: charts.save_figure(self.plot_heatmap(metric), path))
         return out
 
 
@@ -414,18 +567,43 @@ class SweepPlan:
     knobs: list[str]
     points: list[dict[str, Any]]
     plans: list[RunPlan] = field(default_factory=list)
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    rank_by: str = "mean_turns"
+    fair_within: float = DEFAULT_FAIR_WITHIN
+    top: int = DEFAULT_TOP
+    cluster: Any = None
+    checkpoint: Any = None
 
     def execute(self, progress: bool = False) -> Sweep:
-        return Sweep(self.preset, self.knobs, self.points, [p.execute(progress=progress) for p in self.plans])
+        runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
+        return Sweep(self.preset, self.knobs, self.points, runs, list(self.metrics), self.rank_by, self.fair_within,
+                     self.top)
 
 
-def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+def metric_names(plan: RunPlan) -> list[str]:
+    """The metric names a run of this plan reports (summary.csv's `metric` column)."""
+    from . import stats
+
+    agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams, rotate=plan.rotate_seats)
+    return [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
+
+
+def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
-                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None) -> SweepPlan:
-    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid."""
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+                  metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
+                  fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, cluster: str | None = None,
+                  checkpoint: str | Path | None = None) -> SweepPlan:
+    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid. The
+    knob `preset` varies the rule set itself (presets or rule files; then `rules` is None).
+    `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
+    `fair_within` (percentage points) and `top`: the ranked table of grid points."""
     if isinstance(vary, Mapping):
         axes = []
         for knob, values in vary.items():
+            if knob == PRESET_AXIS:
+                axes.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
+                continue
             if knob not in BY_NAME:
                 raise InputError(f"bad vary: unknown knob {knob!r} (see `uno-sim rules` for the list)")
             axes.append((knob, [parse_value(knob, v) for v in values]))
@@ -437,28 +615,67 @@ def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[
     if len(set(knobs)) != len(knobs):
         dup = next(k for k in knobs if knobs.count(k) > 1)
         raise InputError(f"--vary {dup} is given twice")
+    by_preset = PRESET_AXIS in knobs
+    if by_preset and rules is not None:
+        raise InputError(f"give either PRESET or --vary {PRESET_AXIS}=A,B,..., not both")
+    if not by_preset and rules is None:
+        raise InputError(f"sweep needs a PRESET (or --vary {PRESET_AXIS}=A,B,... to vary the preset)")
     given = override_dict(overrides)
     for knob in knobs:
         if knob in given:
             raise InputError(f"--vary {knob} conflicts with --set {knob}=...")
         if knob == "players" and players is not None:
             raise InputError("--vary players conflicts with --players")
+    check_count("--top", top, maximum=MAX_SWEEP_POINTS)
+    if not (isinstance(fair_within, (int, float)) and 0 < fair_within <= 100):
+        raise InputError(f"--fair-within must be between 0 and 100 percentage points (got {fair_within})")
     points = [dict(zip(knobs, combo)) for combo in itertools.product(*(values for _, values in axes))]
     if len(points) > MAX_SWEEP_POINTS:
         raise InputError(f"--vary: the grid has {len(points):,} points; at most {MAX_SWEEP_POINTS:,}")
-    label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
-    plans = [prepare_run(rules, games=games, players=players, bots=bots, seed=seed,
-                         overrides=given | point, workers=workers, name=label) for point in points]
-    return SweepPlan(label, knobs, points, plans)
+    names: dict[str, str] = {}
+    if by_preset:
+        specs = dict(axes)[PRESET_AXIS]
+        names = dict(zip(specs, _unique_names([presets.find(spec).name for spec in specs])))
+        label = ",".join(names.values())
+    else:
+        label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
+    plans = []
+    for point in points:
+        knob_values = {k: v for k, v in point.items() if k != PRESET_AXIS}
+        spec = point[PRESET_AXIS] if by_preset else rules
+        try:
+            plans.append(prepare_run(spec, games=games, players=players, bots=bots, seed=seed,
+                                     overrides=given | knob_values, workers=workers,
+                                     name=names.get(spec, label) if by_preset else label))
+        except RulesError as exc:
+            where = ", ".join(f"{k}={_setting(v)}" for k, v in point.items())
+            raise InputError(f"grid point {where}: {exc}") from None
+        if by_preset:
+            point[PRESET_AXIS] = names[spec]
+    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+    known = set(metric_names(plans[0]))
+    for p in plans[1:]:
+        known &= set(metric_names(p))
+    for name in [*metrics, rank_by]:
+        if name not in known:
+            option = "--rank-by" if name == rank_by and name not in metrics else "--metric"
+            raise InputError(f"{option} {name!r}: not a metric of every grid point (e.g. mean_turns, "
+                             "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
+    plan = SweepPlan(label, knobs, points, plans, metrics, rank_by, float(fair_within), top, _cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: [p.unit_params() for p in plans])
+    return plan
 
 
-def sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          progress: bool = False) -> Sweep:
+          metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
+          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: bool = False,
+          cluster: str | None = None, checkpoint: str | Path | None = None) -> Sweep:
     """Simulate a rule set once per value (or grid point) of the varied knobs."""
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                         workers=workers).execute(progress=progress)
+                         workers=workers, metrics=metrics, rank_by=rank_by, fair_within=fair_within, top=top,
+                         cluster=cluster, checkpoint=checkpoint).execute(progress=progress)
 
 
 # ---------------------------------------------------------------- matches
@@ -507,26 +724,49 @@ class MatchPlan:
     workers: int | None = None
     rotate_seats: bool = False
     expected_rounds: float | None = None  # from a pilot of single rounds (expected_rounds)
+    cluster: Any = None  # cluster.ClusterSpec
+    checkpoint: Any = None  # checkpoint.Checkpoint
+
+    def unit_params(self) -> dict[str, Any]:
+        from .checkpoint import unit_params
+        from .chunks import fixed_chunk
+        from .matches import MatchWork
+
+        return unit_params("matches", self.rules, self.bots, self.seed, self.matches, self.rotate_seats,
+                           fixed_chunk(MatchWork, self.matches))
 
     def execute(self, progress: bool = False) -> MatchRun:
+        from . import cluster as cluster_mod
         from .matches import simulate_matches
 
-        result = simulate_matches(self.rules, self.bots, self.matches, self.seed, workers=self.workers,
-                                  progress=progress, rotate_seats=self.rotate_seats)
+        with cluster_mod.executor(self.cluster, self.workers) as executor:
+            store = None
+            if self.checkpoint is not None:
+                self.checkpoint.begin()
+                store = self.checkpoint.store(0)
+            try:
+                result = simulate_matches(self.rules, self.bots, self.matches, self.seed, progress=progress,
+                                          rotate_seats=self.rotate_seats, executor=executor, store=store)
+            finally:
+                if self.checkpoint is not None:
+                    self.checkpoint.end()
         return MatchRun(self.name, result)
 
 
 def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-                  rotate_seats: bool = False) -> MatchPlan:
+                  rotate_seats: bool = False, cluster: str | None = None,
+                  checkpoint: str | Path | None = None) -> MatchPlan:
     _check_common(matches, seed, workers, "--matches")
     check_count("--target", target, maximum=int(BY_NAME["target"].high))
     given = override_dict(overrides)
     if target is not None:
         given["target"] = target
     label, loaded = load_rules(rules, given, players)
-    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats)
+    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats,
+                     cluster=_cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "match", lambda: [plan.unit_params()])
     plan.expected_rounds = expected_rounds(plan)
     return plan
 
@@ -564,7 +804,9 @@ def expected_rounds(plan: MatchPlan) -> float | None:
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          rotate_seats: bool = False, progress: bool = False) -> MatchRun:
+          rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+          checkpoint: str | Path | None = None) -> MatchRun:
     """Play whole matches to the target score (or match_rounds); see the module docstring."""
     return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,
-                         overrides=overrides, workers=workers, rotate_seats=rotate_seats).execute(progress=progress)
+                         overrides=overrides, workers=workers, rotate_seats=rotate_seats, cluster=cluster,
+                         checkpoint=checkpoint).execute(progress=progress)

@@ -10,6 +10,7 @@ from .. import api
 from . import options as O
 from .output import out_folder, print_written, write_result
 from .render import print_compare
+from .resume import note_checkpoint, note_checkpoint_done
 from .run import check_parquet
 from .workers import note_workers
 
@@ -35,18 +36,22 @@ def compare(
     per_game: Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")] = False,
     parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")] = False,
     rotate_seats: O.RotateSeats = False,
+    cluster: O.Cluster = None,
+    checkpoint: O.Checkpoint = None,
 ) -> None:
     """Play the same games under each preset and show the differences to the first.
 
     A side-by-side table with 95% intervals and significance; OUT/compare.csv,
     OUT/differences.csv, OUT/distributions.csv and charts.
     """
+    api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                               workers=workers, rotate_seats=rotate_seats)
+                               workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
     check_parquet(parquet)
     names = [p.name for p in plan.plans]
     folder = out_folder(out, "-".join(dict.fromkeys(names)), "compare", force)
-    note_workers(workers)
+    note_workers(workers, cluster)
+    note_checkpoint(plan.checkpoint)
 
     def play(files):
         def per_game_paths(name: str):
@@ -58,3 +63,4 @@ def compare(
     result, written = write_result(folder, force, play)
     print_compare(result)
     print_written(written)
+    note_checkpoint_done(plan.checkpoint)

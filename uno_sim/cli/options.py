@@ -47,3 +47,16 @@ RotateSeats = Annotated[
 ]
 PerGame = Annotated[bool, typer.Option("--per-game", help="Also write the per-game rows as CSV.")]
 Parquet = Annotated[bool, typer.Option("--parquet", help="Also write the per-game rows as Parquet (needs pyarrow).")]
+Cluster = Annotated[
+    Optional[str],
+    typer.Option("--cluster", metavar="ADDRESS|local[:N]", show_default=False,
+                 help="Play on a Dask cluster: a scheduler address (tcp://HOST:8786), or local[:N] to start N "
+                      "worker processes here (default one per core). Same numbers as on threads. Needs "
+                      "pip install 'uno-sim[cluster]'."),
+]
+Checkpoint = Annotated[
+    Optional[Path],
+    typer.Option("--checkpoint", metavar="DIR", show_default=False,
+                 help="Keep every finished chunk in DIR; a stopped run continues from there "
+                      "(`uno-sim resume DIR`, or the same command again) with the same numbers."),
+]

@@ -103,10 +103,19 @@ def print_run(run) -> None:
         interval = "" if row["ci_low"] != row["ci_low"] else f"{fmt(row['ci_low'])} - {fmt(row['ci_high'])}"
         table.add_row(label, fmt(row["value"]), interval)
     console.print(table)
-    console.print(
-        f"{result.games:,} games in {result.seconds:.1f} s "
-        f"({result.games_per_second:,.0f} games/s, {result.workers} thread(s))"
-    )
+    console.print(timing(result.games, result.resumed, result.seconds, result.where))
+
+
+def timing(total: int, resumed: int, seconds: float, where: str, what: str = "games") -> str:
+    """`N games in S s (R games/s, on WHERE)`, minus those taken from a checkpoint."""
+    played = total - resumed
+    if not played:
+        return f"all {total:,} {what} taken from the checkpoint (none played)"
+    rate = f"{played / seconds:,.0f} {what}/s" if seconds > 0 else "-"
+    text = f"{played:,} {what} played in {seconds:.1f} s ({rate}, {where})"
+    if resumed:
+        text += f"; {resumed:,} more taken from the checkpoint"
+    return text if resumed else text.replace(" played in", " in", 1)
 
 
 def fmt_metric(kind: str, value: float) -> str:
@@ -183,9 +192,8 @@ def print_compare(comparison) -> None:
     console.print(table)
     console.print("significance: * p < 0.05, ** p < 0.01, *** p < 0.001 (bold rows: p < 0.05); "
                   "no correction for the many metrics tested")
-    seconds = sum(r.seconds for r in results)
-    total = sum(r.games for r in results)
-    console.print(f"{total:,} games in {seconds:.1f} s ({total / seconds if seconds else float('nan'):,.0f} games/s)")
+    console.print(timing(sum(r.games for r in results), sum(r.resumed for r in results),
+                         sum(r.seconds for r in results), results[0].where))
 
 
 def print_sweep(sweep) -> None:
@@ -212,9 +220,36 @@ def print_sweep(sweep) -> None:
             num(rows.loc["mean_winner_points"]["value"]),
         )
     console.print(out)
-    seconds = sum(r.result.seconds for r in sweep.runs)
-    total = sum(r.result.games for r in sweep.runs)
-    console.print(f"{total:,} games in {seconds:.1f} s")
+    results = [r.result for r in sweep.runs]
+    console.print(timing(sum(r.games for r in results), sum(r.resumed for r in results),
+                         sum(r.seconds for r in results), results[0].where))
+
+
+def print_ranked(sweep) -> None:
+    """The `top` fair grid points, by the ranking metric (api.Sweep.ranked)."""
+    console = stdout(wide=True)
+    ranked = sweep.ranked
+    fair = ranked[ranked["fair"] == "true"]
+    by = sweep.rank_by
+    which = "shortest" if by == "mean_turns" else f"lowest {by}"
+    shown = fair.head(sweep.top)
+    title = (f"The {len(shown)} {which} fair grid points of {len(ranked)} ({len(fair)} fair: the first-player "
+             f"edge's 95% interval within +-{sweep.fair_within:g} pp); all in ranked.csv")
+    table = Table(title=title, header_style="bold")
+    fmt_by = pp if by.endswith("_edge") else pct if "rate" in by else num
+    for title_ in ("rank", *sweep.knobs, f"{by} [95%]", "first-player edge [95%]"):
+        table.add_column(title_, justify="right")
+    for _, row in shown.iterrows():
+        table.add_row(
+            str(row["rank"]), *(fmt_value(row[k]) for k in sweep.knobs),
+            f"{fmt_by(row[by])} [{fmt_by(row[f'{by}_ci_low'])}, {fmt_by(row[f'{by}_ci_high'])}]",
+            f"{pp(row['first_player_edge'])} [{pp(row['first_player_edge_ci_low'])}, "
+            f"{pp(row['first_player_edge_ci_high'])}]",
+        )
+    console.print(table)
+    if len(fair) == 0:
+        console.print(f"no grid point is fair within +-{sweep.fair_within:g} pp at this many games "
+                      "(more --games narrow the intervals; --fair-within widens the band)")
 
 
 def print_match(match_run) -> None:
@@ -244,4 +279,4 @@ def print_match(match_run) -> None:
             label += f" ({seat_bots[int(name.rsplit('_', 1)[1])].label})"
         table.add_row(label, fmt(row["value"]), interval)
     console.print(table)
-    console.print(f"{result.matches:,} matches in {result.seconds:.1f} s ({result.workers} thread(s))")
+    console.print(timing(result.matches, result.resumed, result.seconds, result.where, "matches"))
