@@ -636,7 +636,7 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     if by_preset:
         specs = dict(axes)[PRESET_AXIS]
         names = dict(zip(specs, _unique_names([presets.find(spec).name for spec in specs])))
-        label = ",".join(names.values())
+        label = ", ".join(names.values())
     else:
         label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
     plans = []

@@ -457,7 +457,7 @@ def sweep_heatmap(frame: pd.DataFrame, metric: str, x: str, y: str, facets: list
                         color=color)
                 interval = (f"[{fmt(low[i, j])}, {fmt(high[i, j])}]" if np.isfinite(low[i, j])
                             else "[no interval]")
-                ax.text(j, i + 0.22, interval, ha="center", va="center", fontsize=7, color=color)
+                ax.text(j, i + 0.22, interval, ha="center", va="center", fontsize=8, color=color)
         ax.set_xticks(range(len(xs)))
         ax.set_xticklabels([_fmt_setting(v) for v in xs])
         ax.set_yticks(range(len(ys)))

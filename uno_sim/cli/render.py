@@ -233,8 +233,9 @@ def print_ranked(sweep) -> None:
     by = sweep.rank_by
     which = "shortest" if by == "mean_turns" else f"lowest {by}"
     shown = fair.head(sweep.top)
-    title = (f"The {len(shown)} {which} fair grid points of {len(ranked)} ({len(fair)} fair: the first-player "
-             f"edge's 95% interval within +-{sweep.fair_within:g} pp); all in ranked.csv")
+    head = f"The {which} fair grid point" if len(shown) == 1 else f"The {len(shown)} {which} fair grid points"
+    title = (f"{head} of {len(ranked)} ({len(fair)} fair: the first-player edge's 95% interval within "
+             f"+-{sweep.fair_within:g} pp); every point in ranked.csv")
     table = Table(title=title, header_style="bold")
     fmt_by = pp if by.endswith("_edge") else pct if "rate" in by else num
     for title_ in ("rank", *sweep.knobs, f"{by} [95%]", "first-player edge [95%]"):

@@ -19,14 +19,14 @@ def sweep(
         Optional[str],
         typer.Argument(metavar="[PRESET]", show_default=False,
                        help="A built-in preset or a path to a TOML rule file; leave it out with "
-                            "--vary preset=A,B,...")],
+                            "--vary preset=A,B,...")] = None,
     vary: Annotated[
-        list[str],
+        Optional[list[str]],
         typer.Option("--vary", metavar="KNOB=V1,V2,...|KNOB=A..B", show_default=False,
                      help="A knob to vary and its values, e.g. players=2..10 or jump_in=false,true; "
                           "preset=standard,stacking,my.toml varies the rule set itself. Repeat --vary for "
                           "a grid of every combination."),
-    ],
+    ] = None,
     games: Annotated[int, typer.Option("--games", help="Games per value (grid point).")] = 100_000,
     players: O.Players = None,
     bots: O.Bots = None,
@@ -60,7 +60,7 @@ def sweep(
     OUT/ranked.csv (the grid points ranked, fair ones first) and a heatmap per --metric
     (OUT/heatmap-METRIC.png; small multiples for a third knob).
     """
-    plan = api.prepare_sweep(preset, vary, games=games, players=players, bots=bots, seed=seed, overrides=set_,
+    plan = api.prepare_sweep(preset, vary or [], games=games, players=players, bots=bots, seed=seed, overrides=set_,
                              workers=workers, metrics=metric, rank_by=rank_by, fair_within=fair_within, top=top,
                              cluster=cluster, checkpoint=checkpoint)
     folder = out_folder(out, f"{plan.preset}-{'-'.join(plan.knobs)}", "sweep", force)
