@@ -175,12 +175,19 @@ def _difference(old: Any, new: Any, path: tuple = ()) -> str | None:
 
 
 def _where(path: tuple) -> str:
-    """(2, "rules", "jump_in") -> `run 3: rules.jump_in`; () -> `runs`."""
-    if not path:
-        return "runs"
-    head = f"run {path[0] + 1}: " if isinstance(path[0], int) else ""
-    rest = path[1:] if isinstance(path[0], int) else path
-    return head + ".".join(str(p) for p in rest)
+    """("rules", "jump_in") -> `rules.jump_in`."""
+    return ".".join(str(p) for p in path)
+
+
+def _unit_difference(old: list, new: list) -> str | None:
+    """The first difference between the stored runs and these, in words (None: equal)."""
+    if len(old) != len(new):
+        return f"{len(old):,} runs in the checkpoint, {len(new):,} now"
+    for i, (a, b) in enumerate(zip(old, new)):
+        found = _difference(a, b)
+        if found:
+            return found if len(new) == 1 else f"run {i + 1} of {len(new)}: {found}"
+    return None
 
 
 def _show(value: Any) -> str:
@@ -238,7 +245,7 @@ class Checkpoint:
                 raise CheckpointError(f"{what} holds a checkpoint of `uno-sim {stored.get('command')}`, "
                                       f"not of `uno-sim {command}`; resume it with `uno-sim resume {path}` "
                                       "or choose another folder")
-            diff = _difference(stored.get("units"), ck.units)
+            diff = _unit_difference(stored.get("units") or [], ck.units)
             if diff:
                 raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); resume it with "
                                       f"`uno-sim resume {path}`, or choose another folder")
@@ -354,6 +361,7 @@ class UnitStore:
         return out
 
     def save(self, first: int, n: int, agg) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
         durable_write(self.folder / f"chunk-{first:015d}-{n}.npz", _npz_bytes(to_arrays(agg)))
         self._recorded.add((first, n))
 
