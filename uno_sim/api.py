@@ -14,6 +14,11 @@ or a `Rules` value; `overrides` is a dict of knob values (`{"hand_size": 5}`) ap
 before anything is played; bad input raises a `uno_sim.BadInput` whose message names it.
 The command line is a thin layer over this module: `prepare_*` checks and plans, the plan's
 `execute()` plays, and each result's `files()` names the files a command writes.
+
+Every call takes `cluster` (a Dask scheduler address `tcp://host:8786`, or `local[:N]`: the
+same numbers, played by a cluster's workers; uno_sim.cluster) and `checkpoint` (a folder
+keeping every finished chunk, so that the same call after an interruption continues where it
+stopped; uno_sim.checkpoint).
 """
 
 from __future__ import annotations
