@@ -14,7 +14,7 @@ DEMO_GAMES ?= 1000000
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: all demo test bench rulebook clean distclean
+.PHONY: all demo test bench rulebook docs clean distclean
 .DEFAULT_GOAL := all
 
 all: $(STAMP)
@@ -41,6 +41,10 @@ bench: $(STAMP)
 # Regenerate the knob reference of docs/RULES.md from the knob table (uno_sim/knobs.py).
 rulebook: $(STAMP)
 	$(BIN)/python -m uno_sim.rulebook docs/RULES.md
+
+# The generated parts of the docs: the rulebook's knob section and the knob -> engine index.
+docs: rulebook
+	$(BIN)/python -m uno_sim.knob_index docs/ARCHITECTURE.md
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

@@ -16,3 +16,18 @@ def test_bench_writes_table_json_and_readme(tmp_path):
     data = json.loads((tmp_path / "benchmarks.json").read_text())
     assert data["rows"][0]["key"] == "standard/4p/random/2w" and data["rows"][0]["games_per_second"] == 1234.5
     assert (tmp_path / "BENCHMARKS.md").read_text() == markdown(rows, info, 1)
+
+
+def test_bench_timings_table_and_json(tmp_path):
+    from uno_sim.bench import TimingRow
+
+    rows = [BenchRow("standard", 4, "random", 2, 1000, 1234.5, [1234.5], 300000, None)]
+    timings = [TimingRow("kernel only: standard 4p, 2 threads", 650000.0, "games/s", [650000.0], 700000),
+               TimingRow("--help", 0.21, "s", [0.21], 0.3, 0.5)]
+    info = {"cpu": "cpu", "cores": 2, "python": "3", "numba": "0", "numpy": "2", "date": "today"}
+    write_results(rows, info, 1, tmp_path / "BENCHMARKS.md", tmp_path / "benchmarks.json", timings)
+    text = (tmp_path / "BENCHMARKS.md").read_text()
+    assert "| kernel only: standard 4p, 2 threads | 650,000 games/s | - | 700,000 games/s |" in text
+    assert "| --help | 0.21 s | 0.50 s | 0.30 s |" in text
+    data = json.loads((tmp_path / "benchmarks.json").read_text())
+    assert [t["key"] for t in data["timings"]] == ["kernel only: standard 4p, 2 threads", "--help"]

@@ -392,11 +392,24 @@ def test_per_bot_wins_follow_the_bots_under_rotation():
 # ---------------------------------------------------------------- statistics (fixed seeds)
 
 
-def test_expert_beats_random_with_rotated_seats():
+# One strong bot against three `random` bots, seats rotated, 200,000 games: `expert` measured
+# 31.2%, `greedy` 26.6% (fair share 25%). The bar sits between them, so a bot no better than
+# greedy fails the expert's test, and the greedy row shows the bar can fail.
+SKILL_BAR = 0.29
+
+
+def test_expert_beats_random_with_rotated_seats_by_a_margin():
     bots = parse_bots("expert,random,random,random", 4)
     result = simulate(load_preset("standard"), bots, 200_000, 2024, progress=False, rotate_seats=True)
     row = metric(result.summary("standard"), "win_rate_bot_expert")
-    assert row["ci_low"] > 0.25, row
+    assert row["ci_low"] > SKILL_BAR, row
+
+
+def test_greedy_stays_below_the_expert_bar():
+    bots = parse_bots("greedy,random,random,random", 4)
+    result = simulate(load_preset("standard"), bots, 200_000, 2024, progress=False, rotate_seats=True)
+    row = metric(result.summary("standard"), "win_rate_bot_greedy")
+    assert 0.25 < row["ci_low"] and row["ci_high"] < SKILL_BAR, row
 
 
 def _challenge_counts(opponent: str, games: int = 40_000):

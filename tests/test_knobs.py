@@ -73,3 +73,14 @@ def test_rules_knob_prints_the_full_entry(capsys):
     assert "王牌为大" in out and "default: false" in out
     assert cli.run_cli(["rules", "colour"]) == 2
     assert "unknown knob 'colour'" in capsys.readouterr().err
+
+
+def test_every_knob_is_read_by_the_engine_and_the_map_is_current():
+    from pathlib import Path
+
+    from uno_sim.knob_index import index_section, readers
+
+    unread = [name for name, funcs in readers().items() if not funcs]
+    assert not unread, f"knobs parsed but read by no engine function: {unread}"
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert index_section().strip() in doc, "docs/ARCHITECTURE.md is stale: run `make docs`"

@@ -107,8 +107,49 @@ def _unique_names(names: list[str]) -> list[str]:
 # ---------------------------------------------------------------- one run
 
 
+class VariantCharts:
+    """The charts of one or more simulated variants (charts.VARIANT_CHARTS), as Figures;
+    `_variants()` gives the charts' view of each variant."""
+
+    def _variants(self) -> list:
+        raise NotImplementedError
+
+    def _stacking(self) -> bool:
+        from .charts import stacking_on
+
+        return any(stacking_on(v.rules) for v in getattr(self, "runs", [self]))
+
+    def plot(self, chart: str):
+        """One of charts.VARIANT_CHARTS by name, as a Figure."""
+        from .charts import VARIANT_CHARTS
+
+        return VARIANT_CHARTS[chart](self._variants())
+
+    def plot_win_rates(self):
+        return self.plot("win_rates")
+
+    def plot_game_length(self):
+        return self.plot("game_length")
+
+    def plot_winner_points(self):
+        return self.plot("winner_points")
+
+    def plot_bot_win_rates(self):
+        return self.plot("bot_win_rates")
+
+    def plot_max_pending(self):
+        return self.plot("max_pending")
+
+    def _chart_files(self) -> dict[str, Callable[[Path], None]]:
+        """NAME.png for each chart that applies (max_pending only when some variant stacks)."""
+        from .charts import save_figure, variant_chart_names
+
+        return {f"{name}.png": (lambda path, name=name: save_figure(self.plot(name), path))
+                for name in variant_chart_names(self._stacking())}
+
+
 @dataclass
-class Run:
+class Run(VariantCharts):
     """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
     asked for) as tidy DataFrames with the columns of the CSV files; `plot_*()` give Figures."""
 
@@ -146,38 +187,17 @@ class Run:
                        players=self.rules.players, bots=describe(self.bots),
                        bot_labels=[b.label for b in self.bots], games=self.result.games)
 
-    def plot(self, chart: str):
-        """One of charts.VARIANT_CHARTS by name, as a Figure."""
-        from .charts import VARIANT_CHARTS
-
-        return VARIANT_CHARTS[chart]([self._chart_variant()])
-
-    def plot_win_rates(self):
-        return self.plot("win_rates")
-
-    def plot_game_length(self):
-        return self.plot("game_length")
-
-    def plot_winner_points(self):
-        return self.plot("winner_points")
-
-    def plot_bot_win_rates(self):
-        return self.plot("bot_win_rates")
-
-    def plot_max_pending(self):
-        return self.plot("max_pending")
+    def _variants(self) -> list:
+        return [self._chart_variant()]
 
     def files(self) -> dict[str, Callable[[Path], None]]:
         """The files `uno-sim run` writes, by name, each with its writer (path -> None)."""
-        from . import charts, stats
+        from . import stats
 
-        out: dict[str, Callable[[Path], None]] = {
+        return {
             "summary.csv": lambda path: stats.write_csv(self.summary, path),
             "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
-        }
-        for name in charts.variant_chart_names(charts.stacking_on(self.rules)):
-            out[f"{name}.png"] = lambda path, name=name: charts.save_figure(self.plot(name), path)
-        return out
+        } | self._chart_files()
 
 
 @dataclass
@@ -284,7 +304,7 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
 
 
 @dataclass
-class Comparison:
+class Comparison(VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
     of compare.csv), `differences` (differences.csv), `distributions`; `plot_*()` Figures with
     the variants side by side."""
@@ -313,38 +333,17 @@ class Comparison:
 
         return pd.concat([r.distributions for r in self.runs], ignore_index=True)
 
-    def plot(self, chart: str):
-        from .charts import VARIANT_CHARTS
-
-        return VARIANT_CHARTS[chart]([r._chart_variant() for r in self.runs])
-
-    def plot_win_rates(self):
-        return self.plot("win_rates")
-
-    def plot_game_length(self):
-        return self.plot("game_length")
-
-    def plot_winner_points(self):
-        return self.plot("winner_points")
-
-    def plot_bot_win_rates(self):
-        return self.plot("bot_win_rates")
-
-    def plot_max_pending(self):
-        return self.plot("max_pending")
+    def _variants(self) -> list:
+        return [r._chart_variant() for r in self.runs]
 
     def files(self) -> dict[str, Callable[[Path], None]]:
-        from . import charts, stats
+        from . import stats
 
-        out: dict[str, Callable[[Path], None]] = {
+        return {
             "compare.csv": lambda path: stats.write_csv(self.summary, path),
             "differences.csv": lambda path: stats.write_csv(self.differences, path),
             "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
-        }
-        stacking = any(charts.stacking_on(r.rules) for r in self.runs)
-        for name in charts.variant_chart_names(stacking):
-            out[f"{name}.png"] = lambda path, name=name: charts.save_figure(self.plot(name), path)
-        return out
+        } | self._chart_files()
 
 
 @dataclass

@@ -16,6 +16,9 @@ from .render import stdout
 def bench(
     games: Annotated[int, typer.Option("--games", help="Games per run.")] = 1_000_000,
     repeats: Annotated[int, typer.Option("--repeats", help="Runs per case; the median is reported.")] = 3,
+    timings: Annotated[bool, typer.Option("--timings/--no-timings",
+                                          help="Also time the kernel alone, start-up and (--cold) a cold compile.")] = True,
+    cold: Annotated[bool, typer.Option("--cold/--no-cold", help="Include a cold compile (about a minute).")] = True,
     write: Annotated[
         Optional[Path],
         typer.Option("--write", show_default=False,
@@ -23,7 +26,7 @@ def bench(
     ] = None,
 ) -> None:
     """Games per second for fixed presets, player counts and thread counts."""
-    from ..bench import check_baseline, machine, run_benchmarks, write_results
+    from ..bench import check_baseline, machine, run_benchmarks, run_timings, write_results
 
     check_count("--games", games)
     check_count("--repeats", repeats, maximum=100)
@@ -43,6 +46,16 @@ def bench(
             f"{r.baseline:,.0f}" if r.baseline else "-", f"{r.target:,.0f}" if r.target else "-",
         )
     stdout().print(table)
+    figures = run_timings(games, repeats, json_path, cold=cold) if timings else []
+    if figures:
+        extra = Table(title="kernel, start-up and compile", header_style="bold")
+        for col in ("figure", "value", "baseline", "target"):
+            extra.add_column(col, justify="left" if col == "figure" else "right")
+        for t in figures:
+            def fmt(x):
+                return "-" if x is None else (f"{x:,.0f} games/s" if t.unit == "games/s" else f"{x:.2f} s")
+            extra.add_row(t.name, fmt(t.value), fmt(t.baseline), fmt(t.target))
+        stdout().print(extra)
     if write is not None:
-        write_results(rows, info, repeats, write, json_path)
+        write_results(rows, info, repeats, write, json_path, figures)
         stdout().print(f"wrote {write} and {json_path}")

@@ -1,0 +1,211 @@
+"""Nothing clobbered, nothing silently wrong: special output files, one run per folder,
+leftover temporary files, signals, bounds, tiny runs, small surprises."""
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from uno_sim import cli
+
+UNO = [sys.executable, "-m", "uno_sim"]
+
+
+def invoke(capsys, *args):
+    code = cli.run_cli([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error(err, needle):
+    assert err.count("\n") == 1 and err.startswith("error: ") and needle in err, err
+    assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------- output files
+
+
+def test_trace_into_a_fifo_writes_through_it(capsys, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    code, _, err = invoke(capsys, "trace", "standard", "--games", 2, "--out", fifo)
+    reader.join(timeout=60)
+    assert code == 0, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not replaced by a file
+    events = [json.loads(line) for line in received[0].splitlines()]
+    assert [e["ev"] for e in events].count("end") == 2
+
+
+def test_trace_to_dev_null_and_dash(capsys):
+    code, _, err = invoke(capsys, "trace", "standard", "--out", "/dev/null")
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    code, out, _ = invoke(capsys, "trace", "standard", "--out", "-")
+    assert code == 0 and json.loads(out.splitlines()[0])["ev"] == "deal"
+    assert not Path("-").exists()
+
+
+def test_trace_through_a_symlink_replaces_its_target(capsys, tmp_path):
+    target = tmp_path / "real.jsonl"
+    target.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    code, _, err = invoke(capsys, "trace", "standard", "--out", link)
+    assert code == 0, err
+    assert link.is_symlink() and json.loads(target.read_text().splitlines()[0])["ev"] == "deal"
+
+
+def test_a_folder_holds_one_run(capsys, tmp_path):
+    out = tmp_path / "prev"
+    assert invoke(capsys, "run", "standard", "--games", 300, "--per-game", "--out", out)[0] == 0
+    (out / "notes.txt").write_text("mine")
+    code, _, err = invoke(capsys, "run", "stacking", "--games", 300, "--out", out)
+    assert code == 2
+    one_error(err, "is not empty")
+    assert (out / "games.csv").exists()  # untouched
+    code, _, err = invoke(capsys, "run", "stacking", "--games", 300, "--out", out, "--force")
+    assert code == 0, err
+    assert not (out / "games.csv").exists()  # the earlier run's file is gone: no mix of two runs
+    assert (out / "notes.txt").read_text() == "mine"  # not uno-sim's: kept
+    assert set(pd.read_csv(out / "summary.csv")["variant"]) == {"stacking"}
+
+
+def test_leftover_temporary_files_are_removed(capsys, tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    stale = out / ".games.csv.k2j4_x9a.tmp"
+    stale.write_bytes(b"x" * 1000)
+    other = out / ".keep.tmp"  # not uno-sim's pattern
+    other.write_text("x")
+    code, _, err = invoke(capsys, "run", "standard", "--games", 200, "--out", out, "--force")
+    assert code == 0, err
+    assert not stale.exists() and other.exists()
+
+
+# ---------------------------------------------------------------- signals
+
+
+@pytest.mark.parametrize("signum, status, word", [(signal.SIGINT, 130, "interrupted"),
+                                                 (signal.SIGTERM, 143, "terminated")])
+def test_a_signal_stops_cleanly(tmp_path, signum, status, word):
+    out = tmp_path / "o"
+    proc = subprocess.Popen([*UNO, "run", "standard", "--games", "100000000", "--per-game", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while not any(out.glob(".games.csv.*.tmp")) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)  # wait for the run to be under way (its per-game file is open)
+    time.sleep(1.0)
+    sent = time.time()
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    assert time.time() - sent < 5
+    assert proc.returncode == status, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {word}") and "games of standard" in lines[0], err
+    assert "Traceback" not in err
+    assert not out.exists() or not any(out.iterdir())  # no temporary file left
+
+
+def test_trace_into_a_closed_pipe_exits_quietly():
+    proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 0
+    assert proc.stderr.read() == b""
+
+
+# ---------------------------------------------------------------- bounds and small surprises
+
+
+BAD = [
+    (["run", "standard", "--set", f"max_turns={10**19}"], "max_turns"),
+    (["run", "standard", "--set", f"challenge_extra={10**19}"], "challenge_extra"),
+    (["run", "standard", "--set", f"zero_points={2**62}"], "zero_points"),
+    (["run", "standard", "--set", "uno_penalty=1000"], "uno_penalty"),
+    (["match", "standard", "--target", f"{10**19}"], "--target"),
+    (["match", "standard", "--target", "1000000000"], "target"),
+    (["run", "standard", "--games", f"{10**13}"], "--games"),
+    (["run", "standard", "--set", "hand_size=5", "--set", "hand_size=6"], "hand_size is given twice"),
+    (["sweep", "standard", "--vary", "players=2,3", "--vary", "players=4"], "given twice"),
+    (["sweep", "standard", "--vary", "hand_size=1..200"], "at most 100"),
+]
+
+
+@pytest.mark.parametrize("args, needle", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bounds_and_repeats_exit_2(capsys, tmp_path, args, needle):
+    code, _, err = invoke(capsys, *args, "--out", tmp_path / "o")
+    assert code == 2
+    one_error(err, needle)
+    assert not (tmp_path / "o").exists()
+
+
+def test_match_target_out_of_reach_is_refused(capsys, tmp_path):
+    code, _, err = invoke(capsys, "match", "standard", "--target", 1_000_000, "--out", tmp_path / "o")
+    assert code == 2
+    one_error(err, "out of reach")
+
+
+def test_tiny_runs_work_for_every_command(capsys, tmp_path):
+    runs = [
+        ["run", "standard", "--games", 1],
+        ["compare", "standard", "stacking", "--games", 1],
+        ["sweep", "standard", "--vary", "players=2,3", "--games", 1],
+        ["sweep", "standard", "--vary", "jump_in=false,true", "--games", 1],
+        ["match", "standard", "--matches", 1],
+        ["trace", "standard", "--games", 1],
+    ]
+    for i, args in enumerate(runs):
+        extra = ["--out", tmp_path / f"o{i}"] if args[0] != "trace" else []
+        code, _, err = invoke(capsys, *args, *extra)
+        assert code == 0, (args, err)
+
+
+def test_compare_labels_stay_distinct(capsys, tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "x.toml").write_text("[rules]\njump_in = true\n")
+    (tmp_path / "p" / "x-2.toml").write_text("[rules]\nseven_swap = true\n")
+    x, x2 = tmp_path / "p" / "x.toml", tmp_path / "p" / "x-2.toml"
+    code, _, err = invoke(capsys, "compare", x, x2, x, "--games", 200, "--out", tmp_path / "o")
+    assert code == 0, err
+    labels = list(dict.fromkeys(pd.read_csv(tmp_path / "o" / "compare.csv")["variant"]))
+    assert len(labels) == 3 and len(set(labels)) == 3 and labels[:2] == ["x", "x-2"]
+
+
+def test_version(capsys):
+    import uno_sim
+
+    code, out, _ = invoke(capsys, "--version")
+    assert code == 0 and out.strip() == f"uno-sim {uno_sim.__version__}"
+
+
+def test_bench_write_checks_its_target_first(capsys, tmp_path):
+    (tmp_path / "benchmarks.json").write_text('{"something": "else"}')
+    started = time.time()
+    code, _, err = invoke(capsys, "bench", "--write", tmp_path / "x.md")
+    assert code == 2 and time.time() - started < 10
+    one_error(err, "not a uno-sim benchmarks.json")
+    assert not (tmp_path / "x.md").exists()
+
+
+def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, capsys):
+    from uno_sim.engine import jit
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "/dev/null/cache")  # cannot be created, even by root
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    folder = jit.cache_dir()
+    assert str(folder).startswith(str(tmp_path / "user-cache"))
+    assert "NUMBA_CACHE_DIR /dev/null/cache is not writable" in capsys.readouterr().err
+    package = Path(jit.__file__).resolve().parent.parent
+    assert package not in folder.parents

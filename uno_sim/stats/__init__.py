@@ -1,0 +1,27 @@
+"""Statistics of simulated games, one job per module:
+
+- intervals.py: confidence intervals (Wilson, normal approximation, order statistics, Newcombe);
+- histogram.py: `IntHistogram`, exact integer histograms;
+- aggregate.py: `Aggregate`, the streaming aggregation of record rows;
+- measures.py: `Measure` and the metric list (`measures`), the tidy summary tables;
+- significance.py: differences between variants and their tests.
+
+The names below are the package's public surface (`from uno_sim import stats; stats.X`).
+"""
+
+from .aggregate import DISTRIBUTIONS, HIST_COLUMNS, Aggregate
+from .histogram import MAX_HIST_RANGE, IntHistogram
+from .intervals import (CONFIDENCE, binom_cdf, binom_ppf, mean_interval, newcombe_interval, normal_sf,
+                        wilson_interval, z_value)
+from .measures import (DISTRIBUTION_COLUMNS, SUMMARY_COLUMNS, Measure, distributions_frame, mean_measure, measures,
+                       metric, rate_measure, spread_measures, summarize, summary_frame, write_csv)
+from .significance import (DIFFERENCE_COLUMNS, SIGNIFICANCE, TESTS, difference, differences, mann_whitney, stars,
+                           two_proportion_z, welch_t)
+
+__all__ = [
+    "Aggregate", "CONFIDENCE", "DIFFERENCE_COLUMNS", "DISTRIBUTIONS", "DISTRIBUTION_COLUMNS", "HIST_COLUMNS",
+    "IntHistogram", "MAX_HIST_RANGE", "Measure", "SIGNIFICANCE", "SUMMARY_COLUMNS", "TESTS", "binom_cdf",
+    "binom_ppf", "difference", "differences", "distributions_frame", "mann_whitney", "mean_interval",
+    "mean_measure", "measures", "metric", "newcombe_interval", "normal_sf", "rate_measure", "spread_measures",
+    "stars", "summarize", "summary_frame", "two_proportion_z", "welch_t", "wilson_interval", "write_csv", "z_value",
+]

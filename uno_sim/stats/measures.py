@@ -1,0 +1,199 @@
+"""Metrics: each a `Measure` (value, interval, what a test needs), and the tidy tables.
+
+Summary table (`summary.csv`): one row per metric, columns
+`variant, metric, value, ci_low, ci_high, games`, where `games` is the number of games
+simulated for the variant. Intervals are 95%:
+- rates: Wilson score interval;
+- means: normal approximation, mean +- z * s / sqrt(n), s the sample standard deviation;
+- medians: exact from the histogram; interval from binomial order statistics
+  (distribution-free, coverage >= 95%; NaN when fewer than 6 games).
+See docs/METRICS.md for every metric.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+import pandas as pd
+
+from ..engine import layout as L
+from .aggregate import DISTRIBUTIONS, Aggregate
+from .histogram import IntHistogram
+from .intervals import CONFIDENCE, wilson_interval
+
+SUMMARY_COLUMNS = ["variant", "metric", "value", "ci_low", "ci_high", "games"]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One metric of one variant with what a comparison test needs.
+
+    kind: "rate" (successes / trials; Wilson), "edge" (rate minus `offset`; Wilson shifted),
+    "mean" (n, mean, var; normal approximation), "quantile" (order statistic of `hist`),
+    "max" (largest value seen; no interval, no test), "value" (a plain figure, e.g. a ratio
+    of totals; no interval, no test).
+    """
+
+    name: str
+    kind: str
+    value: float
+    low: float
+    high: float
+    successes: int = 0
+    trials: int = 0
+    offset: float = 0.0
+    n: int = 0
+    var: float = math.nan
+    hist: IntHistogram | None = None
+
+
+def rate_measure(name: str, successes: int, trials: int, confidence: float = CONFIDENCE) -> Measure:
+    """A rate successes / trials with its Wilson interval."""
+    low, high = wilson_interval(successes, trials, confidence)
+    value = successes / trials if trials else math.nan
+    return Measure(name, "rate", value, low, high, successes=int(successes), trials=int(trials))
+
+
+def mean_measure(name: str, hist: IntHistogram, confidence: float = CONFIDENCE) -> Measure:
+    """The mean of a histogram with its normal-approximation interval."""
+    mean, low, high = hist.mean_interval(confidence)
+    return Measure(name, "mean", mean, low, high, n=hist.n, var=hist.variance(), hist=hist)
+
+
+def spread_measures(prefix: str, hist: IntHistogram, confidence: float = CONFIDENCE,
+                    quantiles: tuple = ("median", "p10", "p90", "maximum")) -> list[Measure]:
+    """`median_`, `p10_`, `p90_`, `maximum_` + prefix: order statistics with their intervals."""
+    out = []
+    for which in quantiles:
+        name = f"{which}_{prefix}"
+        if which == "median":
+            out.append(Measure(name, "quantile", *hist.median_interval(confidence), n=hist.n, hist=hist))
+        elif which == "maximum":
+            out.append(Measure(name, "max", hist.maximum, math.nan, math.nan, n=hist.n, hist=hist))
+        else:
+            q = int(which[1:]) / 100.0
+            out.append(Measure(name, "quantile", *hist.quantile_interval(q, confidence), n=hist.n, hist=hist))
+    return out
+
+
+def measures(
+    agg: Aggregate,
+    bot_labels: Iterable[str] | None = None,
+    teams: int | None = None,
+    confidence: float = CONFIDENCE,
+) -> list[Measure]:
+    """Every metric of one variant, in report order (names: docs/METRICS.md)."""
+    n = agg.games
+    teams = agg.teams if teams is None else teams
+    out: list[Measure] = []
+
+    def rate(name: str, successes: int, trials: int = n) -> None:
+        out.append(rate_measure(name, successes, trials, confidence))
+
+    def mean(name: str, quantity: str) -> None:
+        out.append(mean_measure(name, agg.distribution(quantity), confidence))
+
+    # Who wins.
+    for seat in range(agg.players):
+        rate(f"win_rate_seat_{seat}", int(agg.wins[seat]))
+    fair = 1.0 / agg.players
+    seat0 = rate_measure("first_player_edge", int(agg.wins[0]), n, confidence)
+    out.append(Measure("first_player_edge", "edge", seat0.value - fair, seat0.low - fair, seat0.high - fair,
+                       successes=seat0.successes, trials=n, offset=fair))
+    if bot_labels is not None:
+        labels = list(bot_labels)
+        if len(labels) != agg.players:
+            raise ValueError(f"{len(labels)} bot labels for {agg.players} seats")
+        for label in dict.fromkeys(labels):  # first-slot order, each once
+            slots = [s for s, other in enumerate(labels) if other == label]
+            rate(f"win_rate_bot_{label}", int(agg.bot_wins[slots].sum()))
+    if teams:
+        for team in range(teams):
+            rate(f"win_rate_team_{team}", int(agg.wins[team::teams].sum()))
+    rate("no_winner_rate", agg.no_winner)
+    for index, reason in enumerate(L.REASONS):
+        if reason != "out":
+            rate(f"{reason}_rate", int(agg.reasons[index]))
+    # How long.
+    for quantity in ("turns", "plays", "draws"):
+        mean(f"mean_{quantity}", quantity)
+        out.extend(spread_measures(quantity, agg.hists[quantity], confidence))
+    # Points (games with a winner).
+    for quantity in ("winner_points", "loser_points"):
+        mean(f"mean_{quantity}", quantity)
+        out.extend(spread_measures(quantity, agg.distribution(quantity), confidence))
+    # Pile, penalties, stacking.
+    h = agg.hists
+    rate("reshuffle_rate", h["reshuffles"].count_above(0))
+    mean("mean_reshuffles", "reshuffles")
+    mean("mean_max_pending", "max_pending")
+    out.extend(spread_measures("max_pending", h["max_pending"], confidence, ("median", "p90", "maximum")))
+    mean("mean_penalty_drawn", "penalty_drawn")
+    rate("stack_rate", h["stacks"].count_above(0))
+    mean("mean_stacks", "stacks")
+    # Challenges, jump-ins, 7-0, UNO.
+    rate("challenge_rate", h["challenges"].count_above(0))
+    mean("mean_challenges", "challenges")
+    challenges, _ = h["challenges"].sums()
+    won, _ = h["challenges_won"].sums()
+    rate("challenge_success_rate", won, challenges)
+    rate("jump_in_rate", h["jumps"].count_above(0))
+    mean("mean_jumps", "jumps")
+    rate("swap_rate", h["swaps"].count_above(0))
+    mean("mean_swaps", "swaps")
+    rate("rotation_rate", h["rotations"].count_above(0))
+    mean("mean_rotations", "rotations")
+    mean("mean_uno_caught", "uno_caught")
+    return out
+
+
+def _row(variant: str, metric: str, value: float, low: float, high: float, games: int) -> dict:
+    return {"variant": variant, "metric": metric, "value": value, "ci_low": low, "ci_high": high, "games": games}
+
+
+def summarize(
+    agg: Aggregate,
+    variant: str,
+    bot_labels: Iterable[str] | None = None,
+    teams: int | None = None,
+    confidence: float = CONFIDENCE,
+) -> pd.DataFrame:
+    """The tidy summary table of one variant (see the module docstring)."""
+    return summary_frame(measures(agg, bot_labels, teams, confidence), variant, agg.games)
+
+
+def summary_frame(ms: list[Measure], variant: str, games: int) -> pd.DataFrame:
+    """The tidy summary rows of a list of measures (`games`: the games or matches behind them)."""
+    rows = [_row(variant, m.name, m.value, m.low, m.high, games) for m in ms]
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+def distributions_frame(agg: Aggregate, variant: str) -> pd.DataFrame:
+    """Tidy histograms: `variant, quantity, value, count, share` (observed values only;
+    share = count / games observed for that quantity)."""
+    rows = []
+    for quantity in DISTRIBUTIONS:
+        hist = agg.distribution(quantity)
+        total = hist.n
+        for value, count in hist.items():
+            rows.append({"variant": variant, "quantity": quantity, "value": value, "count": count,
+                         "share": count / total})
+    return pd.DataFrame(rows, columns=DISTRIBUTION_COLUMNS)
+
+
+DISTRIBUTION_COLUMNS = ["variant", "quantity", "value", "count", "share"]
+
+
+def metric(frame: pd.DataFrame, name: str) -> pd.Series:
+    """The row of one metric (first variant) as a Series: value, ci_low, ci_high, games."""
+    hit = frame.loc[frame["metric"] == name]
+    if hit.empty:
+        raise KeyError(name)
+    return hit.iloc[0]
+
+
+def write_csv(frame: pd.DataFrame, path) -> None:
+    """Write a tidy table; floats with 12 significant digits, so equal inputs give equal bytes."""
+    frame.to_csv(path, index=False, float_format="%.12g", lineterminator="\n")

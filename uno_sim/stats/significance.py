@@ -1,0 +1,143 @@
+"""Differences between variants: each metric of a variant minus the baseline's, with its
+interval, a p-value and the test used (two-proportion z, Welch's t, Mann-Whitney U)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from .histogram import IntHistogram
+from .intervals import CONFIDENCE, newcombe_interval, normal_sf
+from .measures import Measure
+
+def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float, float]:
+    """Pooled two-proportion z test of p1 = p2: (z of p2 - p1, two-sided p-value).
+    NaN, NaN when a sample is empty or the pooled rate is 0 or 1 (no variation to test)."""
+    if n1 <= 0 or n2 <= 0:
+        return (math.nan, math.nan)
+    pooled = (x1 + x2) / (n1 + n2)
+    se = math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+    if se == 0.0:
+        return (math.nan, math.nan)
+    z = (x2 / n2 - x1 / n1) / se
+    return (z, 2.0 * normal_sf(abs(z)))
+
+
+
+
+def welch_t(n1: int, mean1: float, var1: float, n2: int, mean2: float, var2: float,
+            confidence: float = CONFIDENCE) -> tuple[float, float, float, float, float]:
+    """Welch's unequal-variance t test of mean2 - mean1:
+    (t, degrees of freedom (Welch-Satterthwaite), two-sided p, CI low, CI high).
+    NaN everywhere when a sample has fewer than 2 values or both variances are 0."""
+    nan5 = (math.nan,) * 5
+    if n1 < 2 or n2 < 2:
+        return nan5
+    a, b = var1 / n1, var2 / n2
+    se = math.sqrt(a + b)
+    if not se > 0.0:
+        return nan5
+    df = (a + b) ** 2 / (a * a / (n1 - 1) + b * b / (n2 - 1))
+    diff = mean2 - mean1
+    t = diff / se
+    p = float(2.0 * special.stdtr(df, -abs(t)))
+    half = float(special.stdtrit(df, 0.5 + confidence / 2.0)) * se
+    return (t, df, p, diff - half, diff + half)
+
+
+def mann_whitney(h1: IntHistogram, h2: IntHistogram) -> tuple[float, float]:
+    """Mann-Whitney U test on two integer histograms (ties in the same bin = equal values):
+    (U of sample 2 against sample 1, two-sided p-value), normal approximation with the tie
+    correction and a continuity correction (as scipy.stats.mannwhitneyu, method asymptotic).
+    NaN, NaN when a sample is empty or every value is the same."""
+    n1, n2 = h1.n, h2.n
+    if n1 == 0 or n2 == 0:
+        return (math.nan, math.nan)
+    low = min(h1.offset, h2.offset)
+    high = max(h1.offset + len(h1.counts), h2.offset + len(h2.counts))
+    c1 = np.zeros(high - low, dtype=np.float64)
+    c2 = np.zeros(high - low, dtype=np.float64)
+    c1[h1.offset - low : h1.offset - low + len(h1.counts)] = h1.counts
+    c2[h2.offset - low : h2.offset - low + len(h2.counts)] = h2.counts
+    below1 = np.cumsum(c1) - c1  # sample-1 values strictly below each bin
+    u2 = float(np.sum(c2 * (below1 + 0.5 * c1)))
+    n = n1 + n2
+    ties = c1 + c2
+    tie_term = float(np.sum(ties**3 - ties)) / (n * (n - 1))
+    var = n1 * n2 / 12.0 * ((n + 1) - tie_term)
+    if not var > 0.0:
+        return (u2, math.nan)
+    mu = n1 * n2 / 2.0
+    z = (abs(u2 - mu) - 0.5) / math.sqrt(var)
+    return (u2, min(1.0, 2.0 * normal_sf(max(z, 0.0))))
+
+
+TESTS = {
+    "rate": "two-proportion z",
+    "edge": "two-proportion z",
+    "mean": "Welch t",
+    "quantile": "Mann-Whitney U",
+    "max": "",
+    "value": "",
+}
+DIFFERENCE_COLUMNS = [
+    "variant", "baseline", "metric", "diff", "diff_ci_low", "diff_ci_high", "p_value", "test", "significant",
+]
+SIGNIFICANCE = 0.05
+
+
+def difference(base: Measure, other: Measure, confidence: float = CONFIDENCE) -> dict:
+    """other - base for one metric: diff, its interval, p-value and the test used."""
+    if base.kind != other.kind:
+        raise ValueError(f"metric {base.name}: kinds differ ({base.kind}, {other.kind})")
+    diff = other.value - base.value
+    low = high = p = math.nan
+    kind = base.kind
+    if kind in ("rate", "edge"):
+        low, high = newcombe_interval(base.successes, base.trials, other.successes, other.trials, confidence)
+        shift = other.offset - base.offset  # edges: (p2 - 1/n2) - (p1 - 1/n1)
+        low, high = low - shift, high - shift
+        if shift == 0.0:
+            _, p = two_proportion_z(base.successes, base.trials, other.successes, other.trials)
+        elif base.trials > 0 and other.trials > 0:  # unpooled z of H0: edges equal
+            p1, p2 = base.successes / base.trials, other.successes / other.trials
+            se = math.sqrt(p1 * (1 - p1) / base.trials + p2 * (1 - p2) / other.trials)
+            if se > 0:
+                p = 2.0 * normal_sf(abs(diff) / se)
+    elif kind == "mean":
+        _, _, p, low, high = welch_t(base.n, base.value, base.var, other.n, other.value, other.var, confidence)
+    elif kind == "quantile" and base.hist is not None and other.hist is not None:
+        _, p = mann_whitney(base.hist, other.hist)
+    return {
+        "diff": diff,
+        "diff_ci_low": low,
+        "diff_ci_high": high,
+        "p_value": p,
+        "test": TESTS[kind],
+        "significant": bool(p == p and p < SIGNIFICANCE),
+    }
+
+
+def differences(variants: list[tuple[str, list[Measure]]], confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Every variant after the first against the first, metric by metric (metrics present in
+    both only; e.g. seat 5 exists only with 6+ players)."""
+    (base_name, base), *others = variants
+    by_name = {m.name: m for m in base}
+    rows = []
+    for name, ms in others:
+        for m in ms:
+            ref = by_name.get(m.name)
+            if ref is None:
+                continue
+            rows.append({"variant": name, "baseline": base_name, "metric": m.name} | difference(ref, m, confidence))
+    return pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
+
+
+def stars(p: float) -> str:
+    """Significance marker: *** p < 0.001, ** p < 0.01, * p < 0.05, blank otherwise."""
+    if p != p:
+        return ""
+    return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
