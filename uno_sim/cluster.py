@@ -173,7 +173,6 @@ class DaskExecutor:
         self.run_id = uuid.uuid4().hex
         self.engine = engine_hash()
         self._slots = (0, 0.0)
-        self._stopped = False  # abandoned (a signal or an error): no need for a graceful close
 
     @property
     def slots(self) -> int:
@@ -202,7 +201,6 @@ class DaskExecutor:
 
     def abandon(self, jobs, interrupted: bool) -> None:
         """Stop the run's kernels on every worker (at a game boundary) and drop its tasks."""
-        self._stopped = self._stopped or interrupted
         if not jobs:
             return
         try:
@@ -212,9 +210,11 @@ class DaskExecutor:
         self.client.cancel([job.future for job in jobs])
 
     def close(self) -> None:
-        if self.local_cluster is not None and self._stopped:
-            # Stopped: end our own worker processes at once (a graceful close takes most of a second).
+        if self.local_cluster is not None:
+            # Our own worker processes hold nothing once the run is over (or stopped): end them at
+            # once rather than shut them down gracefully, which takes most of a second.
             for nanny in list(self.local_cluster.workers.values()):
+                nanny.auto_restart = False
                 pid = getattr(getattr(nanny, "process", None), "pid", None)
                 if pid:
                     try:
