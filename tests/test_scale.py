@@ -389,12 +389,16 @@ def test_match_checkpoint_resumes_to_the_same_bytes(capsys, tmp_path):
 
     work = match_work(plan.rules, plan.bots, 4)
     size = plan.unit_params()["chunk"]
-    store.save(size, size, chunks.play(work, size, size, threads=2))  # the second chunk only, as if cut short
+    assert size == 2048  # chunks 0-2047, 2048-4095, 4096-4999
+    store.save(size, size, chunks.play(work, size, size, threads=2))  # the middle and last chunks, as if
+    store.save(2 * size, 5000 - 2 * size, chunks.play(work, 2 * size, 5000 - 2 * size, threads=2))  # cut short
     plan.checkpoint.end()
     code, out, err = cli(capsys, *args, "--checkpoint", tmp_path / "ck", "--out", tmp_path / "cut")
     assert code == 0, err
-    assert f"{size:,} more taken from the checkpoint" in " ".join(out.split())
+    assert f"2,048 matches played" in " ".join(out.split())
+    assert f"{5000 - size:,} more taken from the checkpoint" in " ".join(out.split())
     same_files(tmp_path / "whole", tmp_path / "cut", ["match.csv"])
+    assert [p.name for p in (tmp_path / "ck" / "unit-0000").iterdir()] == ["total.npz"]  # complete: one file
 
 
 # ---------------------------------------------------------------- grid sweeps

@@ -145,6 +145,7 @@ class Unit:
     store: Any = None
     seconds: float = 0.0  # filled in: this unit's share of the wall time
     restored: int = 0  # filled in: items taken from the checkpoint
+    left: int = 0  # filled in: items still to consume
     merged: Any = field(default=None, repr=False)
 
 
@@ -287,12 +288,14 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
     done = 0
     for unit in units:
         unit.merged = unit.work.empty()
+        unit.left = unit.total
         if unit.store is not None:
             for first, n, partial in unit.store.restore(unit.work):
                 unit.merged.merge(partial)
                 unit.consume(first, n, partial, None)
                 done += n
                 unit.restored += n
+                unit.left -= n
     stores = [u.store for u in units if u.store is not None]
     bar = Progress(total, progress, units[0].description)
     pending: deque = deque()
@@ -329,7 +332,7 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
         interrupted = False
         try:
             for unit in units:
-                if unit.restored == unit.total:
+                if unit.left == 0:
                     finish(unit)
             fill()
             while pending:
@@ -355,7 +358,8 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
                 state["played"] += n
                 if state["first_done"] is None:
                     state["first_done"] = (now, n)
-                if first + n == unit.total:
+                unit.left -= n
+                if unit.left == 0:  # (the last chunk played need not be the unit's last: a resumed run)
                     finish(unit)
                 bar.update(state["done"], seconds_left(), unit.description)
         except interrupts.Interrupted as exc:

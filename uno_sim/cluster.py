@@ -40,6 +40,9 @@ LOCAL = re.compile(r"^local(?::(\d+))?$")
 ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://[^\s/]+$")
 CONNECT_SECONDS = 10
 WORKERS_SECONDS = 30
+# Local workers: no statistical profiler (it samples every thread's stack 100 times a second,
+# about 5% of the games' time, for a dashboard that is not started).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,7 @@ def _quiet() -> None:
 def connect(spec: ClusterSpec) -> DaskExecutor:
     """Start the local cluster or reach the scheduler; InputError when it cannot be reached,
     has no workers, or its workers run another engine."""
+    import dask
     from distributed import Client, LocalCluster
 
     from .chunks import available_threads
@@ -248,7 +252,7 @@ def connect(spec: ClusterSpec) -> DaskExecutor:
     _quiet()
     if spec.is_local:
         n = spec.local_workers or available_threads()
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), dask.config.set(WORKER_CONFIG):
             warnings.simplefilter("ignore")  # e.g. "port 8787 in use" for the scheduler's HTTP endpoint
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                    host="127.0.0.1", silence_logs=logging.CRITICAL)
