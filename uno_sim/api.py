@@ -213,6 +213,7 @@ class RunPlan:
     rotate_seats: bool = False
     cluster: Any = None  # cluster.ClusterSpec: play on a Dask cluster
     checkpoint: Any = None  # checkpoint.Checkpoint: keep every finished chunk there
+    progress_label: str | None = None  # the progress bar's text (default: the name)
 
     def unit_params(self) -> dict[str, Any]:
         """What the run's numbers depend on (recorded in a checkpoint)."""
@@ -247,7 +248,8 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
     paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
     check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
     runs = [GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=csv, parquet_path=parquet,
-                    description=plan.name, rotate_seats=plan.rotate_seats, keep_games=per_game)
+                    description=plan.progress_label or plan.name, rotate_seats=plan.rotate_seats,
+                    keep_games=per_game)
             for plan, (csv, parquet) in zip(plans, paths)]
     with cluster_mod.executor(cluster, workers) as executor:
         if checkpoint is not None:
@@ -656,6 +658,9 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
             raise InputError(f"grid point {where}: {exc}") from None
         if by_preset:
             point[PRESET_AXIS] = names[spec]
+        plans[-1].progress_label = " ".join(f"{k}={_setting(v)}" for k, v in point.items() if k != PRESET_AXIS)
+        if by_preset or len(plans[-1].progress_label) < 40:
+            plans[-1].progress_label = f"{plans[-1].name} {plans[-1].progress_label}".strip()
     metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
     known = set(metric_names(plans[0]))
     for p in plans[1:]:
