@@ -2,8 +2,11 @@
 
 import json
 
+from hypothesis import strategies as st
+
 from trace_checker import check_trace_lines
 from uno_sim.bots import Bot
+from uno_sim.knobs import KNOBS
 from uno_sim.engine.batch import run_key
 from uno_sim.rules import Rules
 from uno_sim.trace import trace_one
@@ -28,3 +31,50 @@ def assert_clean(rules: Rules, games: int, seed: int = 1, bots=None):
     assert not problems, problems[:5]
     for report, record in zip(reports, records):
         assert report.record == record
+
+
+# The house rules of the rule sheets' "other ways to play" (sum jump-in, hand-sum win, Wild swap,
+# UNO catchers): the trace checker learns them on branch seed-checker-matches. Until then the
+# replay tests keep these knobs at their defaults and skip these presets; their replays live in
+# test_seed_replay.py (expected to fail until the checker knows them).
+SEED_KNOBS = ("sum_jump_in", "sum_jump_win_only", "hand_sum_win", "wild_swap", "uno_catchers")
+SEED_PRESETS = ("sum-jump-in", "hand-sum", "wild-swap", "uno-catchers")
+
+
+# Every knob of the table is drawn: booleans and words from their values, numbers from a range
+# that keeps games short and valid (a new knob joins without being listed here).
+_NUMBER_RANGES = {
+    "hand_size": None,  # depends on players, drawn below
+    "uno_penalty": st.integers(0, 4),
+    "challenge_extra": st.integers(0, 3),
+    "uno_catch": st.sampled_from([0.0, 0.5, 1.0]),
+    "zero_points": st.sampled_from([0, 10]),
+    "max_turns": st.sampled_from([30, 5000]),
+    "target": st.just(500),
+    "match_rounds": st.sampled_from([0, 10]),
+    "teams": None,  # depends on players
+    "players": None,
+}
+
+
+@st.composite
+def rule_sets(draw, keep_default=()):
+    """A rule set (dict) drawing every knob of the table, but those in keep_default."""
+    values = {}
+    for knob in KNOBS:
+        if knob.name in keep_default:
+            values[knob.name] = knob.default
+        elif knob.values is bool:
+            values[knob.name] = draw(st.booleans())
+        elif knob.choices:
+            values[knob.name] = draw(st.sampled_from(knob.choices))
+        elif _NUMBER_RANGES.get(knob.name) is not None:
+            values[knob.name] = draw(_NUMBER_RANGES[knob.name])
+        else:
+            assert knob.name in _NUMBER_RANGES, f"knob {knob.name}: add a range to _NUMBER_RANGES"
+    values["players"] = draw(st.integers(2, 10))
+    values["hand_size"] = draw(st.integers(1, min(12, 107 // values["players"])))
+    values["teams"] = draw(st.sampled_from([0] + [k for k in range(2, values["players"] + 1) if values["players"] % k == 0]))
+    return values
+
+

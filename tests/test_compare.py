@@ -262,8 +262,9 @@ def test_compare_same_for_any_workers(capsys, tmp_path):
         assert "compare.csv" in out and "differences.csv" in out
         names = sorted(p.name for p in out_dir.iterdir())
         assert names == [
-            ".uno-sim-files", "bot_win_rates.png", "compare.csv", "differences.csv", "distributions.csv", "game_length.png",
-            "max_pending.png", "win_rates.png", "winner_points.png",
+            ".uno-sim-files", "bot_win_rates.png", "compare.csv", "differences.csv", "differences.png",
+            "distributions.csv", "game_length.png", "max_pending.png", "report.html", "win_rates.png",
+            "winner_points.png",
         ]
         for png in out_dir.glob("*.png"):
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -278,7 +279,7 @@ def test_compare_same_for_any_workers(capsys, tmp_path):
     assert value["nostacking", "maximum_max_pending"] <= 4
     diffs = pd.read_csv(tmp_path / "w1" / "differences.csv").set_index("metric")
     assert list(diffs.columns) == ["variant", "baseline", "diff", "diff_ci_low", "diff_ci_high", "p_value",
-                                   "test", "significant"]
+                                   "p_adjusted", "test", "significant", "pooled_sd"]
     assert diffs.loc["stack_rate", "significant"]
     assert diffs.loc["mean_turns", "diff"] == pytest.approx(
         value["nostacking", "mean_turns"] - value["stacking", "mean_turns"]
@@ -330,7 +331,7 @@ def test_sweep_players(capsys, tmp_path):
     code, out, err = invoke(capsys, "sweep", "standard", "--vary", "players=2..4", "--games", "1000",
                             "--out", out_dir)
     assert code == 0, err
-    assert sorted(p.name for p in out_dir.iterdir()) == [".uno-sim-files", "sweep.csv", "sweep.png"]
+    assert sorted(p.name for p in out_dir.iterdir()) == [".uno-sim-files", "report.html", "sweep.csv", "sweep.png"]
     table = pd.read_csv(out_dir / "sweep.csv")
     assert list(table.columns) == ["variant", "players", "metric", "value", "ci_low", "ci_high", "games"]
     assert sorted(set(table["players"])) == [2, 3, 4]

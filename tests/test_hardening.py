@@ -112,7 +112,12 @@ def test_a_signal_stops_cleanly(tmp_path, signum, status, word):
     assert time.time() - sent < 5
     assert proc.returncode == status, err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error: {word}") and "games of standard" in lines[0], err
+    # the progress lines of a run without a terminal (the engine's start-up, the run's start),
+    # then exactly one error line, last
+    errors = [line for line in lines if line.startswith("error:")]
+    assert len(errors) == 1 and lines[-1] == errors[0], err
+    assert lines[-1].startswith(f"error: {word}") and "games of standard" in lines[-1], err
+    assert all(line.startswith(("compiling the engine", "engine compiled", "standard: ")) for line in lines[:-1]), err
     assert "Traceback" not in err
     assert not out.exists() or not any(out.iterdir())  # no temporary file left
 

@@ -9,7 +9,7 @@ from uno_sim.knobs import BY_NAME, DEFAULTS, INDEX, KNOBS, K, NAMES
 from uno_sim.rules import Rules
 
 import trace_checker
-import test_trace_replay
+import replay
 
 
 def test_rules_fields_are_the_table():
@@ -52,7 +52,7 @@ def test_hypothesis_rule_sets_draw_every_knob():
     for knob in KNOBS:
         if knob.values is bool or knob.choices:
             continue
-        assert knob.name in test_trace_replay._NUMBER_RANGES, f"{knob.name}: give it a range to draw"
+        assert knob.name in replay._NUMBER_RANGES, f"{knob.name}: give it a range to draw"
 
 
 def test_show_and_rules_list_every_knob(capsys):

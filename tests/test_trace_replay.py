@@ -7,9 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay import assert_clean
+from replay import assert_clean, rule_sets
 from uno_sim.bots import Bot
-from uno_sim.knobs import KNOBS
 from uno_sim.presets import load as load_preset, preset_names
 from uno_sim.rules import Rules, RulesError
 
@@ -60,40 +59,6 @@ def test_forgetful_and_challenging_bots_replay_cleanly():
     assert_clean(Rules(uno_catch=0.5, jump_in=True), 100, seed=6, bots=bots)
     assert_clean(Rules(stack_draw_four=True, stack_draw_two=True), 100, seed=7, bots=bots)
     assert_clean(Rules(challenge_win_plays=False, wd4_rule="no_match"), 100, seed=8, bots=bots)
-
-
-# Every knob of the table is drawn: booleans and words from their values, numbers from a range
-# that keeps games short and valid (a new knob joins without being listed here).
-_NUMBER_RANGES = {
-    "hand_size": None,  # depends on players, drawn below
-    "uno_penalty": st.integers(0, 4),
-    "challenge_extra": st.integers(0, 3),
-    "uno_catch": st.sampled_from([0.0, 0.5, 1.0]),
-    "zero_points": st.sampled_from([0, 10]),
-    "max_turns": st.sampled_from([30, 5000]),
-    "target": st.just(500),
-    "match_rounds": st.sampled_from([0, 10]),
-    "teams": None,  # depends on players
-    "players": None,
-}
-
-
-@st.composite
-def rule_sets(draw):
-    values = {}
-    for knob in KNOBS:
-        if knob.values is bool:
-            values[knob.name] = draw(st.booleans())
-        elif knob.choices:
-            values[knob.name] = draw(st.sampled_from(knob.choices))
-        elif _NUMBER_RANGES.get(knob.name) is not None:
-            values[knob.name] = draw(_NUMBER_RANGES[knob.name])
-        else:
-            assert knob.name in _NUMBER_RANGES, f"knob {knob.name}: add a range to _NUMBER_RANGES"
-    values["players"] = draw(st.integers(2, 10))
-    values["hand_size"] = draw(st.integers(1, min(12, 107 // values["players"])))
-    values["teams"] = draw(st.sampled_from([0] + [k for k in range(2, values["players"] + 1) if values["players"] % k == 0]))
-    return values
 
 
 @settings(max_examples=int(os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES", "40")), deadline=None, derandomize=not os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES"),

@@ -104,10 +104,92 @@ def _unique_names(names: list[str]) -> list[str]:
     return out
 
 
+def _shell_word(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _spec_text(rules: RuleSpec) -> str:
+    return "standard" if isinstance(rules, Rules) else str(rules)
+
+
+def _rule_args(rules: RuleSpec, overrides: Mapping[str, Any] | Sequence[str] | None) -> list[str]:
+    """`--set KNOB=VALUE` words of the overrides; a Rules value becomes its knobs away from the
+    defaults on top of standard."""
+    from .tables import fmt_value
+
+    given = override_dict(overrides)
+    if isinstance(rules, Rules):
+        given = {k: v for k, v in rules.as_dict().items() if v != BY_NAME[k].default} | given
+    return [word for k, v in given.items() for word in ("--set", f"{k}={fmt_value(v)}")]
+
+
+def command_line(command: str, specs: Sequence[RuleSpec], options: Sequence[str]) -> str:
+    """The `uno-sim ...` command that reproduces a result, quoted for a POSIX shell."""
+    words = ["uno-sim", command, *(_spec_text(s) for s in specs), *options]
+    return " ".join(_shell_word(w) for w in words)
+
+
+def _common_options(count_option: str, count: int, players: int | None, bots: str | None, seed: int,
+                    rules: RuleSpec, overrides, rotate_seats: bool = False) -> list[str]:
+    words = [count_option, str(count), "--seed", str(seed)]
+    if players is not None:
+        words += ["--players", str(players)]
+    if bots is not None:
+        words += ["--bots", bots]
+    words += _rule_args(rules, overrides)
+    if rotate_seats:
+        words.append("--rotate-seats")
+    return words
+
+
+class _Charts:
+    """Charts of a result rendered once as PNG bytes, for the files and the report alike."""
+
+    def chart_names(self) -> list[str]:
+        raise NotImplementedError
+
+    def figure(self, name: str):
+        raise NotImplementedError
+
+    def chart_png(self, name: str) -> bytes:
+        from . import charts
+
+        cache = self.__dict__.setdefault("_png_cache", {})
+        if name not in cache:
+            cache[name] = charts.png_bytes(self.figure(name))
+        return cache[name]
+
+    def _chart_files(self) -> dict[str, Callable[[Path], None]]:
+        from . import charts
+
+        return {f"{name}.png": (lambda path, name=name: charts.write_png(self.chart_png(name), path))
+                for name in self.chart_names()}
+
+    def _report_file(self) -> dict[str, Callable[[Path], None]]:
+        from . import report
+
+        return {"report.html": lambda path: report.write(self, path)}
+
+    def to_html(self) -> str:
+        """The one-page report (report.html) as text."""
+        from . import report
+
+        return report.html(self)
+
+
+def _frame_records(frame) -> list[dict]:
+    """Rows of a frame as JSON-ready dicts (NaN -> None, numpy scalars -> Python)."""
+    import json
+
+    return json.loads(frame.to_json(orient="records", double_precision=15))
+
+
 # ---------------------------------------------------------------- one run
 
 
-class VariantCharts:
+class VariantCharts(_Charts):
     """The charts of one or more simulated variants (charts.VARIANT_CHARTS), as Figures;
     `_variants()` gives the charts' view of each variant."""
 
@@ -140,21 +222,27 @@ class VariantCharts:
     def plot_max_pending(self):
         return self.plot("max_pending")
 
-    def _chart_files(self) -> dict[str, Callable[[Path], None]]:
-        """NAME.png for each chart that applies (max_pending only when some variant stacks)."""
-        from .charts import save_figure, variant_chart_names
+    def chart_names(self) -> list[str]:
+        """The charts that apply (max_pending only when some variant stacks)."""
+        from .charts import variant_chart_names
 
-        return {f"{name}.png": (lambda path, name=name: save_figure(self.plot(name), path))
-                for name in variant_chart_names(self._stacking())}
+        return variant_chart_names(self._stacking())
+
+    def figure(self, name: str):
+        return self.plot(name)
 
 
 @dataclass
 class Run(VariantCharts):
     """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
-    asked for) as tidy DataFrames with the columns of the CSV files; `plot_*()` give Figures."""
+    asked for) as tidy DataFrames with the columns of the CSV files; `headline`, a few
+    sentences; `plot_*()` give Figures; `to_html()` the one-page report."""
 
     name: str
     result: Any  # simulate.RunResult
+    command: str = ""  # the uno-sim command that reproduces it
+
+    kind = "run"
 
     @property
     def rules(self) -> Rules:
@@ -180,6 +268,32 @@ class Run(VariantCharts):
     def measures(self):
         return self.result.measures()
 
+    @cached_property
+    def headline(self):
+        from .headline import run_headline
+
+        seats = {label: [b.label for b in self.bots].count(label) for label in dict.fromkeys(b.label for b in self.bots)}
+        return run_headline(self.summary, seats)
+
+    @property
+    def startup(self):
+        """The engine's start-up before the games were timed (warmup.Startup)."""
+        return self.result.startup
+
+    @property
+    def runs(self) -> list["Run"]:
+        return [self]
+
+    def tables(self):
+        from .tables import run_tables
+
+        return run_tables(self)
+
+    def to_dict(self) -> dict:
+        """What `uno-sim run --json` prints: the headline and the summary rows."""
+        return {"command": self.command, "variant": self.name, "games": self.result.games, "seed": self.result.seed,
+                "headline": list(self.headline), "summary": _frame_records(self.summary)}
+
     def _chart_variant(self):
         from .charts import Variant
 
@@ -197,7 +311,7 @@ class Run(VariantCharts):
         return {
             "summary.csv": lambda path: stats.write_csv(self.summary, path),
             "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
-        } | self._chart_files()
+        } | self._chart_files() | self._report_file()
 
 
 @dataclass
@@ -211,9 +325,16 @@ class RunPlan:
     seed: int
     workers: int | None = None
     rotate_seats: bool = False
+    spec: RuleSpec = "standard"  # as given, for the command line that reproduces the run
+    options: list[str] = field(default_factory=list)  # its options (games, seed, players, ...)
+
     cluster: Any = None  # cluster.ClusterSpec: play on a Dask cluster
     checkpoint: Any = None  # checkpoint.Checkpoint: keep every finished chunk there
     progress_label: str | None = None  # the progress bar's text (default: the name)
+
+    @property
+    def command(self) -> str:
+        return command_line("run", [self.spec], self.options)
 
     def unit_params(self) -> dict[str, Any]:
         """What the run's numbers depend on (recorded in a checkpoint)."""
@@ -261,7 +382,7 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
         finally:
             if checkpoint is not None:
                 checkpoint.end()
-    return [Run(plan.name, result) for plan, result in zip(plans, results)]
+    return [Run(plan.name, result, plan.command) for plan, result in zip(plans, results)]
 
 
 def _open_checkpoint(path: str | Path | None, command: str, units: Callable[[], list[dict]]) -> Any:
@@ -280,8 +401,9 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues."""
     _check_common(games, seed, workers)
     label, loaded = load_rules(rules, overrides, players)
+    options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
     plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
-                   _cluster(cluster))
+                   rules, options, _cluster(cluster))
     plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: [plan.unit_params()])
     return plan
 
@@ -308,10 +430,14 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
 @dataclass
 class Comparison(VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
-    of compare.csv), `differences` (differences.csv), `distributions`; `plot_*()` Figures with
-    the variants side by side."""
+    of compare.csv), `differences` (differences.csv), `distributions`; `headline`, the
+    significant differences in words; `plot_*()` Figures with the variants side by side,
+    `plot_differences()` the forest plot; `to_html()` the one-page report."""
 
     runs: list[Run]
+    command: str = ""
+
+    kind = "compare"
 
     @property
     def names(self) -> list[str]:
@@ -335,6 +461,44 @@ class Comparison(VariantCharts):
 
         return pd.concat([r.distributions for r in self.runs], ignore_index=True)
 
+    @cached_property
+    def headline(self):
+        from .headline import compare_headline
+
+        return compare_headline(self.summary, self.differences)
+
+    @property
+    def startup(self):
+        from .warmup import Startup
+
+        return sum((r.startup for r in self.runs), Startup())
+
+    def tables(self, all_metrics: bool = False):
+        from .tables import compare_table
+
+        return [compare_table(self, all_metrics)]
+
+    def to_dict(self) -> dict:
+        """What `uno-sim compare --json` prints: headline, summary and differences rows."""
+        first = self.runs[0].result
+        return {"command": self.command, "variants": self.names, "baseline": self.names[0], "games": first.games,
+                "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary),
+                "differences": _frame_records(self.differences)}
+
+    def plot_differences(self):
+        """Every compared metric's difference to the baseline with its interval (differences.png)."""
+        from . import charts
+        from .headline import quiet_metrics
+
+        return charts.differences(self.differences, self.summary, [r._chart_variant() for r in self.runs],
+                                  quiet_metrics(self.summary))
+
+    def chart_names(self) -> list[str]:
+        return ["differences", *super().chart_names()]
+
+    def figure(self, name: str):
+        return self.plot_differences() if name == "differences" else self.plot(name)
+
     def _variants(self) -> list:
         return [r._chart_variant() for r in self.runs]
 
@@ -345,12 +509,13 @@ class Comparison(VariantCharts):
             "compare.csv": lambda path: stats.write_csv(self.summary, path),
             "differences.csv": lambda path: stats.write_csv(self.differences, path),
             "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
-        } | self._chart_files()
+        } | self._chart_files() | self._report_file()
 
 
 @dataclass
 class ComparePlan:
     plans: list[RunPlan]
+    command: str = ""
     cluster: Any = None
     checkpoint: Any = None
 
@@ -359,7 +524,7 @@ class ComparePlan:
         """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
         workers = self.plans[0].workers
         return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
-                                     per_game_paths))
+                                     per_game_paths), self.command)
 
 
 def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
@@ -373,7 +538,8 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
                          workers=workers, rotate_seats=rotate_seats) for v in variants]
     for plan, name in zip(plans, _unique_names([p.name for p in plans])):
         plan.name = name
-    out = ComparePlan(plans, _cluster(cluster))
+    options = _common_options("--games", games, players, bots, seed, "standard", overrides, rotate_seats)
+    out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster))
     out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: [p.unit_params() for p in plans])
     return out
 
@@ -461,20 +627,24 @@ def is_fair(low: float, high: float, within_pp: float) -> bool:
 
 
 @dataclass
-class Sweep:
+class Sweep(_Charts):
     """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
-    per varied knob. `plot()` (one varied knob) draws seat 0's win rate and the mean turns;
-    `plot_heatmap(metric)` (two knobs; small multiples for more) a metric over the grid;
-    `ranked` orders the grid points by `rank_by`, the fair ones first (`is_fair`)."""
+    per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
+    win rate and the mean turns; `plot_heatmap(metric)` (two knobs; small multiples for more)
+    a metric over the grid; `ranked` orders the grid points by `rank_by`, the fair ones first
+    (`is_fair`); `to_html()` the one-page report."""
 
     preset: str
     knobs: list[str]
     points: list[dict[str, Any]]
     runs: list[Run]
+    command: str = ""
     metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
     rank_by: str = "mean_turns"
     fair_within: float = DEFAULT_FAIR_WITHIN
     top: int = DEFAULT_TOP
+
+    kind = "sweep"
 
     @cached_property
     def summary(self):
@@ -495,6 +665,22 @@ class Sweep:
         if len(labels) == 1:
             return f"{next(iter(labels))} in every seat"
         return "; ".join(dict.fromkeys(describe(b) for b in all_bots))
+
+    @cached_property
+    def headline(self):
+        from .headline import sweep_headline
+
+        return sweep_headline(self.summary, self.knobs)
+
+    @property
+    def startup(self):
+        from .warmup import Startup
+
+        return sum((r.startup for r in self.runs), Startup())
+
+    @property
+    def names(self) -> list[str]:
+        return [self.preset]
 
     @cached_property
     def ranked(self):
@@ -520,6 +706,34 @@ class Sweep:
         frame.insert(0, "rank", range(1, len(frame) + 1))
         frame["fair"] = frame["fair"].map({True: "true", False: "false"})
         return frame
+
+    def tables(self):
+        from .tables import ranked_table, sweep_table
+
+        return [sweep_table(self)] + ([ranked_table(self)] if len(self.knobs) > 1 else [])
+
+    def to_dict(self) -> dict:
+        """What `uno-sim sweep --json` prints: the headline and the sweep.csv rows (and with
+        two or more knobs the ranked grid points)."""
+        first = self.runs[0].result
+        out = {"command": self.command, "preset": self.preset, "knobs": self.knobs, "games": first.games,
+               "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+        if len(self.knobs) > 1:
+            out["ranked"] = _frame_records(self.ranked)
+        return out
+
+    def chart_names(self) -> list[str]:
+        """`sweep` for one knob; `heatmap-METRIC` per metric for a grid (when it fits)."""
+        if len(self.knobs) == 1:
+            return ["sweep"]
+        if self.heatmap_layout() is None:
+            return []
+        return [f"heatmap-{metric}" for metric in self.metrics]
+
+    def figure(self, name: str):
+        if name.startswith("heatmap-"):
+            return self.plot_heatmap(name[len("heatmap-"):])
+        return self.plot()
 
     def plot(self):
         from . import charts
@@ -553,18 +767,12 @@ class Sweep:
                                     self.runs[0].result.games, [r.rules.players for r in self.runs])
 
     def files(self) -> dict[str, Callable[[Path], None]]:
-        from . import charts, stats
+        from . import stats
 
         out: dict[str, Callable[[Path], None]] = {"sweep.csv": lambda path: stats.write_csv(self.summary, path)}
-        if len(self.knobs) == 1:
-            out["sweep.png"] = lambda path: charts.save_figure(self.plot(), path)
-        else:
+        if len(self.knobs) > 1:
             out["ranked.csv"] = lambda path: stats.write_csv(self.ranked, path)
-            if self.heatmap_layout() is not None:
-                for metric in self.metrics:
-                    out[f"heatmap-{metric}.png"] = (
-                        lambda path, metric=metric: charts.save_figure(self.plot_heatmap(metric), path))
-        return out
+        return out | self._chart_files() | self._report_file()
 
 
 @dataclass
@@ -573,6 +781,7 @@ class SweepPlan:
     knobs: list[str]
     points: list[dict[str, Any]]
     plans: list[RunPlan] = field(default_factory=list)
+    command: str = ""
     metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
     rank_by: str = "mean_turns"
     fair_within: float = DEFAULT_FAIR_WITHIN
@@ -582,8 +791,8 @@ class SweepPlan:
 
     def execute(self, progress: bool = False) -> Sweep:
         runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
-        return Sweep(self.preset, self.knobs, self.points, runs, list(self.metrics), self.rank_by, self.fair_within,
-                     self.top)
+        return Sweep(self.preset, self.knobs, self.points, runs, self.command, list(self.metrics), self.rank_by,
+                     self.fair_within, self.top)
 
 
 def metric_names(plan: RunPlan) -> list[str]:
@@ -670,9 +879,19 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
             option = "--rank-by" if name == rank_by and name not in metrics else "--metric"
             raise InputError(f"{option} {name!r}: not a metric of every grid point (e.g. mean_turns, "
                              "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
-    plan = SweepPlan(label, knobs, points, plans, metrics, rank_by, float(fair_within), top, _cluster(cluster))
+    vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
+    options = vary_words + _common_options("--games", games, players, bots, seed, rules or "standard", given)
+    command = command_line("sweep", [rules] if rules is not None else [], options)
+    plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
+                     _cluster(cluster))
     plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: [p.unit_params() for p in plans])
     return plan
+
+
+def _setting_text(value: Any) -> str:
+    from .tables import fmt_value
+
+    return fmt_value(value)
 
 
 def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
@@ -691,11 +910,16 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
 
 
 @dataclass
-class MatchRun:
-    """Whole matches: `summary` (the rows of match.csv) and `plot_rounds()`."""
+class MatchRun(_Charts):
+    """Whole matches: `summary` (the rows of match.csv), `headline`, `plot_rounds()` and
+    `to_html()` the one-page report."""
 
     name: str
     result: Any  # matches.MatchResult
+    command: str = ""
+    pilot_startup: Any = None  # the engine's start-up spent in the plan's pilot (warmup.Startup)
+
+    kind = "match"
 
     @property
     def rules(self) -> Rules:
@@ -709,18 +933,47 @@ class MatchRun:
     def summary(self):
         return self.result.summary(self.name)
 
+    @cached_property
+    def headline(self):
+        from .headline import match_headline
+        from .matches import match_length
+
+        return match_headline(self.summary, match_length(self.rules))
+
+    @property
+    def startup(self):
+        return self.result.startup + self.pilot_startup if self.pilot_startup is not None else self.result.startup
+
+    @property
+    def runs(self) -> list["MatchRun"]:
+        return [self]
+
+    def tables(self):
+        from .tables import match_table
+
+        return [match_table(self)]
+
+    def to_dict(self) -> dict:
+        """What `uno-sim match --json` prints: the headline and the match.csv rows."""
+        return {"command": self.command, "variant": self.name, "matches": self.result.matches,
+                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+
     def plot_rounds(self):
         from .charts import rounds_per_match
 
         return rounds_per_match(self.result, self.name, describe(self.bots))
 
-    def files(self) -> dict[str, Callable[[Path], None]]:
-        from . import charts, stats
+    def chart_names(self) -> list[str]:
+        return ["rounds_per_match"]
 
-        return {
-            "match.csv": lambda path: stats.write_csv(self.summary, path),
-            "rounds_per_match.png": lambda path: charts.save_figure(self.plot_rounds(), path),
-        }
+    def figure(self, name: str):
+        return self.plot_rounds()
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from . import stats
+
+        out: dict[str, Callable[[Path], None]] = {"match.csv": lambda path: stats.write_csv(self.summary, path)}
+        return out | self._chart_files() | self._report_file()
 
 
 @dataclass
@@ -733,6 +986,8 @@ class MatchPlan:
     workers: int | None = None
     rotate_seats: bool = False
     expected_rounds: float | None = None  # from a pilot of single rounds (expected_rounds)
+    command: str = ""
+    startup: Any = None  # the engine's start-up in the pilot (warmup.Startup)
     cluster: Any = None  # cluster.ClusterSpec
     checkpoint: Any = None  # checkpoint.Checkpoint
 
@@ -759,14 +1014,16 @@ class MatchPlan:
             finally:
                 if self.checkpoint is not None:
                     self.checkpoint.end()
-        return MatchRun(self.name, result)
+        return MatchRun(self.name, result, self.command, self.startup)
 
 
 def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-                  rotate_seats: bool = False, cluster: str | None = None,
+                  rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
                   checkpoint: str | Path | None = None) -> MatchPlan:
+    """`progress`: say on standard error when the engine compiles or loads (for the pilot);
+    `cluster`, `checkpoint`: as for prepare_run."""
     _check_common(matches, seed, workers, "--matches")
     check_count("--target", target, maximum=int(BY_NAME["target"].high))
     given = override_dict(overrides)
@@ -775,24 +1032,30 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
     label, loaded = load_rules(rules, given, players)
     plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats,
                      cluster=_cluster(cluster))
+    options = _common_options("--matches", matches, players, bots, seed, rules, overrides, rotate_seats)
+    if target is not None:
+        options[2:2] = ["--target", str(target)]
+    plan.command = command_line("match", [rules], options)
     plan.checkpoint = _open_checkpoint(checkpoint, "match", lambda: [plan.unit_params()])
-    plan.expected_rounds = expected_rounds(plan)
+    plan.expected_rounds = expected_rounds(plan, progress)
     return plan
 
 
 PILOT_GAMES = 2000
 
 
-def expected_rounds(plan: MatchPlan) -> float | None:
+def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
     """About how many rounds a match takes to reach the target, from a pilot of single
     rounds (None when the match length is fixed by match_rounds). A target out of reach
     within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
     from .engine.layout import MAX_MATCH_ROUNDS
     from .simulate import simulate
+    from .warmup import warm_up
 
     rules = plan.rules
     if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
         return None
+    plan.startup = warm_up("games", "matches", progress=progress)  # shown here: the pilot plays first
     pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers, progress=False)
     agg = pilot.aggregate
     sides = rules.teams or rules.players

@@ -1,8 +1,10 @@
 """matplotlib (Agg) PNG charts: one figure per question, for one variant (`run`) or several
-side by side (`compare`), and the sweep chart.
+side by side (`compare`), the differences of a comparison (a forest plot), the sweep chart
+and the rounds of a match.
 
-Every chart is titled with the preset(s), players, bots and game count, labels its axes with
-units, and puts its legend below the axes, where it covers no data.
+Every chart's title states what it shows in numbers (the finding), with the preset(s),
+players, bots and game count beneath; axes carry units, and legends sit below the axes,
+where they cover no data.
 """
 
 from __future__ import annotations
@@ -45,11 +47,25 @@ class Variant:
 
 def save_figure(fig, path: str | os.PathLike) -> Path:
     """Save as PNG through a temporary file in the same folder, then rename (atomic)."""
+    return write_png(png_bytes(fig), path)
+
+
+def png_bytes(fig) -> bytes:
+    """The figure as PNG bytes (the figure is closed)."""
+    import io
+
+    buffer = io.BytesIO()
     try:
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format="png", dpi=120, metadata={"Software": None})
+        fig.savefig(buffer, format="png", dpi=120, metadata={"Software": None})
     finally:
         plt.close(fig)
+    return buffer.getvalue()
+
+
+def write_png(data: bytes, path: str | os.PathLike) -> Path:
+    """PNG bytes to a file, through a temporary file in the same folder (atomic)."""
+    with atomic_path(path) as tmp:
+        Path(tmp).write_bytes(data)
     return Path(path)
 
 
@@ -65,14 +81,32 @@ def _distinct(values) -> str:
     return ", ".join(dict.fromkeys(str(v) for v in values))
 
 
-def _title(ax, question: str, variants: list[Variant]) -> None:
+def _title(ax, finding: str, variants: list[Variant], width: int | None = None) -> None:
+    """The finding in bold, then what was played: presets, players, bots, games."""
+    if width is None:  # characters of the bold 11-point title that fit across the figure
+        width = int(ax.figure.get_figwidth() * 10.5)
     names = " vs ".join(v.name for v in variants)
     players = _distinct(v.players for v in variants)
     bots = _distinct(v.bots for v in variants)
     games = _distinct(f"{v.games:,}" for v in variants)
     each = " each" if len(variants) > 1 else ""
-    subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games} games{each}", width=90)
-    ax.set_title(f"{names}: {question}\n{subtitle}", fontsize=10)
+    subtitle = textwrap.fill(f"{names}: {players} players, bots: {bots}, {games} games{each}", width=width + 10)
+    ax.set_title(subtitle, fontsize=9, color="#333333")
+    ax.figure.suptitle(textwrap.fill(finding, width=width), fontsize=11, fontweight="bold")
+
+
+def _per_variant(variants: list[Variant], text) -> str:
+    """`stacking 52.8, nostacking 50.1` (one variant: just its text)."""
+    if len(variants) == 1:
+        return text(variants[0])
+    return ", ".join(f"{v.name} {text(v)}" for v in variants)
+
+
+def _finding(variants: list[Variant], single: str, several: str, text) -> str:
+    """`single` with {} the one variant's text, or `several` followed by each variant's text."""
+    if len(variants) == 1:
+        return single.format(text(variants[0]))
+    return f"{several}: {_per_variant(variants, text)}"
 
 
 def _legend_below(ax, ncol: int, handles=None, labels=None) -> None:
@@ -94,35 +128,46 @@ def _errors(values, low, high) -> np.ndarray:
 
 
 def seat_win_rates(variants: list[Variant]) -> Figure:
-    """Seat win rates with 95% (Wilson) interval bars, variants side by side; 1/n line(s)."""
+    """Seat win rates as points with 95% (Wilson) intervals on an axis zoomed around the fair
+    share 1/n (dashed), variants side by side; the title states the first player's edge."""
     seats = max(v.players for v in variants)
     k = len(variants)
-    x, width = _bar_groups(seats, k)
-    fig, ax = plt.subplots(figsize=(max(7.5, 0.55 * seats * k + 3.5), 5.2))
-    top = 0.0
+    fig, ax = plt.subplots(figsize=(max(7.5, 0.45 * seats * k + 4.0), 5.4))
+    spread = 0.6 / max(k, 1)
+    lows, highs = [], []
     for j, v in enumerate(variants):
         rows = [_value(v.summary, f"win_rate_seat_{i}") for i in range(v.players)]
         values, low, high = (np.array(col) for col in zip(*rows))
-        pos = x[: v.players] - 0.4 + width * (j + 0.5)
-        ax.bar(pos, values, width=width * 0.92, color=COLORS[j % 10], label=v.name)
-        ax.errorbar(pos, values, yerr=_errors(values, low, high), fmt="none", ecolor="black", capsize=3,
-                    linewidth=1.0)
-        top = max(top, np.nanmax(high))
+        pos = np.arange(v.players) - 0.3 + spread * (j + 0.5)
+        ax.errorbar(pos, values, yerr=_errors(values, low, high), fmt="o", color=COLORS[j % 10], ecolor=COLORS[j % 10],
+                    capsize=4, markersize=6, linewidth=1.4, label=f"{v.name} (95% interval, Wilson)")
+        lows.append(np.nanmin(low))
+        highs.append(np.nanmax(high))
     for n in sorted({v.players for v in variants}):
         ax.hlines(1.0 / n, -0.5, n - 0.5, colors=FAIR_COLOR, linestyles="--", linewidth=1.2,
-                  label=f"1/{n} (fair share, {n} players)")
-        top = max(top, 1.0 / n)
-    ax.errorbar([], [], yerr=[], fmt="none", ecolor="black", capsize=3, label="95% interval (Wilson)")
-    ax.set_xticks(x)
-    ax.set_xticklabels([f"seat {i}" for i in x])
+                  label=f"fair share 1/{n} = {100 / n:.2f}% ({n} players)")
+        lows.append(1.0 / n)
+        highs.append(1.0 / n)
+    lo, hi = _finite_range(np.array(lows), np.array(highs))
+    pad = 0.15 * (hi - lo) or 0.01
+    ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
+    ax.set_xticks(np.arange(seats))
+    ax.set_xticklabels([f"seat {i}" for i in range(seats)])
     ax.set_xlim(-0.5, seats - 0.5)
     ax.set_xlabel("seat (seat 0 acts first; the dealer is seat n-1)")
-    ax.set_ylabel("win rate (share of games won)")
-    ax.set_ylim(0.0, min(1.0, top * 1.2) if top > 0 else 1.0)
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.set_ylabel("win rate (% of games; axis zoomed around 1/n)")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
     ax.grid(axis="y", alpha=0.3)
-    _title(ax, "seat win rates", variants)
-    _legend_below(ax, k + 2)
+
+    def edge(v: Variant) -> str:
+        value, low, high = _value(v.summary, "first_player_edge")
+        if not (low > 0 or high < 0):
+            return f"{100 * value:+.2f} pp (not significant)"
+        return f"{100 * value:+.2f} pp (95% CI {100 * low:+.2f} to {100 * high:+.2f})"
+
+    fair = _distinct(f"{100 / v.players:.2f}%" for v in variants)
+    _title(ax, f"First player's edge over the fair {fair}: {_per_variant(variants, edge)}", variants)
+    _legend_below(ax, min(k + 1, 3))
     fig.tight_layout()
     return fig
 
@@ -160,7 +205,20 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
         ax.set_xlabel("bot (all seats playing it; one bot in every seat, so its win rate is 1 - no-winner rate)")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.grid(axis="y", alpha=0.3)
-    _title(ax, "win rate by bot", variants)
+    def best(v: Variant) -> str:
+        rates = [(label, _value(v.summary, f"win_rate_bot_{label}")[0], v.bot_labels.count(label) / v.players)
+                 for label in dict.fromkeys(v.bot_labels)]
+        label, rate, fair = max(rates, key=lambda lrf: lrf[1] / lrf[2])  # most above its fair share
+        return f"{label} wins {100 * rate:.1f}% of games against a fair share of {100 * fair:.1f}%"
+
+    def only(v: Variant) -> str:
+        return f"{100 * _value(v.summary, 'win_rate_bot_' + v.bot_labels[0])[0]:.1f}%"
+
+    if all(len(set(v.bot_labels)) == 1 for v in variants):
+        finding = f"One bot in every seat: it wins every game with a winner ({_per_variant(variants, only)})"
+    else:
+        finding = _finding(variants, "The strongest bot: {}", "The strongest bot (win rate against fair share)", best)
+    _title(ax, finding, variants)
     _legend_below(ax, k + 2)
     fig.tight_layout()
     return fig
@@ -225,7 +283,12 @@ def game_lengths(variants: list[Variant]) -> Figure:
     right.set_ylabel("share of games with at most x turns (ECDF)")
     right.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     right.grid(alpha=0.3)
-    _title(left, "game length distribution", variants)
+    def mean_turns(v: Variant) -> str:
+        h = v.aggregate.hists["turns"]
+        return f"{h.mean_interval()[0]:.1f}" if h.n else "n/a"
+
+    _title(left, _finding(variants, "Games last {} turns on average", "Mean game length (turns)", mean_turns),
+           variants, width=int(10.5 * fig.get_figwidth()))
     right.set_title("cumulative (x axis cut at the 99.5th percentile)", fontsize=10)
     _legend_below(left, 2)
     _legend_below(right, len(variants))
@@ -251,7 +314,7 @@ def winner_points(variants: list[Variant]) -> Figure:
             mean = h.mean_interval()[0]
             ax.axvline(mean, color=color, linestyle=":", linewidth=1.2, label=f"{v.name}: mean {mean:,.1f}")
         ax.set_xlim(lo, hi)
-        ax.set_xlabel(f"winner's points (sum of the losers' hands; bins of {width} points)")
+        ax.set_xlabel(f"winner's points (sum of the losers' hands; bins of {width} points; cut at the 99.5th percentile)")
         ax.set_ylabel(f"share of won games per {width}-point bin")
     else:
         ax.text(0.5, 0.5, "no game had a winner", ha="center", va="center", transform=ax.transAxes)
@@ -259,7 +322,12 @@ def winner_points(variants: list[Variant]) -> Figure:
         ax.set_ylabel("share of won games")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.grid(alpha=0.3)
-    _title(ax, "winner's points (x axis cut at the 99.5th percentile)", variants)
+    def mean_points(v: Variant) -> str:
+        h = v.aggregate.winner_points
+        return f"{h.mean_interval()[0]:.1f}" if h.n else "n/a"
+
+    _title(ax, _finding(variants, "The winner scores {} points on average", "Mean winner's points", mean_points),
+           variants)
     _legend_below(ax, 2)
     fig.tight_layout()
     return fig
@@ -286,7 +354,12 @@ def max_pending(variants: list[Variant]) -> Figure:
     ax.set_xlabel("largest penalty drawn at once in the game (cards; 0 = no Draw Two / Four penalty)")
     ax.set_ylabel("share of games (log scale)")
     ax.grid(axis="y", alpha=0.3, which="major")
-    _title(ax, "stack length (largest penalty per game)", variants)
+    def largest(v: Variant) -> str:
+        h = v.aggregate.hists["max_pending"]
+        return f"{h.maximum:.0f}" if h.n else "n/a"
+
+    _title(ax, _finding(variants, "The largest penalty drawn at once reaches {} cards",
+                        "Largest penalty drawn at once (cards)", largest), variants)
     _legend_below(ax, k)
     fig.tight_layout()
     return fig
@@ -310,6 +383,120 @@ VARIANT_CHARTS = {
 
 def variant_chart_names(stacking: bool) -> list[str]:
     return [name for name in VARIANT_CHARTS if stacking or name != "max_pending"]
+
+
+# ---------------------------------------------------------------- differences (compare)
+
+
+def _change_text(metric: str, row, base: float) -> str:
+    """The difference in the metric's own unit: `-56.71 pp`, `-2.67 (-5.1%)`, `+0.0021 (+23.9%)`."""
+    from .headline import metric_kind
+
+    diff = float(row["diff"])
+    if metric_kind(metric) in ("rate", "edge"):
+        return f"{100 * diff:+.2f} pp"
+    rel = f" ({100 * diff / base:+.1f}%)" if base else ""
+    number = f"{diff:+,.2f}" if abs(diff) >= 0.1 or diff == 0 else f"{diff:+.2g}"
+    return f"{number}{rel}"
+
+
+def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Variant],
+                leave_out: list[str] | None = None) -> Figure:
+    """A forest plot: every compared metric with an interval (rates and means) as a point
+    with its 95% interval, as a standardised difference to the baseline (diff / pooled_sd:
+    in per-game standard deviations, so that turns and rates share one axis), largest on
+    top; filled where significant after Holm's correction. `leave_out`: metrics not drawn
+    (those 0 or n/a in every variant)."""
+    from .headline import metric_kind
+
+    leave_out = set(leave_out or [])
+    names = list(dict.fromkeys(diffs["variant"]))
+    baseline = diffs["baseline"].iloc[0] if len(diffs) else variants[0].name
+    rows = diffs.loc[diffs["metric"].map(lambda m: metric_kind(m) in ("rate", "edge", "mean"))
+                     & ~diffs["metric"].isin(leave_out)].copy()
+    rows = rows.loc[rows["pooled_sd"] > 0]
+    rows["d"] = rows["diff"] / rows["pooled_sd"]
+    rows["d_low"] = rows["diff_ci_low"] / rows["pooled_sd"]
+    rows["d_high"] = rows["diff_ci_high"] / rows["pooled_sd"]
+    order = (rows.assign(size=rows["d"].abs()).groupby("metric", sort=False)["size"].max()
+             .sort_values(ascending=True, kind="stable").index.tolist())  # largest drawn on top
+    values = {(v, m): float(x) for v, m, x in zip(summary["variant"], summary["metric"], summary["value"])}
+    height = max(4.0, 0.27 * len(order) + 2.6)
+    fig, ax = plt.subplots(figsize=(11.0, height))
+    y_of = {m: i for i, m in enumerate(order)}
+    k = len(names)
+    for j, name in enumerate(names):
+        part = rows.loc[rows["variant"] == name]
+        y = np.array([y_of[m] for m in part["metric"]], dtype=float) + (0.0 if k == 1 else (j - (k - 1) / 2) * 0.25)
+        color = COLORS[(j + 1) % 10]
+        sig = (part["p_adjusted"] < 0.05).to_numpy()
+        d = part["d"].to_numpy()
+        err = np.vstack([d - part["d_low"].to_numpy(), part["d_high"].to_numpy() - d])
+        ax.errorbar(d, y, xerr=np.nan_to_num(err), fmt="none", ecolor=color, elinewidth=1.3, capsize=2.5)
+        ax.scatter(d[sig], y[sig], color=color, s=28, zorder=3, label=f"{name} - {baseline}: significant (Holm, 5%)")
+        ax.scatter(d[~sig], y[~sig], facecolor="white", edgecolor=color, s=28, zorder=3,
+                   label=f"{name} - {baseline}: not significant")
+        if k == 1:  # the difference in the metric's own unit, at the right edge
+            for m, (_, row) in zip(part["metric"], part.iterrows()):
+                ax.annotate(_change_text(m, row, values.get((baseline, m), 0.0)), (1.01, y_of[m]),
+                            xycoords=("axes fraction", "data"), va="center", fontsize=7.5, color="#333333")
+    ax.axvline(0.0, color=FAIR_COLOR, linewidth=1.0, linestyle="--")
+    ax.set_yticks(range(len(order)))
+    ax.set_yticklabels(order, fontsize=8)
+    ax.set_ylim(-0.7, len(order) - 0.3)
+    lim, clipped = _forest_limit(rows)
+    for j, name in enumerate(names):  # effects beyond the axis: an arrow at the edge with the value
+        part = rows.loc[(rows["variant"] == name) & clipped]
+        for m, d in zip(part["metric"], part["d"]):
+            y = y_of[m] + (0.0 if k == 1 else (j - (k - 1) / 2) * 0.25)
+            x = 0.97 * lim * np.sign(d)
+            ax.scatter([x], [y], marker=">" if d > 0 else "<", color=COLORS[(j + 1) % 10], s=45, zorder=4)
+            ax.annotate(f"{d:+.2f}", (x, y), xytext=(-6 if d > 0 else 6, 0), textcoords="offset points",
+                        ha="right" if d > 0 else "left", va="center", fontsize=7.5, color=COLORS[(j + 1) % 10])
+    ax.set_xlim(-lim, lim)
+    scale_note = " (arrows: beyond the axis, value written)" if clipped.any() else ""
+    ax.set_xlabel(f"standardised difference to {baseline}: (variant - {baseline}) / per-game standard deviation, "
+                  f"with 95% interval{scale_note}", fontsize=8.5)
+    ax.grid(axis="x", alpha=0.3)
+    ax.grid(axis="y", alpha=0.12)
+    if k == 1:
+        ax.annotate("difference\n(rates in pp)", (1.01, len(order) - 0.3), xycoords=("axes fraction", "data"),
+                    va="bottom", fontsize=7.5, fontweight="bold")
+    tested = diffs.loc[diffs["p_adjusted"].notna()]
+    sig_count = int((tested["p_adjusted"] < 0.05).sum())
+    if len(rows):
+        lead = rows.assign(size=rows["d"].abs()).sort_values("size", ascending=False).iloc[0]
+        largest = f"; the largest: {lead['metric']} {_change_text(lead['metric'], lead, values.get((baseline, lead['metric']), 0.0))}"
+    else:
+        largest = ""
+    _title(ax, f"{sig_count} of {len(tested)} differences to {baseline} are significant after Holm's correction"
+               f"{largest}", variants, width=95)
+    handles, labels = ax.get_legend_handles_labels()
+    bottom = 0.75 / height  # figure fraction kept for the legend and the footnote
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.3 * bottom), ncol=2, fontsize=8,
+               frameon=False)
+    fig.text(0.01, 0.005, "Medians, percentiles and maxima have no interval and are not drawn (they are in "
+             "differences.csv); nor are metrics that are 0 or n/a in every variant.", fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    return fig
+
+
+SMALL_EFFECT = 0.25  # standardised differences up to this set the forest plot's axis
+
+
+def _forest_limit(rows: pd.DataFrame) -> tuple[float, pd.Series]:
+    """The half-width of the forest plot's axis: room for every interval of the small effects
+    (|d| <= SMALL_EFFECT) and for the larger ones that fit within twice that; the rows beyond
+    (the mask returned) are drawn as arrows at the edge."""
+    bounds = rows[["d", "d_low", "d_high"]].abs().max(axis=1)
+    small = bounds[rows["d"].abs() <= SMALL_EFFECT]
+    if small.empty or not np.isfinite(small.max()) or small.max() == 0:
+        lim = float(np.nanmax(bounds)) if len(bounds) else 1.0
+        return 1.15 * (lim or 1.0), pd.Series(False, index=rows.index)
+    lim = float(small.max())
+    fitting = bounds[bounds <= 2 * lim]
+    lim = float(fitting.max()) if not fitting.empty else lim
+    return 1.15 * lim, bounds > lim * 1.0001
 
 
 # ---------------------------------------------------------------- sweep
@@ -364,8 +551,19 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
     bottom.set_xticks(x)
     bottom.set_xticklabels([_fmt_setting(s) for s in settings])
     players = _distinct(players_each) if knob != "players" else f"{min(players_each)}-{max(players_each)}"
-    subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games:,} games per value", width=90)
-    top.set_title(f"{preset}: sweep over {knob}\n{subtitle}", fontsize=10)
+    subtitle = textwrap.fill(f"{preset}: sweep over {knob}; {players} players, bots: {bots}, {games:,} games per value",
+                             width=100)
+    top.set_title(subtitle, fontsize=9, color="#333333")
+    edge = series("first_player_edge")[0]
+    turns = series("mean_turns")[0]
+    if len(settings) > 1 and np.isfinite(edge).any():
+        i, t = int(np.nanargmax(edge)), int(np.nanargmax(turns))
+        finding = (f"The first player's edge is largest at {knob} = {_fmt_setting(settings[i])} "
+                   f"({100 * edge[i]:+.2f} pp); games are longest at {knob} = {_fmt_setting(settings[t])} "
+                   f"({turns[t]:.1f} turns)")
+    else:
+        finding = f"First player's edge {100 * edge[0]:+.2f} pp; games last {turns[0]:.1f} turns on average"
+    fig.suptitle(textwrap.fill(finding, width=85), fontsize=11, fontweight="bold")
     fig.tight_layout()
     return fig
 
@@ -499,15 +697,16 @@ def rounds_per_match(result, preset: str, bots: str) -> Figure:
     ax.axvline(mean, color="#C44E52", linestyle="--", label=f"mean {mean:.2f} (95% CI {low:.2f}-{high:.2f})")
     rules = result.rules
     rotated = ", seats rotated" if result.rotate_seats else ""
-    ax.set_title(
-        f"Rounds per match {match_length(rules)} ({rules.match_scoring})\n"
-        f"{preset}, {rules.players} players, bots {bots}{rotated}, {result.matches:,} matches",
-        fontsize=11,
-    )
+    ax.set_title(f"{preset}: matches {match_length(rules)} ({rules.match_scoring}), {rules.players} players, bots "
+                 f"{bots}{rotated}, {result.matches:,} matches", fontsize=9, color="#333333")
+    median = hist.median_interval()[0] if hist.n else math.nan
+    fig.suptitle(f"A match {match_length(rules)} lasts {mean:.1f} rounds on average (median {median:g})",
+                 fontsize=11, fontweight="bold")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds in the match")
     ax.set_ylabel("share of matches")
-    ax.legend(loc="upper right", frameon=False)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    _legend_below(ax, 1)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig

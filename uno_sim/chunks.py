@@ -7,9 +7,10 @@ seeded from (run key, game index), so the numbers never depend on how the games 
 into chunks, on the thread count or on the machine that played a chunk.
 
 Chunk plans:
-- adaptive (threads, no checkpoint): a small first chunk absorbs the compile / cache load,
-  a second measures the rate, later chunks aim at CHUNK_SECONDS each (bounded by the unit's
-  `chunk_size`, which bounds the memory of the per-game rows);
+- adaptive (threads, no checkpoint): the engine is compiled or loaded before the first
+  chunk (warmup.py, not timed); a small first chunk starts the threads, a second measures
+  the rate, later chunks aim at CHUNK_SECONDS each (bounded by the unit's `chunk_size`,
+  which bounds the memory of the per-game rows);
 - fixed (on a cluster, or with a checkpoint): chunks of `fixed_chunk(work, total)` items,
   a function of the unit alone, so a checkpoint names the same chunks on any executor and a
   resumed run plays exactly the chunks that are missing.
@@ -34,6 +35,8 @@ from typing import Any, Callable, Iterator, Protocol
 from . import interrupts
 
 PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
+PLAIN_MIN_SECONDS = 3.0  # without a terminal: a line only for runs expected to take longer
+PLAIN_QUARTER_SECONDS = 10.0  # and one per quarter for runs this long
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
@@ -181,9 +184,13 @@ class Threads:
         limit = available_threads()
         self.workers = min(workers or limit, limit)
 
-    @property
-    def where(self) -> str:
-        return f"{self.workers} thread(s)"
+    where = ""  # (a cluster names itself here; threads are counted by `workers`)
+
+    def warm_up(self, kind: str, progress: bool):
+        """Compile or load the engine's kernels for `kind` here (warmup.warm_up), untimed."""
+        from .warmup import warm_up
+
+        return warm_up(kind, progress=progress)
 
     def submit(self, work, first: int, n: int) -> LocalJob:
         return LocalJob(work, work.start(first, n, self.workers))
@@ -201,23 +208,32 @@ class Threads:
 
 
 class Progress:
-    """A rich progress bar (on stderr, only on a terminal), started once the rest of the run
-    is expected to take more than PROGRESS_MIN_SECONDS."""
+    """How far a run is, on stderr: on a terminal a rich progress bar, started once the rest
+    of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced once per
+    chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take more than
+    PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a quarter."""
 
-    def __init__(self, total: int, enabled: bool, description: str) -> None:
+    def __init__(self, total: int, enabled: bool, description: str, unit: str = "games") -> None:
         self.total = total
         self.description = description
+        self.unit = unit
         self.bar = None
         self.task = None
-        self.enabled = False
+        self.enabled = enabled
+        self.terminal = False
+        self.plain_started = False
+        self.quarters = 0  # quarters reported in plain lines
         if enabled:
-            from rich.console import Console
+            from .progress import stderr_console
 
-            self.console = Console(stderr=True)
-            self.enabled = self.console.is_terminal
+            self.console = stderr_console()
+            self.terminal = self.console.is_terminal
 
     def update(self, done: int, seconds_left: float | None, description: str | None = None) -> None:
         if not self.enabled:
+            return
+        if not self.terminal:
+            self._plain(done, seconds_left)
             return
         if self.bar is None:
             if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
@@ -243,6 +259,21 @@ class Progress:
             self.bar.start()
             self.task = self.bar.add_task(description or self.description, total=self.total)
         self.bar.update(self.task, completed=done, description=description or self.description)
+
+    def _plain(self, done: int, seconds_left: float | None) -> None:
+        from .progress import plain_line
+
+        if not self.plain_started:
+            if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
+                return
+            self.plain_started = True
+            self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4
+            plain_line(f"{self.description}: {self.total:,} {self.unit}, about {seconds_left:,.0f} s to go")
+            return
+        quarter = 4 * done // self.total
+        if quarter > self.quarters and quarter < 4:
+            self.quarters = quarter
+            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit})")
 
     def close(self) -> None:
         if self.bar is not None:
@@ -297,7 +328,8 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
                 unit.restored += n
                 unit.left -= n
     stores = [u.store for u in units if u.store is not None]
-    bar = Progress(total, progress, units[0].description)
+    bar = Progress(total, progress, units[0].description if len(units) == 1 else f"{len(units)} variants",
+                   units[0].work.what)
     pending: deque = deque()
     planners: dict = {}
     chunks = _chunks(units, executor.fixed, planners)

@@ -124,6 +124,15 @@ def engine_hash() -> str:
     return sources_hash()
 
 
+def warm_worker(kind: str) -> bool:
+    """On a worker: compile or load the kernels for `kind`; True when it had to compile."""
+    from .warmup import cached, warm_up
+
+    compiling = not cached(kind)
+    warm_up(kind)
+    return compiling
+
+
 def play_task(work, first: int, n: int, run_id: str, engine: str):
     """A cluster task: play one chunk and return its aggregate."""
     from .chunks import play
@@ -193,6 +202,17 @@ class DaskExecutor:
     @property
     def in_flight(self) -> int:
         return 2 * self.slots + 2
+
+    def warm_up(self, kind: str, progress: bool):
+        """Compile or load the engine's kernels on every worker (in parallel), untimed."""
+        from .progress import status
+        from .warmup import Startup
+
+        began = time.perf_counter()
+        with status("loading the engine on the cluster's workers", "engine loaded on the workers in {seconds:.1f} s",
+                    progress, plain=False):
+            compiled = self.client.run(warm_worker, kind)
+        return Startup(time.perf_counter() - began, any(compiled.values()))
 
     def submit(self, work, first: int, n: int) -> ClusterJob:
         future = self.client.submit(play_task, work, first, n, self.run_id, self.engine, pure=False,

@@ -293,6 +293,56 @@ KNOBS: tuple[Knob, ...] = (
          "total; `loser_penalty`: the lowest), and sides tied for the lead share the win equally. "
          "`chips` needs it.",
          low=0, high=10_000, group=G_MATCH),
+    # -------------------------------------------------------------- the rule sheets' remaining house rules
+    Knob("sum_jump_in", ("off", "same_color", "any_color"), "off",
+         "number cards adding up to a number card just played may be played out of turn",
+         "Sum jump-in joins the jump-in window: after a number card N is played singly (on a turn, "
+         "as an identical jump-in, or on top of a multi-play; never the lead), each player, the one "
+         "who just played included, holding two or more number cards that add up to N (0s count 0) "
+         "may put them down out of turn: all of N's colour (`same_color`) or any colours "
+         "(`any_color`). The jumper chooses the order; the last card is on top and its colour "
+         "becomes current. Until the next card is played, a card matches the pile when it matches "
+         "any card of the set (its colour or its number), also across a reshuffle; a Wild Draw "
+         "Four is judged against the top card only. The set's cards have no effects (no 7 swap, no "
+         "0 rotation). Play continues from the jumper; players passed over lose their turn. A set "
+         "that empties the hand goes out; one that leaves one card needs the UNO call. A set is not "
+         "answered by another sum jump-in, but with `jump_in` a card identical to any card of the "
+         "set may be jumped in. A sum jump-in counts as a jump-in and is not a turn.",
+         sheet="求和抢牌；也有不必对颜色作出要求的约定；你的下家可以对这几张牌中的任意一张跟牌；"
+               "只要有人有和你所出的这几张牌中的任何一张完全相同的牌时，就可抢牌",
+         group=G_OUT_OF_TURN),
+    Knob("sum_jump_win_only", bool, False, "a sum jump-in is allowed only when it empties the jumper's hand",
+         "The sum set must be the jumper's whole hand (so it always wins the round, or takes the "
+         "next place under `last_standing`). Needs `sum_jump_in`.",
+         sheet="也有只能在获胜时才可用求和抢牌的约定", group=G_OUT_OF_TURN),
+    Knob("hand_sum_win", bool, False,
+         "a player whose hand is all number cards adding up to a number card just played wins at once",
+         "Right after a number card N is played singly or on top of a multi-play (its effects "
+         "resolved, before any jump-in), any other player still in whose hand holds only number "
+         "cards, at least one, adding up to N lays the hand down and goes out; if several can, the "
+         "first in the direction of play after the player of N. The laid-down cards leave play "
+         "(they are not plays and count nothing). Under `last_standing` the claimant takes the next "
+         "place and play goes on from the player after the one who played N. One claim per card "
+         "played; bots always claim. Never on the lead card.",
+         sheet="摊派胜出；手上剩下的牌，总数加起来如果和任意一家打出的牌相等时，亦可马上胜出",
+         group=G_END),
+    Knob("wild_swap", bool, False,
+         "instead of naming a colour, the player of a Wild may swap 3 cards with another player",
+         "A player who plays a Wild (never a Wild Draw Four, never a lead Wild) either names a "
+         "colour or picks another player still in the round: k = min(3, own hand, their hand) "
+         "cards of the player's choice go to that player and k cards picked at random from their "
+         "hand come back; the current colour stays what it was before the Wild. k is measured "
+         "after the UNO call and any penalty for forgetting it. A Wild that was the player's last "
+         "card goes out and names a colour. (Peeking at a hand, the sheet's other Wild option, is "
+         "information only and not simulated.)",
+         sheet="Wild多功能", group=G_SEVEN_ZERO),
+    Knob("uno_catchers", ("one", "each"), "one", "who catches a forgotten UNO call",
+         "`one`: a forgotten call is caught once, with probability `uno_catch`, and costs "
+         "`uno_penalty`. `each`: every other player still in the round catches it independently "
+         "with probability `uno_catch` (in the direction of play, starting after the forgetful "
+         "player) and the penalty is `uno_penalty` per catcher, drawn at once. Only matters with "
+         "bots that forget UNO (`random:forget_uno=0.3`).",
+         sheet="一个人捉到就罚3张牌，如此类推", group=G_UNO),
 )
 
 BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}

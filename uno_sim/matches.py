@@ -30,6 +30,7 @@ from .bots import Bot, pack_bots
 from .engine import layout as L
 from .rules import Rules
 from .chunks import Threads, Unit, run_chunks
+from .warmup import Startup
 
 
 SHARE_UNITS = 2520  # lcm(1..10): a win shared by k <= 10 sides is SHARE_UNITS // k units each
@@ -146,6 +147,7 @@ class MatchResult:
     seconds: float
     where: str = ""  # what played the matches: "2 thread(s)", a Dask cluster
     resumed: int = 0  # matches taken from a checkpoint rather than played
+    startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
 
     @property
     def rotate_seats(self) -> bool:
@@ -232,9 +234,10 @@ def simulate_matches(
     work = match_work(rules, bots, seed, rotate_seats)
     agg = work.empty()
     unit = Unit(work, matches, lambda first, n, partial, rows: agg.merge(partial), "matches", chunk_size, store)
+    startup = executor.warm_up("matches", progress)  # before the clock starts
     run_chunks([unit], executor, progress)
     return MatchResult(rules, list(bots), matches, seed, getattr(executor, "workers", 0), agg, unit.seconds,
-                       executor.where, unit.restored)
+                       executor.where, unit.restored, startup)
 
 
 def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Measure]:

@@ -161,6 +161,11 @@ def _validate(r: Rules) -> None:
     )
     need(not r.deflect or r.stack_draw_two, "deflect", "needs stack_draw_two = true")
     need(
+        not r.sum_jump_win_only or r.sum_jump_in != "off",
+        "sum_jump_win_only",
+        "needs sum_jump_in = same_color or any_color",
+    )
+    need(
         not (r.draw_rule == "until_playable" and r.play_drawn == "none"),
         "draw_rule",
         "until_playable cannot be combined with play_drawn = none",

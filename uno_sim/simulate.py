@@ -10,7 +10,7 @@ the machine. Only counters and histograms are kept (`stats.Aggregate`); with
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +21,7 @@ from .bots import Bot, pack_bots
 from .chunks import Threads, Unit, run_chunks
 from .records import records_frame
 from .rules import Rules
+from .warmup import Startup
 
 
 @dataclass
@@ -37,6 +38,7 @@ class RunResult:
     games_frame: pd.DataFrame | None = None  # per-game rows, when kept
     where: str = ""  # what played the games: "2 thread(s)", a Dask cluster
     resumed: int = 0  # games taken from a checkpoint rather than played
+    startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
 
     @property
     def bot_labels(self) -> list[str]:
@@ -209,6 +211,7 @@ class GameRun:
 def play_runs(runs: list[GameRun], executor=None, progress: bool = True) -> list[RunResult]:
     """Play several runs through one pipeline (a comparison's variants, a sweep's points)."""
     executor = executor or Threads()
+    startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
     try:
         for run in runs:
             run.open()
@@ -216,7 +219,9 @@ def play_runs(runs: list[GameRun], executor=None, progress: bool = True) -> list
     finally:
         for run in runs:
             run.close()
-    return [r.result(getattr(executor, "workers", 0), executor.where) for r in runs]
+    results = [r.result(getattr(executor, "workers", 0), executor.where) for r in runs]
+    results[0].startup = startup  # (spent once, before the first)
+    return results
 
 
 def simulate(
@@ -242,6 +247,8 @@ def simulate(
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
     temporary paths.
     `keep_games`: also keep the per-game rows in memory (`RunResult.games_frame`).
+    `seconds` times the games only: the engine's start-up (warmup.warm_up, compiling or
+    loading it, here or on a cluster's workers) comes before and is `startup`.
     `rotate_seats`: game i is deal i // players played with the bots rotated by i % players
     (bot slot b in seat (b + i) % players); per-bot win rates follow the bots, not the seats.
     """

@@ -13,7 +13,6 @@ import numpy as np
 from .bots import Bot, pack_bots
 from .cards import COLORS, FACE_TEXTS
 from .engine import layout as L
-from .engine.batch import run_key, trace_game
 from .records import record_dict
 from .rules import Rules
 
@@ -71,6 +70,23 @@ def _decode(code: int, body: np.ndarray, players: int) -> dict:
         return {"ev": "caught", "p": int(body[0])}
     if code == L.EV_OUT:
         return {"ev": "out", "p": int(body[0]), "place": int(body[1])}
+    if code == L.EV_SUM_JUMP:
+        return {"ev": "jump", "p": int(body[0]), "cards": _cards(body[3:]), "color": COLORS[int(body[1])],
+                "sum": int(body[2])}
+    if code == L.EV_HAND_SUM:
+        event = {"ev": "out", "p": int(body[0]), "how": "hand_sum", "cards": _cards(body[2:])}
+        if int(body[1]) > 0:  # last_standing only
+            event["place"] = int(body[1])
+        return event
+    if code == L.EV_PLAY_SWAP:
+        return {"ev": "play", "p": int(body[0]), "card": FACE_TEXTS[int(body[2])], "color": COLORS[int(body[1])],
+                "swap": True}
+    if code == L.EV_SWAP3:
+        k = int(body[2])
+        return {"ev": "swap3", "p": int(body[0]), "with": int(body[1]), "gave": _cards(body[3 : 3 + k]),
+                "got": _cards(body[3 + k : 3 + 2 * k])}
+    if code == L.EV_CAUGHT_BY:
+        return {"ev": "caught", "p": int(body[0]), "by": [int(q) for q in body[1:]]}
     raise ValueError(f"unknown trace event code {code}")
 
 
@@ -95,6 +111,8 @@ def end_event(record: dict, players: int) -> dict:
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
     """Events and per-game record of game number `game` of the run with this key; `bots` are
     per seat. The cards are those of deal number `deal` (default: `game`)."""
+    from .engine.batch import trace_game
+
     packed = rules.pack()
     codes, params = pack_bots(bots)
     size = _INITIAL_BUFFER
@@ -129,9 +147,14 @@ def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
 
 
 def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
-                 rotate_seats: bool = False) -> Iterator[dict]:
+                 rotate_seats: bool = False, progress: bool = False) -> Iterator[dict]:
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
-    seed, and the same `rotate_seats`)."""
+    seed, and the same `rotate_seats`). `progress`: say on standard error when the engine
+    compiles or loads first (warmup.py)."""
+    from .engine.batch import run_key
+    from .warmup import warm_up
+
+    warm_up("trace", progress=progress)
     key = run_key(seed)
     for game in range(first_game, first_game + games):
         if rotate_seats:

@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
+from .output import finish, out_folder, write_result
 from .render import print_compare
 from .resume import note_checkpoint, note_checkpoint_done
 from .run import check_parquet
@@ -36,13 +36,18 @@ def compare(
     per_game: Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")] = False,
     parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")] = False,
     rotate_seats: O.RotateSeats = False,
+    all_metrics: Annotated[
+        bool, typer.Option("--all-metrics", help="Also show the metrics that are 0 or n/a in every variant.")
+    ] = False,
+    as_json: O.Json = False,
     cluster: O.Cluster = None,
     checkpoint: O.Checkpoint = None,
 ) -> None:
     """Play the same games under each preset and show the differences to the first.
 
-    A side-by-side table with 95% intervals and significance; OUT/compare.csv,
-    OUT/differences.csv, OUT/distributions.csv and charts.
+    A headline of the significant differences, a side-by-side table with 95% intervals and
+    Holm-corrected significance; OUT/compare.csv, OUT/differences.csv, OUT/distributions.csv,
+    charts (differences.png first) and OUT/report.html (one page with all of it).
     """
     api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
@@ -61,6 +66,5 @@ def compare(
         return plan.execute(progress=True, per_game_paths=per_game_paths)
 
     result, written = write_result(folder, force, play)
-    print_compare(result)
-    print_written(written)
+    finish(result, written, as_json, lambda r: print_compare(r, all_metrics))
     note_checkpoint_done(plan.checkpoint)

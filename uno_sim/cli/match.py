@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
+from .output import finish, out_folder, write_result
 from .render import print_match
 from .resume import note_checkpoint, note_checkpoint_done
 from .workers import note_workers
@@ -35,17 +35,18 @@ def match(
                           "reflection (with 4 players: each partner pairing for 4 rounds); scores and match win "
                           "rates per player (the i-th bot), so the results are seat-fair."),
     ] = False,
+    as_json: O.Json = False,
     cluster: O.Cluster = None,
     checkpoint: O.Checkpoint = None,
 ) -> None:
-    """Play whole matches to --target: OUT/match.csv and a rounds chart."""
+    """Play whole matches to --target: a headline, OUT/match.csv, a rounds chart and
+    OUT/report.html (one page with all of it)."""
     plan = api.prepare_match(preset, matches=matches, target=target, players=players, bots=bots, seed=seed,
-                             overrides=set_, workers=workers, rotate_seats=rotate_seats, cluster=cluster,
-                             checkpoint=checkpoint)
+                             overrides=set_, workers=workers, rotate_seats=rotate_seats, progress=True,
+                             cluster=cluster, checkpoint=checkpoint)
     folder = out_folder(out, plan.name, "match", force)
     note_workers(workers, cluster)
     note_checkpoint(plan.checkpoint)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
-    print_match(result)
-    print_written(written)
+    finish(result, written, as_json, print_match)
     note_checkpoint_done(plan.checkpoint)

@@ -60,3 +60,8 @@ Checkpoint = Annotated[
                  help="Keep every finished chunk in DIR; a stopped run continues from there "
                       "(`uno-sim resume DIR`, or the same command again) with the same numbers."),
 ]
+Json = Annotated[
+    bool,
+    typer.Option("--json", help="Print the headline and the summary as JSON on standard output, and nothing else "
+                                "there (progress and the files written go to standard error)."),
+]

@@ -3,6 +3,8 @@ write every file all-or-nothing, list what was written."""
 
 from __future__ import annotations
 
+import json
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
@@ -44,7 +46,23 @@ def write_result(folder: Path, force: bool, play: Callable[[OutputFolder], objec
     return result, files.written
 
 
-def print_written(paths: list[Path]) -> None:
-    console = stdout()
+def print_written(paths: list[Path], to_stderr: bool = False) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(stderr=True, highlight=False) if to_stderr else stdout()
     for path in paths:
-        console.print(f"wrote {path}")
+        console.print(Text(f"wrote {path}"), soft_wrap=True)
+
+
+def finish(result, written: list[Path], as_json: bool, show: Callable[[object], None]) -> None:
+    """The end of a command that wrote a folder: its tables (`show(result)`) and the files
+    written on standard output; with --json only the result's JSON there, the files on stderr."""
+    if as_json:
+        data = result.to_dict() | {"files": [str(p) for p in written]}
+        sys.stdout.write(json.dumps(data, indent=2, allow_nan=False) + "\n")
+        sys.stdout.flush()
+        print_written(written, to_stderr=True)
+        return
+    show(result)
+    print_written(written)

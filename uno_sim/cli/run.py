@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
+from .output import finish, out_folder, write_result
 from .render import print_run
 from .resume import note_checkpoint, note_checkpoint_done
 from .workers import note_workers
@@ -27,10 +27,12 @@ def run(
     per_game: Annotated[bool, typer.Option("--per-game", help="Also write OUT/games.csv (one row per game).")] = False,
     parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games.parquet (needs pyarrow).")] = False,
     rotate_seats: O.RotateSeats = False,
+    as_json: O.Json = False,
     cluster: O.Cluster = None,
     checkpoint: O.Checkpoint = None,
 ) -> None:
-    """Simulate a preset: a summary, OUT/summary.csv, OUT/distributions.csv and charts."""
+    """Simulate a preset: a headline and summary; OUT/summary.csv, OUT/distributions.csv,
+    charts and OUT/report.html (one page with all of it)."""
     api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                            workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
@@ -47,8 +49,7 @@ def run(
         )
 
     result, written = write_result(folder, force, play)
-    print_run(result)
-    print_written(written)
+    finish(result, written, as_json, print_run)
     note_checkpoint_done(plan.checkpoint)
 
 

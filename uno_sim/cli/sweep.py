@@ -8,8 +8,8 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
-from .render import print_ranked, print_sweep
+from .output import finish, out_folder, write_result
+from .render import print_sweep
 from .resume import note_checkpoint, note_checkpoint_done
 from .workers import note_workers
 
@@ -53,12 +53,13 @@ def sweep(
     checkpoint: O.Checkpoint = None,
     out: O.Out = None,
     force: O.Force = False,
+    as_json: O.Json = False,
 ) -> None:
     """Simulate a preset once per value of the varied knob(s), or once per grid point.
 
-    A table and OUT/sweep.csv; with one varied knob OUT/sweep.png; with two or more,
-    OUT/ranked.csv (the grid points ranked, fair ones first) and a heatmap per --metric
-    (OUT/heatmap-METRIC.png; small multiples for a third knob).
+    A headline and a table, OUT/sweep.csv and OUT/report.html (one page with all of it); with
+    one varied knob OUT/sweep.png; with two or more, OUT/ranked.csv (the grid points ranked, fair
+    ones first) and a heatmap per --metric (OUT/heatmap-METRIC.png; small multiples for more knobs).
     """
     plan = api.prepare_sweep(preset, vary or [], games=games, players=players, bots=bots, seed=seed, overrides=set_,
                              workers=workers, metrics=metric, rank_by=rank_by, fair_within=fair_within, top=top,
@@ -67,8 +68,5 @@ def sweep(
     note_workers(workers, cluster)
     note_checkpoint(plan.checkpoint)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
-    print_sweep(result)
-    if len(result.knobs) > 1:
-        print_ranked(result)
-    print_written(written)
+    finish(result, written, as_json, print_sweep)
     note_checkpoint_done(plan.checkpoint)

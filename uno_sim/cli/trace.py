@@ -39,7 +39,7 @@ def trace(
 
     from ..trace import trace_events
 
-    events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats)
+    events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats, progress=True)
     if to_stdout:
         try:
             write = sys.stdout.write

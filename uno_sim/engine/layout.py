@@ -82,6 +82,10 @@ COL_LEAD = RECORD.block("lead")  # face of the accepted lead card (-1 if none)
 COL_PENALTY_DRAWN = RECORD.block("penalty_drawn")  # cards drawn as Draw Two/Four penalties in total
 COL_STACKS = RECORD.block("stacks")  # draw cards added onto an already pending penalty
 COL_WINNER_BOT = RECORD.block("winner_bot")  # the winner's bot slot (= winner unless seats rotate)
+COL_SUM_JUMPS = RECORD.block("sum_jumps")  # sum jump-ins (also counted in jumps)
+COL_HAND_SUM_WINS = RECORD.block("hand_sum_wins")  # players who went out by a hand-sum claim
+COL_WILD_SWAPS = RECORD.block("wild_swaps")  # Wilds played as a 3-card swap
+COL_UNO_CATCHERS = RECORD.block("uno_catchers")  # catchers of forgotten UNO calls, summed over the calls
 COL_POINTS = RECORD.block("points", MAX_PLAYERS)  # + seat: hand points at the end
 COL_CARDS = RECORD.block("cards", MAX_PLAYERS)  # + seat: cards in hand at the end
 N_COLS = RECORD.size
@@ -107,6 +111,11 @@ EV_UNO = 12  # p
 EV_CAUGHT = 13  # p
 EV_OUT = 14  # p, place
 EV_END = 15  # the record is decoded from the record row instead
+EV_SUM_JUMP = 16  # p, color, sum, faces... (bottom first, last on top)
+EV_HAND_SUM = 17  # p, place (0 under first_out), faces... (the hand laid down)
+EV_PLAY_SWAP = 18  # p, color (unchanged), card: a Wild played as a swap
+EV_SWAP3 = 19  # p, with, k, gave (k faces), got (k faces)
+EV_CAUGHT_BY = 20  # p, catchers... (uno_catchers = each)
 
 WHYS = ("turn", "penalty", "challenge", "uno", "lead")
 WHY = enum("Why", WHYS)

@@ -25,16 +25,19 @@ from .rules_check import (
 )
 from .seats import step
 from .sigs import B, G, I, VOID
+from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
     DECK,
     O_CAPACITY,
     N_FACES,
+    O_CATCHERS,
     O_DISC,
     O_HSIZE,
     O_PILE,
     O_PLACE,
     O_PLAYED,
     O_REC,
+    O_SWAP3,
     O_WORK,
     O_WORK_HANDS,
     S_ACTIVITY,
@@ -60,8 +63,12 @@ from .state import (
     S_PKIND,
     S_PLAYERS,
     S_PREV_COLOR,
+    S_SET_COLORS,
+    S_SET_FACES,
+    S_SET_NUMS,
     S_TPOS,
     S_TRACING,
+    S_WILD_SWAP,
 )
 
 
@@ -207,6 +214,7 @@ def draw_cards(g, p, n, why, until_playable):
     if drawn > 0:
         g[O_REC + L.COL_DRAWS] += drawn
         g[S_ACTIVITY] = 1
+        stale(g, p)
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
     return drawn
@@ -229,10 +237,12 @@ def draw_penalty(g, p, n, why):
 def put_down(g, p, f):
     g[hand(p) + f] -= 1
     g[O_HSIZE + p] -= 1
+    stale(g, p)
     g[O_DISC + g[S_NDISC]] = f
     g[S_NDISC] += 1
     g[O_REC + L.COL_PLAYS] += 1
     g[S_ACTIVITY] = 1
+    g[S_SET_COLORS] = 0  # a sum set's matching lasts until the next card is played
 
 
 @njit(cache=True)
@@ -248,24 +258,88 @@ def play_cards(g, p):
         put_down(g, p, g[O_PLAYED + i])
     g[S_PREV_COLOR] = g[S_COLOR]
     if f >= WILD:
-        g[S_COLOR] = bot.choose_color(g, p)
+        # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
+        if f == WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
+            g[S_WILD_SWAP] = 1
+        else:
+            g[S_COLOR] = bot.choose_color(g, p)
     else:
         g[S_COLOR] = f // 13
     if g[S_TRACING]:
-        pos = ev_open(g, L.EV_PLAY)
+        pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else L.EV_PLAY)
         emit(g, p)
         emit(g, g[S_COLOR])
         for i in range(k):
             emit(g, g[O_PLAYED + i])
         ev_close(g, pos)
     resolve(g, p, k, guilty)
-    if g[K.jump_in]:
+    if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(f):
+        hand_sum_win(g, p, f)
+    if g[K.jump_in] or g[K.sum_jump_in]:
         jump_ins(g)
+
+
+@njit(cache=True)
+def hand_sum_win(g, p, f):
+    """After p played number face f (hand_sum_win): the first other player still in, in the
+    direction of play after p, whose hand is only number cards adding up to f's number lays
+    it down and goes out. One claim per card played."""
+    n = f % 13
+    others = g[S_NACTIVE] - (1 if g[O_PLACE + p] == 0 else 0)
+    q = p
+    for _ in range(others):
+        q = step(g, q, 1)
+        if hand_sum_claims(g, q, n):
+            claim_hand_sum(g, q, p)
+            return
+
+
+@njit(cache=True)
+def claim_hand_sum(g, q, p):
+    """q lays its hand down and goes out on the number card p just played. The cards leave play."""
+    g[O_REC + L.COL_HAND_SUM_WINS] += 1
+    h = hand(q)
+    last_standing = g[K.mode] == 1
+    if last_standing:
+        g[O_PLACE + q] = g[S_NEXT_PLACE]
+        g[S_NEXT_PLACE] += 1
+        g[S_NACTIVE] -= 1
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_HAND_SUM)
+        emit(g, q)
+        emit(g, g[O_PLACE + q])
+        for f in range(N_FACES):
+            for _ in range(g[h + f]):
+                emit(g, f)
+        ev_close(g, pos)
+    for f in range(N_FACES):
+        g[h + f] = 0
+    g[O_HSIZE + q] = 0
+    stale(g, q)
+    if not last_standing:
+        end_round(g, L.REASON.out, q)
+    elif g[S_NACTIVE] == 1:
+        last_one_left(g)
+    else:
+        g[S_NEXT] = step(g, p, 1)  # the player after the one who played the number, as before
+
+
+@njit(cache=True)
+def last_one_left(g):
+    """last_standing: one player is left; they place last and the round ends (winner: place 1)."""
+    first = 0
+    for q in range(g[S_PLAYERS]):
+        if g[O_PLACE + q] == 0:
+            g[O_PLACE + q] = g[S_NEXT_PLACE]
+        elif g[O_PLACE + q] == 1:
+            first = q
+    end_round(g, L.REASON.out, first)
 
 
 @njit(cache=True, inline="always")
 def jump_allowed(g, q, f):
-    """May q jump in with face f (identical to the top card) now?"""
+    """May q jump in with face f (identical to the top card, or to a card of the sum set in
+    force) now?"""
     if g[hand(q) + f] == 0:
         return False
     if g[K.number_finish] and hsize(g, q) == 1 and not is_number(f):
@@ -275,31 +349,113 @@ def jump_allowed(g, q, f):
     return True
 
 
+@njit(I(G, I), cache=True)
+def set_jumps(g, q):
+    """Identical jump-in moves of q after a sum set: the distinct faces of the set it holds."""
+    faces = g[S_SET_FACES]
+    moves = 0
+    for f in range(52):
+        if (faces >> f) & 1 and jump_allowed(g, q, f):
+            moves += 1
+    return moves
+
+
 @njit(cache=True)
 def jump_ins(g):
-    """Players holding a card identical to the coloured top card may jump in (SPEC 3.5)."""
+    """The jump-in window after a card is played (SPEC 3.5, and sum jump-ins of 3.8): players
+    holding a card identical to the coloured top card (jump_in; after a sum set, identical to
+    any card of the set) or, after a number card, a sum set for it (sum_jump_in) may play out
+    of turn; one of those who want to is picked uniformly. Repeats until nobody moves."""
     n = g[S_PLAYERS]
+    identical = g[K.jump_in] != 0
+    sums_on = g[K.sum_jump_in] != 0
     while g[S_ENDED] == 0:
         f = top_card(g)
         if f >= WILD:
             return
+        after_set = g[S_SET_COLORS] != 0
+        sums = sums_on and not after_set and is_number(f) and g[S_PENDING] == 0
+        if not identical and not sums:
+            return
         want = 0  # candidates listed at O_WORK
         for q in range(n):
-            if g[O_PLACE + q] == 0 and jump_allowed(g, q, f) and bot.wants_jump_in(g, q, f):
+            if g[O_PLACE + q] != 0:
+                continue
+            idents = 0
+            if identical:
+                if after_set:
+                    idents = set_jumps(g, q)
+                elif jump_allowed(g, q, f):
+                    idents = 1
+            has_set = sums and has_sum_set(g, q, f)
+            if (idents > 0 or has_set) and bot.wants_jump(g, q, f, idents, has_set):
                 g[O_WORK + want] = q
                 want += 1
         if want == 0:
             return
         j = g[O_WORK] if want == 1 else g[O_WORK + randint(g, want)]
         g[S_JUMP_RUN] += 1
-        put_down(g, j, f)
+        if identical and not sums and not after_set:
+            face = f  # the only move (the window of SPEC 3.5)
+        else:
+            idents = 0
+            if identical:
+                idents = set_jumps(g, j) if after_set else (1 if jump_allowed(g, j, f) else 0)
+            face = bot.jump_move(g, j, f, idents, sums and has_sum_set(g, j, f))
         g[O_REC + L.COL_JUMPS] += 1
-        ev(g, L.EV_JUMP, 3, j, g[S_COLOR], f)
-        g[O_PLAYED] = f
-        g[S_NPLAYED] = 1
-        resolve(g, j, 1, False)
+        if face < 0:
+            sum_jump(g, j, f % 13)
+        else:
+            put_down(g, j, face)
+            g[S_PREV_COLOR] = g[S_COLOR]
+            g[S_COLOR] = face // 13
+            ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
+            g[O_PLAYED] = face
+            g[S_NPLAYED] = 1
+            resolve(g, j, 1, False)
+            if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(face):
+                hand_sum_win(g, j, face)
         if g[S_ENDED] == 0 and g[S_JUMP_RUN] >= g[K.max_turns]:
             end_round(g, L.REASON.cap, -1)
+
+
+@njit(cache=True)
+def sum_jump(g, j, n):
+    """j puts down the sum set at O_PLAYED (S_NPLAYED cards adding up to n, last on top). The
+    cards have no effects; the set's matching stays in force until the next card is played."""
+    k = g[S_NPLAYED]
+    colors = 0
+    numbers = 0
+    faces = 0
+    for i in range(k):
+        f = g[O_PLAYED + i]
+        put_down(g, j, f)
+        colors |= 1 << (f // 13)
+        numbers |= 1 << (f % 13)
+        faces |= 1 << f
+    top = g[O_PLAYED + k - 1]
+    g[S_SET_COLORS] = colors
+    g[S_SET_NUMS] = numbers
+    g[S_SET_FACES] = faces
+    g[S_PREV_COLOR] = g[S_COLOR]
+    g[S_COLOR] = top // 13
+    g[O_REC + L.COL_SUM_JUMPS] += 1
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_SUM_JUMP)
+        emit(g, j)
+        emit(g, g[S_COLOR])
+        emit(g, n)
+        for i in range(k):
+            emit(g, g[O_PLAYED + i])
+        ev_close(g, pos)
+    if hsize(g, j) == 1:
+        call_uno(g, j)
+        if g[S_ENDED]:
+            return
+    if hsize(g, j) == 0:
+        go_out(g, j, k, top, 0)  # a number card: no penalty, no effect
+        return
+    g[S_NEXT] = step(g, j, 1)
 
 
 @njit(cache=True)
@@ -308,11 +464,78 @@ def call_uno(g, p):
     if not bot.forgets_uno(g, p):
         ev(g, L.EV_UNO, 1, p, 0, 0)
         return
-    if chance(g, g[K.uno_catch]):
-        g[O_REC + L.COL_UNO_CAUGHT] += 1
-        ev(g, L.EV_CAUGHT, 1, p, 0, 0)
-        if g[K.uno_penalty] > 0:
-            draw_cards(g, p, g[K.uno_penalty], L.WHY.uno, False)
+    if g[K.uno_catchers] == 0:  # one: caught once, with uno_catch
+        if chance(g, g[K.uno_catch]):
+            g[O_REC + L.COL_UNO_CAUGHT] += 1
+            g[O_REC + L.COL_UNO_CATCHERS] += 1
+            ev(g, L.EV_CAUGHT, 1, p, 0, 0)
+            if g[K.uno_penalty] > 0:
+                draw_cards(g, p, g[K.uno_penalty], L.WHY.uno, False)
+        return
+    caught_by_each(g, p)
+
+
+@njit(VOID(G, I), cache=True)
+def caught_by_each(g, p):
+    """uno_catchers = each: every other player still in, in the direction of play after p,
+    catches with uno_catch; p draws uno_penalty per catcher, in one draw."""
+    catchers = 0
+    q = p
+    for _ in range(g[S_NACTIVE] - 1):
+        q = step(g, q, 1)
+        if chance(g, g[K.uno_catch]):
+            g[O_CATCHERS + catchers] = q
+            catchers += 1
+    if catchers == 0:
+        return
+    g[O_REC + L.COL_UNO_CAUGHT] += 1
+    g[O_REC + L.COL_UNO_CATCHERS] += catchers
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_CAUGHT_BY)
+        emit(g, p)
+        for i in range(catchers):
+            emit(g, g[O_CATCHERS + i])
+        ev_close(g, pos)
+    if g[K.uno_penalty] > 0:
+        draw_cards(g, p, g[K.uno_penalty] * catchers, L.WHY.uno, False)
+
+
+@njit(VOID(G, I), cache=True)
+def wild_swap(g, p):
+    """p played a Wild as a swap (wild_swap): k = min(3, own hand, target's hand) cards of p's
+    choice go to the target, k cards picked uniformly from the target's hand come back."""
+    t = bot.choose_swap_target(g, p)
+    k = min(3, hsize(g, p), hsize(g, t))
+    hp = hand(p)
+    ht = hand(t)
+    for i in range(k):  # the cards p gives, one at a time
+        f = bot.wild_swap_card(g, p)
+        g[hp + f] -= 1
+        g[O_HSIZE + p] -= 1
+        g[O_SWAP3 + i] = f
+    for i in range(k):  # the cards that come back, from the target's own hand
+        f = bot.uniform_card(g, t)
+        g[ht + f] -= 1
+        g[O_HSIZE + t] -= 1
+        g[O_SWAP3 + 3 + i] = f
+    for i in range(k):
+        g[ht + g[O_SWAP3 + i]] += 1
+        g[hp + g[O_SWAP3 + 3 + i]] += 1
+    g[O_HSIZE + p] += k
+    g[O_HSIZE + t] += k
+    stale(g, p)
+    stale(g, t)
+    g[O_REC + L.COL_WILD_SWAPS] += 1
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_SWAP3)
+        emit(g, p)
+        emit(g, t)
+        emit(g, k)
+        for i in range(k):
+            emit(g, g[O_SWAP3 + i])
+        for i in range(k):
+            emit(g, g[O_SWAP3 + 3 + i])
+        ev_close(g, pos)
 
 
 @njit(cache=True)
@@ -325,6 +548,8 @@ def swap_hands(g, a, b):
     t = g[O_HSIZE + a]
     g[O_HSIZE + a] = g[O_HSIZE + b]
     g[O_HSIZE + b] = t
+    stale(g, a)
+    stale(g, b)
     g[O_REC + L.COL_SWAPS] += 1
 
 
@@ -344,6 +569,7 @@ def rotate_hands(g):
             for f in range(N_FACES):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * N_FACES + f]
             g[O_HSIZE + q] = g[sizes + q]
+            stale(g, q)
     g[O_REC + L.COL_ROTATIONS] += 1
 
 
@@ -477,13 +703,7 @@ def go_out(g, p, k, f, pend0):
     else:
         nxt = step(g, p, 1)
     if g[S_NACTIVE] == 1:
-        first = 0
-        for q in range(g[S_PLAYERS]):
-            if g[O_PLACE + q] == 0:
-                g[O_PLACE + q] = g[S_NEXT_PLACE]
-            elif g[O_PLACE + q] == 1:
-                first = q
-        end_round(g, L.REASON.out, first)
+        last_one_left(g)
         return
     g[S_NEXT] = nxt
 
@@ -495,12 +715,17 @@ def resolve(g, p, k, guilty):
     if hsize(g, p) == 1:
         call_uno(g, p)
         if g[S_ENDED]:
+            g[S_WILD_SWAP] = 0
             return
     f = g[O_PLAYED + k - 1]
     if hsize(g, p) == 0:
         go_out(g, p, k, f, pend0)
         return
-    if f < WILD:
+    if f == WILD:
+        if g[S_WILD_SWAP]:
+            g[S_WILD_SWAP] = 0
+            wild_swap(g, p)
+    elif f < WILD:
         s = f % 13
         if s == 7 and g[K.seven_swap]:
             for _ in range(k):
@@ -581,6 +806,7 @@ def deal(g, dealer):
             g[h + f] = 0
         g[O_HSIZE + q] = 0
         g[O_PLACE + q] = 0
+        stale(g, q)
     i = 0
     for f in range(N_FACES):
         c = 4 if f >= WILD else (1 if f % 13 == 0 else 2)

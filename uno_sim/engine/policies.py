@@ -12,9 +12,19 @@ from ..knobs import K
 from . import layout as L
 from . import strategy
 from .rng import chance, randint
-from .rules_check import N_CANDIDATES, candidate, hand, holds_forbidding_card, legal_answer, legal_turn_card
-from .sigs import G, I
-from .state import O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_PLAYERS
+from .rules_check import (
+    N_CANDIDATES,
+    candidate,
+    hand,
+    holds_forbidding_card,
+    legal_answer,
+    legal_turn_card,
+    turn_candidate,
+    turn_candidates,
+)
+from .sigs import B, G, I
+from .state import N_FACES, O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
+from .sumsets import ENUMERATE, collect, sum_sets
 
 
 @njit(cache=True, inline="always")
@@ -45,7 +55,7 @@ def choose_turn_card(g, p, color, top):
         and chance(g, param(g, p, L.BP.bluff_prob))
     ):
         return WILD_DRAW_FOUR
-    if g[K.number_finish] and g[O_HSIZE + p] == 1:
+    if (g[K.number_finish] and g[O_HSIZE + p] == 1) or g[S_SET_COLORS] != 0:
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
 
@@ -101,10 +111,27 @@ def _may_put_down(g, p, f, color, top, pkind):
     return legal_answer(g, p, f, color, top, pkind)
 
 
-@njit(cache=True)
+@njit(I(G, I, I, I), cache=True)
 def _pick_legal_slowly(g, p, color, top):
-    """Uniform over the legal physical cards, asking legal_turn_card about every candidate."""
-    return _weighted_pick(g, p, color, top, 0)
+    """Uniform over the legal physical cards, asking legal_turn_card about every candidate
+    (every face, in face order, while a sum set is in force)."""
+    h = hand(p)
+    n = turn_candidates(g)
+    total = 0
+    for i in range(n):
+        f = turn_candidate(g, i, color, top)
+        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
+            total += g[h + f]
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    for i in range(n):
+        f = turn_candidate(g, i, color, top)
+        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
+            r -= g[h + f]
+            if r < 0:
+                return f
+    return -1
 
 
 @njit(I(G, I, I, I, I), cache=True)
@@ -164,10 +191,80 @@ def forgets_uno(g, p):
 
 
 @njit(cache=True, inline="always")
-def wants_jump_in(g, p, f):
+def wants_jump(g, p, f, idents, sums):
+    """Seat p holds a jump move after face f was played: `idents` identical-card moves, and a
+    sum set when `sums`. Does it want to move? random: with jump_in_prob."""
     if strategic(g, p):
-        return strategy.wants_jump_in(g, p, f)
+        return strategy.wants_jump(g, p, f, idents, sums)
     return chance(g, param(g, p, L.BP.jump_in_prob))
+
+
+@njit(I(G, I, I), cache=True)
+def set_face(g, p, r):
+    """The r-th face (in face order) of the sum set in force that p holds."""
+    faces = g[S_SET_FACES]
+    h = hand(p)
+    for f in range(52):
+        if (faces >> f) & 1 and g[h + f] > 0:
+            if r == 0:
+                return f
+            r -= 1
+    return -1
+
+
+@njit(I(G, I, I, I, B), cache=True)
+def jump_move(g, p, f, idents, sums):
+    """The move of seat p, picked to jump in after face f: a face to jump in with (identical to
+    f, or after a sum set to a card of the set), or -1 for a sum set, then written at O_PLAYED
+    (S_NPLAYED cards, last on top). `idents` and `sums` as for wants_jump.
+
+    random: uniform over its distinct moves: each identical face is one, each distinct
+    multiset of faces forming a sum set is one; a sum set goes down in face order."""
+    if strategic(g, p):
+        return strategy.jump_move(g, p, f, idents, sums)
+    m = 0
+    n = f % 13
+    whole = g[O_HSIZE + p] if g[K.sum_jump_win_only] else 0
+    sets = 0
+    if sums:
+        m = collect(g, p, f)
+        sets = sum_sets(g, m, n, whole, -1, ENUMERATE)
+    total = idents + sets
+    r = 0 if total == 1 else randint(g, total)
+    if r < idents:
+        return f if g[S_SET_COLORS] == 0 else set_face(g, p, r)
+    g[S_NPLAYED] = sum_sets(g, m, n, whole, r - idents, ENUMERATE)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def wants_wild_swap(g, p):
+    """After playing a Wild that was not its last card (wild_swap): swap cards instead of
+    naming a colour? random: one draw, with probability 1/2."""
+    if strategic(g, p):
+        return strategy.wants_wild_swap(g, p)
+    return randint(g, 2) == 0
+
+
+@njit(I(G, I), cache=True)
+def uniform_card(g, p):
+    """A physical card of p's hand, uniformly at random: one draw indexing the cards in face order."""
+    h = hand(p)
+    r = randint(g, g[O_HSIZE + p])
+    for f in range(N_FACES):
+        r -= g[h + f]
+        if r < 0:
+            return f
+    return -1
+
+
+@njit(cache=True, inline="always")
+def wild_swap_card(g, p):
+    """The next card p gives away in a Wild swap (the engine takes it out of p's hand before
+    asking for the next). random: a uniformly random card of its hand."""
+    if strategic(g, p):
+        return strategy.worst_card(g, p)
+    return uniform_card(g, p)
 
 
 @njit(cache=True)

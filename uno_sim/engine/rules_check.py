@@ -9,7 +9,7 @@ from .jit import njit
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from ..knobs import K
 from . import layout as L
-from .state import N_FACES, O_HANDS, O_HSIZE
+from .state import N_FACES, O_HANDS, O_HSIZE, S_SET_COLORS, S_SET_NUMS
 
 N_CANDIDATES = 18  # 13 faces of the current colour, 3 of the top symbol, Wild, Wild Draw Four
 
@@ -66,6 +66,32 @@ def matches(f, color, top):
 
 
 @njit(cache=True, inline="always")
+def set_matches(g, f):
+    """A sum set is in force (sum_jump_in) and coloured face f has the colour or the number of
+    one of its cards. False when no set is in force."""
+    colors = g[S_SET_COLORS]
+    if colors == 0 or f >= WILD:
+        return False
+    s = f % 13
+    return ((colors >> (f // 13)) & 1) != 0 or (s < 10 and ((g[S_SET_NUMS] >> s) & 1) != 0)
+
+
+@njit(cache=True, inline="always")
+def turn_candidates(g):
+    """How many candidate indices an ordinary turn must look at: the 18 of `candidate`, or
+    every face while a sum set is in force (any card of the set may be followed)."""
+    return N_FACES if g[S_SET_COLORS] != 0 else N_CANDIDATES
+
+
+@njit(cache=True, inline="always")
+def turn_candidate(g, i, color, top):
+    """The i-th face that could be legal on an ordinary turn (see turn_candidates); -1: none."""
+    if g[S_SET_COLORS] != 0:
+        return i
+    return candidate(i, color, top)
+
+
+@njit(cache=True, inline="always")
 def holds_forbidding_card(g, p, color, top):
     """True when p holds a card that makes a Wild Draw Four a bluff under wd4_rule."""
     rule = g[K.wd4_rule]
@@ -96,7 +122,7 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
         if allow_bluff and g[K.challenge]:
             return True
         return not holds_forbidding_card(g, p, color, top)
-    return matches(f, color, top)
+    return matches(f, color, top) or set_matches(g, f)
 
 
 @njit(cache=True, inline="always")
@@ -125,7 +151,7 @@ def playable_drawn(g, p, f, color, top):
         return True
     if f == WILD_DRAW_FOUR:
         return not holds_forbidding_card(g, p, color, top)
-    return matches(f, color, top)
+    return matches(f, color, top) or set_matches(g, f)
 
 
 @njit(cache=True, inline="always")

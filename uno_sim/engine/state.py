@@ -57,6 +57,10 @@ S_LAST_DRAWN = GAME.block("last_drawn")  # last face drawn by the current draw o
 S_NPLAYED = GAME.block("played_size")  # cards in the play being resolved (faces at O_PLAYED)
 S_IDLE = GAME.block("idle")  # consecutive turns in which no card was played or drawn
 S_PREV_COLOR = GAME.block("prev_color")  # the colour current before the last play (bots judge a Wild Draw Four by it)
+S_SET_COLORS = GAME.block("set_colors")  # sum set in force (sum_jump_in): bit c for each colour in it; 0: no set
+S_SET_NUMS = GAME.block("set_numbers")  # bit n for each number in the sum set in force
+S_SET_FACES = GAME.block("set_faces")  # bit f for each face in the sum set in force
+S_WILD_SWAP = GAME.block("wild_swap")  # the Wild being resolved is played as a swap (wild_swap)
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
 O_REC = GAME.block("record", N_COLS)
@@ -68,6 +72,18 @@ O_DISC = GAME.block("discard", DECK)  # discard pile, top at O_DISC + ndisc - 1
 O_PLAYED = GAME.block("played", DECK)  # the cards of the play being resolved
 O_WORK = GAME.block("work", 2 * MAX_PLAYERS + 4)  # work space: jump-in candidates, hand sizes
 O_WORK_HANDS = GAME.block("work_hands", MAX_PLAYERS * N_FACES)  # work space for a rotation
+N_SUM_FACES = 40  # number faces (4 colours x 0-9)
+O_SUM_FACES = GAME.block("sum_faces", N_SUM_FACES)  # work space: the faces a sum set may use
+O_SUM_AVAIL = GAME.block("sum_avail", N_SUM_FACES)  # how many of each the player holds
+O_SUM_TAKE = GAME.block("sum_take", N_SUM_FACES)  # how many of each the set being enumerated takes
+O_SUM_REST = GAME.block("sum_rest", N_SUM_FACES + 1)  # the most the faces from here on can add
+O_SWAP3 = GAME.block("swap3", 6)  # work space of a Wild swap: the cards given, then the cards got
+O_CATCHERS = GAME.block("catchers", MAX_PLAYERS)  # work space: who caught a forgotten UNO call (uno_catchers = each)
+# What each hand can do with sums (sum_jump_in, hand_sum_win), kept per seat and recomputed only
+# after the hand changed: every change to a hand must mark its seat's entry stale
+# (sumsets.stale: a zero at O_SUM_CACHE + seat * SUM_CACHE_WIDTH). Layout: sumsets.C_*.
+SUM_CACHE_WIDTH = 7
+O_SUM_CACHE = GAME.block("sum_cache", MAX_PLAYERS * SUM_CACHE_WIDTH)
 O_TRACE = GAME.size  # event buffer from here to the end of g (its length is g[O_CAPACITY])
 N_GAME = O_TRACE
 

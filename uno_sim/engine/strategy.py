@@ -25,6 +25,8 @@ from .rules_check import (
     is_number,
     legal_answer,
     legal_turn_card,
+    turn_candidate,
+    turn_candidates,
 )
 from .seats import step
 from .sigs import B, G, I
@@ -35,11 +37,16 @@ from .state import (
     O_PARAMS,
     O_PLACE,
     O_PLAYED,
+    O_SWAP3,
     S_NACTIVE,
     S_NDISC,
+    S_NPLAYED,
     S_PLAYERS,
     S_PREV_COLOR,
+    S_SET_COLORS,
+    S_SET_FACES,
 )
+from .sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
 
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
@@ -265,8 +272,8 @@ def best_turn_card(g, p, color, top):
     n3 = color_count(g, p, 3)
     best = -1
     best_score = NO_CHOICE
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
+    for i in range(turn_candidates(g)):
+        f = turn_candidate(g, i, color, top)
         if f >= 0 and g[h + f] > 0 and legal_turn_card(g, p, f, color, top, False):
             keep = -1
             if f < WILD:
@@ -439,11 +446,157 @@ def choose_color(g, p):
 
 
 @njit(cache=True)
-def wants_jump_in(g, p, f):
-    """jump_in_prob; expert never jumps in with a 7 / 0 whose swap / rotation brings a larger hand."""
-    if is_expert(g, p) and swap_gain(g, p, f) < 0:
+def colour_held_most_on_top(g, p, k):
+    """Of the k cards at O_PLAYED (still in p's hand), move to the top (last) the one whose
+    colour p holds most of after putting all k down (ties: the lowest colour index)."""
+    best_i = k - 1
+    best_left = -1
+    for i in range(k):
+        c = g[O_PLAYED + i] // 13
+        left = color_count(g, p, c)
+        for j in range(k):
+            if g[O_PLAYED + j] // 13 == c:
+                left -= 1
+        if left > best_left or (left == best_left and c < g[O_PLAYED + best_i] // 13):
+            best_i = i
+            best_left = left
+    t = g[O_PLAYED + best_i]
+    g[O_PLAYED + best_i] = g[O_PLAYED + k - 1]
+    g[O_PLAYED + k - 1] = t
+
+
+@njit(cache=True, inline="always")
+def forgets_uno(g, p):
+    return chance(g, param(g, p, L.BP.forget_uno))
+
+
+@njit(I(G, I, I), cache=True)
+def identical_jump(g, p, f):
+    """The face p would jump in with as an identical card after face f, or -1: f itself, or
+    after a sum set the best card of the set it holds (its ordinary-turn score). expert never
+    jumps in with a 7 / 0 whose swap / rotation brings a larger hand."""
+    expert = is_expert(g, p)
+    if g[S_SET_COLORS] == 0:
+        if expert and swap_gain(g, p, f) < 0:
+            return -1
+        return f
+    faces = g[S_SET_FACES]
+    h = hand(p)
+    best = -1
+    best_score = NO_CHOICE
+    for face in range(52):
+        if (faces >> face) & 1 and g[h + face] > 0:
+            if expert and swap_gain(g, p, face) < 0:
+                continue
+            keep = color_count(g, p, face // 13) - 1
+            score = expert_score(g, p, face, False, keep) if expert else greedy_score(g, p, face, keep)
+            if score < best_score:
+                best = face
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def wants_jump(g, p, f, idents, sums):
+    """With jump_in_prob, when it holds a move it would make: a sum set, or an identical card
+    (identical_jump)."""
+    if not sums and identical_jump(g, p, f) < 0:
         return False
     return chance(g, param(g, p, L.BP.jump_in_prob))
+
+
+@njit(cache=True)
+def set_top(g, p, k):
+    """Of the sum set at O_PLAYED (k cards in face order, still in p's hand), move to the top
+    the first card whose colour p holds most of after the play, unless the last card's colour
+    is held as much (so a set of one colour keeps its face order)."""
+    best_i = k - 1
+    best_left = -1
+    for i in range(k - 1, -1, -1):
+        c = g[O_PLAYED + i] // 13
+        left = color_count(g, p, c)
+        for j in range(k):
+            if g[O_PLAYED + j] // 13 == c:
+                left -= 1
+        if left > best_left:
+            best_i = i
+            best_left = left
+    t = g[O_PLAYED + best_i]
+    g[O_PLAYED + best_i] = g[O_PLAYED + k - 1]
+    g[O_PLAYED + k - 1] = t
+
+
+@njit(I(G, I, I, I, B), cache=True)
+def jump_move(g, p, f, idents, sums):
+    """A sum set whenever it holds one (it sheds two cards or more): the set with the most
+    cards (which also sheds the most points: every set adds up to the same number, and holds
+    as many 0s as it can), ties: the first in enumeration order; the colour held most after
+    the play on top (set_top). Otherwise its identical card (identical_jump)."""
+    if not sums:
+        return identical_jump(g, p, f)
+    n = f % 13
+    whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
+    m = collect(g, p, f)
+    best = sum_sets(g, m, n, whole, -1, MOST_CARDS)
+    k = sum_sets(g, m, n, whole, best, ENUMERATE)
+    set_top(g, p, k)
+    g[S_NPLAYED] = k
+    return -1
+
+
+@njit(I(G, I, I), cache=True)
+def give_score(g, p, f):
+    """How much p wants to be rid of face f in a Wild swap (higher goes first): expert keeps its
+    wild cards unless nothing else is left; then both bots give the most points, ties the colour
+    they hold least (off-colour), then the lowest face."""
+    points = face_points(f, g[K.zero_points])
+    score = points * 100
+    if f < WILD:
+        score += 20 - color_count(g, p, f // 13)
+    elif is_expert(g, p):
+        score -= 1000000
+    return score
+
+
+@njit(I(G, I), cache=True)
+def worst_card(g, p):
+    """The card p gives away next in a Wild swap (give_score)."""
+    h = hand(p)
+    best = -1
+    best_score = -NO_CHOICE
+    for f in range(54):
+        if g[h + f] > 0:
+            score = give_score(g, p, f)
+            if score > best_score:
+                best = f
+                best_score = score
+    return best
+
+
+GREEDY_SWAP_POINTS = 12  # a card from an unseen hand is worth about 11.5 points (1240 / 108)
+
+
+@njit(cache=True)
+def wants_wild_swap(g, p):
+    """Never with a team-mate. expert / bluffer: swap when the opponent with the fewest cards
+    (swap_target) is close to going out (<= DANGER cards); greedy: when the k cards it would
+    give are worth more than GREEDY_SWAP_POINTS each on average."""
+    t = swap_target(g, p)
+    if t < 0 or not opponents(g, p, t):  # never with a team-mate
+        return False
+    if is_expert(g, p):
+        return hsize(g, t) <= DANGER
+    k = min(3, hsize(g, p), hsize(g, t))
+    h = hand(p)
+    total = 0
+    for i in range(k):  # its k worst cards, taken out one by one and put back after
+        f = worst_card(g, p)
+        total += face_points(f, g[K.zero_points])
+        g[O_SWAP3 + i] = f
+        g[h + f] -= 1
+    for i in range(k):
+        g[h + g[O_SWAP3 + i]] += 1
+    return total > GREEDY_SWAP_POINTS * k
 
 
 @njit(cache=True)
@@ -486,24 +639,5 @@ def extra_cards(g, p, f):
             if k <= avail:
                 g[O_PLAYED + k] = face
                 k += 1
-    # the top card: the colour with the most cards left after the play (ties: lowest index)
-    best_i = k - 1
-    best_left = -1
-    for i in range(k):
-        c = g[O_PLAYED + i] // 13
-        left = color_count(g, p, c)
-        for j in range(k):
-            if g[O_PLAYED + j] // 13 == c:
-                left -= 1
-        if left > best_left or (left == best_left and c < g[O_PLAYED + best_i] // 13):
-            best_i = i
-            best_left = left
-    t = g[O_PLAYED + best_i]
-    g[O_PLAYED + best_i] = g[O_PLAYED + k - 1]
-    g[O_PLAYED + k - 1] = t
+    colour_held_most_on_top(g, p, k)
     return k - 1
-
-
-@njit(cache=True, inline="always")
-def forgets_uno(g, p):
-    return chance(g, param(g, p, L.BP.forget_uno))

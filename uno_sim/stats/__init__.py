@@ -15,13 +15,14 @@ from .intervals import (CONFIDENCE, binom_cdf, binom_ppf, mean_interval, newcomb
                         wilson_interval, z_value)
 from .measures import (DISTRIBUTION_COLUMNS, SUMMARY_COLUMNS, Measure, distributions_frame, mean_measure, measures,
                        metric, rate_measure, spread_measures, summarize, summary_frame, write_csv)
-from .significance import (DIFFERENCE_COLUMNS, SIGNIFICANCE, TESTS, difference, differences, mann_whitney, stars,
-                           two_proportion_z, welch_t)
+from .significance import (DIFFERENCE_COLUMNS, SIGNIFICANCE, TESTS, difference, differences, holm, mann_whitney,
+                           per_game_variance, pooled_sd, stars, two_proportion_z, welch_t)
 
 __all__ = [
     "Aggregate", "CONFIDENCE", "DIFFERENCE_COLUMNS", "DISTRIBUTIONS", "DISTRIBUTION_COLUMNS", "HIST_COLUMNS",
     "IntHistogram", "MAX_HIST_RANGE", "Measure", "SIGNIFICANCE", "SUMMARY_COLUMNS", "TESTS", "binom_cdf",
-    "binom_ppf", "difference", "differences", "distributions_frame", "mann_whitney", "mean_interval",
-    "mean_measure", "measures", "metric", "newcombe_interval", "normal_sf", "rate_measure", "spread_measures",
+    "binom_ppf", "difference", "differences", "distributions_frame", "holm", "mann_whitney", "mean_interval",
+    "mean_measure", "measures", "metric", "newcombe_interval", "normal_sf", "per_game_variance", "pooled_sd",
+    "rate_measure", "spread_measures",
     "stars", "summarize", "summary_frame", "two_proportion_z", "welch_t", "wilson_interval", "write_csv", "z_value",
 ]

@@ -146,6 +146,12 @@ def measures(
     rate("rotation_rate", h["rotations"].count_above(0))
     mean("mean_rotations", "rotations")
     mean("mean_uno_caught", "uno_caught")
+    # The rule sheets' remaining house rules (a sum jump-in is also a jump-in, above).
+    rate("sum_jump_rate", h["sum_jumps"].count_above(0))
+    mean("mean_sum_jumps", "sum_jumps")
+    rate("hand_sum_win_rate", h["hand_sum_wins"].count_above(0))
+    rate("wild_swap_rate", h["wild_swaps"].count_above(0))
+    mean("mean_uno_catchers", "uno_catchers")
     return out
 
 

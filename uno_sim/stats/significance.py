@@ -84,7 +84,8 @@ TESTS = {
     "value": "",
 }
 DIFFERENCE_COLUMNS = [
-    "variant", "baseline", "metric", "diff", "diff_ci_low", "diff_ci_high", "p_value", "test", "significant",
+    "variant", "baseline", "metric", "diff", "diff_ci_low", "diff_ci_high", "p_value", "p_adjusted", "test",
+    "significant", "pooled_sd",
 ]
 SIGNIFICANCE = 0.05
 
@@ -116,9 +117,33 @@ def difference(base: Measure, other: Measure, confidence: float = CONFIDENCE) ->
         "diff_ci_low": low,
         "diff_ci_high": high,
         "p_value": p,
+        "p_adjusted": p,  # until holm() sees the whole family (differences())
         "test": TESTS[kind],
         "significant": bool(p == p and p < SIGNIFICANCE),
+        "pooled_sd": pooled_sd(base, other),
     }
+
+
+def per_game_variance(m: Measure) -> float:
+    """The variance of the per-game values behind a measure: p (1 - p) for a rate (an edge:
+    of the seat's rate), the sample variance for a mean or an order statistic; NaN else."""
+    if m.kind in ("rate", "edge"):
+        if m.trials <= 0:
+            return math.nan
+        p = m.successes / m.trials
+        return p * (1.0 - p)
+    if m.kind == "mean":
+        return m.var
+    if m.kind == "quantile" and m.hist is not None:
+        return m.hist.variance()
+    return math.nan
+
+
+def pooled_sd(base: Measure, other: Measure) -> float:
+    """sqrt of the mean of the two per-game variances: the scale of a standardised difference
+    (diff / pooled_sd, Cohen's d); NaN when there is no variation to scale by."""
+    v = (per_game_variance(base) + per_game_variance(other)) / 2.0
+    return math.sqrt(v) if v > 0 else math.nan
 
 
 def differences(variants: list[tuple[str, list[Measure]]], confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -133,7 +158,27 @@ def differences(variants: list[tuple[str, list[Measure]]], confidence: float = C
             if ref is None:
                 continue
             rows.append({"variant": name, "baseline": base_name, "metric": m.name} | difference(ref, m, confidence))
-    return pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
+    frame = pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
+    frame["p_adjusted"] = holm(frame["p_value"].to_numpy(dtype=float))
+    frame["significant"] = frame["p_adjusted"] < SIGNIFICANCE  # NaN compares False
+    return frame
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values (NaN entries are not tests: they
+    stay NaN and do not count): the i-th smallest of m becomes max over j <= i of
+    min(1, (m - j + 1) p_(j)). Rejecting where the adjusted value is below alpha keeps the
+    chance of any false rejection in the family below alpha (Holm 1979)."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    tested = np.flatnonzero(~np.isnan(p))
+    m = len(tested)
+    if m == 0:
+        return out
+    order = tested[np.argsort(p[tested], kind="stable")]
+    scaled = (m - np.arange(m)) * p[order]
+    out[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    return out
 
 
 def stars(p: float) -> str:

@@ -1,0 +1,297 @@
+"""Answers first: the engine's start-up shown and kept out of games/s, the headline from the
+tidy frames, Holm's correction, quiet rows, the forest plot, report.html (rendered in a real
+headless Chromium when installed) and --json."""
+
+import base64
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import uno_sim
+from uno_sim import cli, headline, stats, warmup
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(capsys, *args):
+    code = cli.run_cli([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- Holm
+
+
+def test_holm_hand_computed():
+    # p = 0.01, 0.04, 0.03, 0.005 (m = 4): sorted 0.005, 0.01, 0.03, 0.04 -> 4*0.005 = 0.02,
+    # 3*0.01 = 0.03, 2*0.03 = 0.06, 1*0.04 = 0.04 -> monotone: 0.02, 0.03, 0.06, 0.06
+    adjusted = stats.holm([0.01, 0.04, 0.03, 0.005])
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    # NaN entries are not tests: m = 2 here
+    out = stats.holm([0.2, math.nan, 0.01])
+    assert out[0] == pytest.approx(0.2) and math.isnan(out[1]) and out[2] == pytest.approx(0.02)
+    assert stats.holm([0.9, 0.8]).tolist() == [1.0, 1.0]  # capped at 1
+
+
+def test_differences_carry_holm_and_pooled_sd():
+    a, b = stats.IntHistogram(), stats.IntHistogram()
+    a.add(np.array([10, 12, 14, 16] * 50))
+    b.add(np.array([11, 13, 15, 17] * 50))
+    base = [stats.mean_measure("mean_turns", a), stats.rate_measure("stack_rate", 40, 200)]
+    other = [stats.mean_measure("mean_turns", b), stats.rate_measure("stack_rate", 60, 200)]
+    frame = stats.differences([("a", base), ("b", other)]).set_index("metric")
+    raw = frame["p_value"]
+    assert frame["p_adjusted"].tolist() == pytest.approx(stats.holm(raw.to_numpy()).tolist())
+    assert (frame["significant"] == (frame["p_adjusted"] < 0.05)).all()
+    # pooled sd: sqrt of the mean of the two variances; rates p(1-p)
+    assert frame.loc["mean_turns", "pooled_sd"] == pytest.approx(math.sqrt((a.variance() + b.variance()) / 2))
+    assert frame.loc["stack_rate", "pooled_sd"] == pytest.approx(math.sqrt((0.2 * 0.8 + 0.3 * 0.7) / 2))
+
+
+# ---------------------------------------------------------------- headline from frames
+
+
+def summary_rows(variant, games, rows):
+    return pd.DataFrame([{"variant": variant, "metric": m, "value": v, "ci_low": lo, "ci_high": hi, "games": games}
+                         for m, v, lo, hi in rows])
+
+
+def diff_row(variant, metric, diff, low, high, p_adj, sd, test="Welch t"):
+    return {"variant": variant, "baseline": "base", "metric": metric, "diff": diff, "diff_ci_low": low,
+            "diff_ci_high": high, "p_value": p_adj, "p_adjusted": p_adj, "test": test, "significant": p_adj < 0.05,
+            "pooled_sd": sd}
+
+
+def test_compare_headline_in_words():
+    nan = math.nan
+    summary = pd.concat([
+        summary_rows("base", 1000, [("mean_turns", 50.0, 49, 51), ("first_player_edge", 0.016, 0.01, 0.02),
+                                    ("stack_rate", 0.0, 0.0, 0.004), ("mean_max_pending", 4.0, 3.9, 4.1),
+                                    ("maximum_max_pending", 4, nan, nan), ("jump_in_rate", 0.0, 0.0, 0.004)]),
+        summary_rows("v", 1000, [("mean_turns", 52.7, 51.7, 53.7), ("first_player_edge", 0.018, 0.012, 0.024),
+                                 ("stack_rate", 0.40, 0.37, 0.43), ("mean_max_pending", 6.0, 5.9, 6.1),
+                                 ("maximum_max_pending", 16, nan, nan), ("jump_in_rate", 0.0, 0.0, 0.004)]),
+    ], ignore_index=True)
+    diffs = pd.DataFrame([
+        diff_row("v", "mean_turns", 2.70, 2.63, 2.77, 0.001, 20.0),
+        diff_row("v", "first_player_edge", 0.002, -0.004, 0.008, 0.2, 0.44, "two-proportion z"),
+        diff_row("v", "stack_rate", 0.40, 0.37, 0.43, 1e-9, 0.35, "two-proportion z"),
+        diff_row("v", "mean_max_pending", 2.0, 1.9, 2.1, 1e-9, 2.0),
+        diff_row("v", "maximum_max_pending", 12, nan, nan, nan, nan, ""),
+        diff_row("v", "jump_in_rate", 0.0, nan, nan, nan, nan, "two-proportion z"),
+    ])
+    lines = headline.compare_headline(summary, diffs)
+    assert lines[0].startswith("v against base (1,000 games each): 3 of 4 differences are significant")
+    text = "\n".join(lines)
+    # ranked by standardised size: stack_rate (0.40/0.35) > mean_max_pending (1.0) > mean_turns (0.135)
+    order = [text.index(s) for s in ("share of games with a stacked penalty", "largest penalty of a game",
+                                     "games are 5.4% longer")]
+    assert order == sorted(order)
+    assert "games are 5.4% longer (+2.70 turns, 95% CI +2.63 to +2.77)" in text
+    assert "the largest penalty seen grows from 4 to 16 cards" in text
+    assert "the first player's edge shows no significant change" in text and "p = 0.20" in text
+    assert "jump" not in text  # nothing to say: 0 in both
+
+
+def test_quiet_metrics_all_zero_all_na_always_one():
+    nan = math.nan
+    summary = pd.concat([
+        summary_rows("a", 10, [("jump_in_rate", 0.0, 0, 0.3), ("challenge_success_rate", nan, nan, nan),
+                               ("win_rate_bot_random", 1.0, 0.7, 1.0), ("mean_turns", 0.0, 0, 0),
+                               ("stack_rate", 0.0, 0, 0.3), ("maximum_turns", 7, nan, nan)]),
+        summary_rows("b", 10, [("jump_in_rate", 0.0, 0, 0.3), ("challenge_success_rate", nan, nan, nan),
+                               ("win_rate_bot_random", 1.0, 0.7, 1.0), ("mean_turns", 0.0, 0, 0),
+                               ("stack_rate", 0.2, 0.1, 0.3), ("maximum_turns", 7, nan, nan)]),
+    ], ignore_index=True)
+    assert headline.quiet_metrics(summary) == ["jump_in_rate", "challenge_success_rate", "win_rate_bot_random",
+                                               "mean_turns"]
+
+
+def test_run_sweep_match_headlines_from_real_frames():
+    run = uno_sim.run("standard", games=4000, seed=3, bots="expert,random,random,random")
+    lines = run.headline
+    assert lines[0].startswith("In 4,000 games of standard with 4 players, the first player (seat 0) wins")
+    seat0 = run.summary.set_index("metric").loc["win_rate_seat_0", "value"]
+    assert f"{100 * seat0:.2f}%" in lines[0]
+    assert any("expert" in line and "fair share 25.0%" in line for line in lines)
+    sweep = uno_sim.sweep("standard", {"players": [2, 3]}, games=2000)
+    assert sweep.headline[0] == "2 settings of players, 2,000 games each."
+    turns = sweep.summary.loc[sweep.summary["metric"] == "mean_turns"].set_index("players")["value"]
+    longest = int(turns.idxmax())
+    assert f"Games are longest at players = {longest} ({turns.max():,.1f} turns" in sweep.headline[2]
+    match = uno_sim.match("standard", matches=200, target=200, seed=1)
+    assert match.headline[0].startswith("In 200 matches to 200, a match lasts")
+
+
+# ---------------------------------------------------------------- the engine's start-up
+
+
+def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(warmup, "cached", lambda kind: False)
+    startup = warmup.warm_up("games", progress=True)
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert lines[0] == "compiling the engine, first run only, about a minute ..."
+    assert re.fullmatch(r"engine compiled in \d+\.\d s \(cached for later runs\)", lines[1])
+    assert "\x1b" not in err  # no control codes
+    assert startup.compiled and startup.seconds > 0
+    assert startup.note().startswith("not counting") and "to compile the engine" in startup.note()
+    assert warmup.warm_up("games", progress=True).seconds == 0.0  # once per process
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(warmup, "cached", lambda kind: True)
+    loaded = warmup.warm_up("games", progress=True)
+    assert capsys.readouterr().err == ""  # a second's load: no lines without a terminal
+    assert "to load the engine" in loaded.note()
+    monkeypatch.setattr(warmup, "_ready", set())
+    warmup.warm_up("games", progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "cache_folder", lambda: tmp_path)
+    assert not warmup.cached("games")
+    (tmp_path / "engine_x").mkdir()
+    (tmp_path / "engine_x" / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    assert warmup.cached("games") and not warmup.cached("matches")
+
+
+def test_games_per_second_exclude_the_start_up(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "warm_up", lambda *kinds, progress=False: warmup.Startup(42.5, True))
+    code, out, err = invoke(capsys, "run", "standard", "--games", "3000", "--out", tmp_path / "o")
+    assert code == 0, err
+    line = next(l for l in out.splitlines() if l.startswith("3,000 games in"))
+    seconds = float(re.search(r"in (\d+\.\d) s", line).group(1))
+    assert seconds < 42.5  # the start-up is not in the time ...
+    assert "not counting 42.5 s to compile the engine" in line  # ... and the line says so
+
+
+# ---------------------------------------------------------------- compare: table, chart, report, JSON
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cmp") / "o"
+    code = cli.run_cli(["compare", "stacking", "nostacking", "--games", "20000", "--seed", "2", "--out", str(out)])
+    assert code == 0
+    return out
+
+
+def test_compare_table_leaves_out_quiet_rows(capsys, tmp_path, compared):
+    code, out, err = invoke(capsys, "compare", "stacking", "nostacking", "--games", "20000", "--seed", "2",
+                            "--out", tmp_path / "a")
+    assert code == 0, err
+    rows = {line.split()[1] for line in out.splitlines() if line.startswith("│")}
+    assert "mean_turns" in rows and "stack_rate" in rows
+    assert "jump_in_rate" not in rows and "challenge_success_rate" not in rows
+    assert re.search(r"left out, 0 or n/a in every variant \(--all-metrics shows them\): .*jump_in_rate", out)
+    diffs = pd.read_csv(compared / "differences.csv")
+    assert "jump_in_rate" in set(diffs["metric"])  # still in the CSV
+    code, out, err = invoke(capsys, "compare", "stacking", "nostacking", "--games", "20000", "--seed", "2",
+                            "--all-metrics", "--out", tmp_path / "b")
+    assert code == 0, err
+    assert "jump_in_rate" in {line.split()[1] for line in out.splitlines() if line.startswith("│")}
+    assert "left out" not in out
+    first = out.splitlines()[0]
+    assert first.startswith("nostacking against stacking (20,000 games each):")
+
+
+def test_report_is_self_contained(compared):
+    html = (compared / "report.html").read_text(encoding="utf-8")
+    assert "nostacking against stacking" in html  # the headline
+    assert "stack_draw_two=true" in html  # the rules away from the official ones
+    assert "uno-sim compare stacking nostacking --games 20000 --seed 2" in html  # the command
+    assert uno_sim.__version__ in html and "random x4" in html
+    sources = re.findall(r'<img src="([^"]+)"', html)
+    assert len(sources) == len(list(compared.glob("*.png")))
+    for src in sources:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not re.search(r"(src|href)=\"(https?:)?//", html)  # nothing fetched from a network
+    assert "<script" not in html
+
+
+def test_differences_chart_and_seat_chart(compared):
+    for name in ("differences.png", "win_rates.png"):
+        assert (compared / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    cmp = uno_sim.compare(["stacking", "nostacking"], games=20000, seed=2)
+    fig = cmp.plot_differences()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert "mean_turns" in labels and "median_turns" not in labels and "jump_in_rate" not in labels
+    assert labels[-1] == "stack_rate"  # the largest on top
+    assert "significant after Holm" in fig._suptitle.get_text()
+    seats = cmp.plot_win_rates().axes[0]
+    low, high = seats.get_ylim()
+    assert low > 0.15 and high < 0.35  # zoomed around 1/4, not from 0
+
+
+def chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(chromium() is None, reason="headless Chromium is not installed")
+def test_report_renders_in_headless_chromium(compared, tmp_path):
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}"]
+    url = (compared / "report.html").resolve().as_uri()
+    dom = subprocess.run([chromium(), *flags, "--dump-dom", url], capture_output=True, text=True, timeout=180)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    images = re.findall(r'<img src="([^"]+)"', dom.stdout)
+    assert images, "no images in the rendered page"
+    for src in images:
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    shot = tmp_path / "report.png"
+    done = subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,1600", url],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0 and shot.exists(), done.stderr[-2000:]
+    from matplotlib.image import imread
+
+    pixels = imread(shot)
+    assert pixels.shape[0] == 1600 and pixels.shape[1] == 1200
+    assert pixels[..., :3].std() > 0.05  # not a blank page
+    top = pixels[:900, :, :3]
+    assert (top.reshape(-1, 3).max(axis=1) - top.reshape(-1, 3).min(axis=1) > 0.2).mean() > 0.002  # the charts' colours
+
+
+def test_json_is_the_only_thing_on_stdout(tmp_path):
+    exe = Path(sys.executable).parent / "uno-sim"
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "uno_sim.cli"]
+    env = dict(os.environ)
+    for args in (["run", "standard", "--games", "2000"], ["compare", "standard", "stacking", "--games", "2000"],
+                 ["sweep", "standard", "--vary", "players=2,3", "--games", "1000"],
+                 ["match", "standard", "--matches", "100", "--target", "200"]):
+        out = tmp_path / args[0]
+        done = subprocess.run(command + args + ["--json", "--out", str(out)], capture_output=True, text=True,
+                              timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)  # all of standard output is one JSON document
+        assert data["headline"] and data["summary"] and data["command"].startswith(f"uno-sim {args[0]} ")
+        assert str(out / "report.html") in data["files"]
+        assert f"wrote {out / 'report.html'}" in done.stderr
+        assert "\x1b" not in done.stderr
+        if args[0] == "compare":
+            assert {"p_adjusted", "pooled_sd"} <= set(data["differences"][0])
+        if args[0] == "run":
+            table = pd.read_csv(out / "summary.csv")
+            assert len(data["summary"]) == len(table)
+            assert data["summary"][0]["metric"] == table["metric"][0]
+
+
+def test_command_reproduces_the_numbers(tmp_path):
+    res = uno_sim.run("stacking", games=1500, seed=4, players=3, overrides={"jump_in": True})
+    assert res.command == "uno-sim run stacking --games 1500 --seed 4 --players 3 --set jump_in=true"
+    argv = res.command.split()[1:] + ["--out", str(tmp_path / "again")]
+    assert cli.run_cli(argv) == 0
+    again = pd.read_csv(tmp_path / "again" / "summary.csv")
+    pd.testing.assert_frame_equal(res.summary.reset_index(drop=True), again, check_dtype=False, rtol=1e-11)

@@ -1,0 +1,271 @@
+"""The tables of each result as plain models (title, columns, rows of text), drawn by the
+terminal (cli/render.py, rich) and by the HTML report (report.py) alike, so both show the
+same figures in the same words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .bots import describe
+from .knobs import DEFAULTS
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[tuple[str, str]]  # (header, "left" | "right")
+    rows: list[list[str]] = field(default_factory=list)
+    bold: list[bool] = field(default_factory=list)  # per row
+    intro: list[str] = field(default_factory=list)  # lines before the table
+    notes: list[str] = field(default_factory=list)  # lines after it
+
+    def add(self, *cells: str, bold: bool = False) -> None:
+        self.rows.append(list(cells))
+        self.bold.append(bold)
+
+
+# ---------------------------------------------------------------- number formats
+
+
+def fmt_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def pct(x: float) -> str:
+    return "n/a" if x != x else f"{100 * x:.2f}%"
+
+
+def num(x: float) -> str:
+    return "n/a" if x != x else f"{x:,.2f}"
+
+
+def pp(x: float) -> str:
+    """A difference of rates in percentage points, signed."""
+    return "n/a" if x != x else f"{100 * x:+.2f} pp"
+
+
+def signed(x: float) -> str:
+    return "n/a" if x != x else f"{x:+,.2f}"
+
+
+def pvalue(p: float) -> str:
+    if p != p:
+        return "n/a"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_metric(kind: str, value: float) -> str:
+    if kind == "rate":
+        return pct(value)
+    if kind == "edge":
+        return pp(value)
+    if kind in ("quantile", "max"):
+        return "n/a" if value != value else f"{value:,.1f}".removesuffix(".0")
+    return num(value)
+
+
+def fmt_diff(kind: str, row) -> str:
+    """The difference with its interval; rates in percentage points (no unit, see the header)."""
+    scale = 100.0 if kind in ("rate", "edge") else 1.0
+
+    def f(x: float) -> str:
+        return "n/a" if x != x else f"{scale * x:+,.2f}"
+
+    text = f(row["diff"])
+    if row["diff_ci_low"] == row["diff_ci_low"]:
+        text += f" [{f(row['diff_ci_low'])}, {f(row['diff_ci_high'])}]"
+    return text
+
+
+def rules_changed(rules) -> list[str]:
+    """`knob=value` for every knob away from the official default."""
+    return [f"{k}={fmt_value(v)}" for k, v in rules.as_dict().items() if v != DEFAULTS[k]]
+
+
+def interval(fmt, low: float, high: float) -> str:
+    return "" if low != low else f"{fmt(low)} - {fmt(high)}"
+
+
+# ---------------------------------------------------------------- run
+
+
+RUN_METRICS = [
+    ("first_player_edge", "first-player edge (seat 0 - 1/n)", pp),
+    ("no_winner_rate", "no winner", pct),
+    ("mean_turns", "mean turns", num),
+    ("median_turns", "median turns", num),
+    ("p90_turns", "90th percentile of turns", num),
+    ("mean_plays", "mean plays", num),
+    ("mean_draws", "mean draws", num),
+    ("mean_winner_points", "mean winner points", num),
+    ("mean_loser_points", "mean loser points", num),
+    ("reshuffle_rate", "games with a reshuffle", pct),
+    ("mean_max_pending", "mean largest penalty", num),
+    ("stack_rate", "games with a stacked answer", pct),
+]
+
+
+def run_tables(run) -> list[Table]:
+    """Seat win rates, per-bot win rates (several bots or rotated seats), the main metrics."""
+    from .stats import metric
+
+    rules, seat_bots, result, summary = run.rules, run.bots, run.result, run.summary
+    title = f"{run.name}: {rules.players} players, bots {describe(seat_bots)}, {result.games:,} games, seed {result.seed}"
+    seats = Table(title, [("seat", "right"), ("bot", "left"), ("win rate", "right"), ("95% interval", "right")])
+    rotated = getattr(result, "rotate_seats", False)
+    for i, bot in enumerate(seat_bots):
+        row = metric(summary, f"win_rate_seat_{i}")
+        seats.add(str(i), "(rotated)" if rotated else bot.label, pct(row["value"]),
+                  interval(pct, row["ci_low"], row["ci_high"]))
+    tables = [seats]
+    labels = list(dict.fromkeys(bot.label for bot in seat_bots))
+    if rotated or len(labels) > 1:
+        per_bot = Table("per bot" + (" (seats rotated)" if rotated else ""),
+                        [("bot", "left"), ("seats", "right"), ("win rate", "right"), ("95% interval", "right")])
+        for label in labels:
+            row = metric(summary, f"win_rate_bot_{label}")
+            count = sum(bot.label == label for bot in seat_bots)
+            per_bot.add(label, str(count), pct(row["value"]), interval(pct, row["ci_low"], row["ci_high"]))
+        tables.append(per_bot)
+    main = Table("", [("metric", "left"), ("value", "right"), ("95% interval", "right")])
+    for name, label, fmt in RUN_METRICS:
+        row = metric(summary, name)
+        main.add(label, fmt(row["value"]), interval(fmt, row["ci_low"], row["ci_high"]))
+    tables.append(main)
+    return tables
+
+
+# ---------------------------------------------------------------- compare
+
+
+def compare_table(comparison, all_metrics: bool = False) -> Table:
+    """Every metric side by side with each variant's difference to the first; metrics that
+    are 0 (or n/a) in every variant are left out unless `all_metrics` (a note names them)."""
+    from .headline import metric_kind, quiet_metrics
+    from .stats import stars
+
+    names = comparison.names
+    runs = comparison.runs
+    all_rules = [r.rules for r in runs]
+    diffs = comparison.differences
+    base = names[0]
+    table = Table(f"{' vs '.join(names)}: differences to {base} with 95% intervals "
+                  "(rates in percentage points); tests in docs/METRICS.md",
+                  [("metric", "left")] + [(n, "right") for n in names])
+    for name in names[1:]:
+        table.columns += [(f"{name} - {base}", "right"), ("p (Holm)", "right"), ("", "left")]
+    for run in runs:
+        rules, result = run.rules, run.result
+        changed = rules_changed(rules)
+        table.intro.append(
+            f"{run.name}: {rules.players} players, bots {describe(run.bots)}, {result.games:,} games, seed "
+            f"{result.seed}; rules differing from the official: {', '.join(changed) if changed else 'none'}")
+    first = all_rules[0]
+    if any(r.players != first.players or r.hand_size != first.hand_size for r in all_rules):
+        table.intro.append("note: player counts or hand sizes differ, so the variants do not share their deals")
+    summary = comparison.summary
+    quiet = set() if all_metrics else set(quiet_metrics(summary))
+    values = {(v, m): x for v, m, x in zip(summary["variant"], summary["metric"], summary["value"])}
+    order = list(dict.fromkeys(summary["metric"]))
+    diff_rows = {(row["variant"], row["metric"]): row for _, row in diffs.iterrows()}
+    for metric_name in order:
+        if metric_name in quiet:
+            continue
+        kind = metric_kind(metric_name)
+        cells = [metric_name] + [fmt_metric(kind, values[(n, metric_name)]) if (n, metric_name) in values else ""
+                                 for n in names]
+        any_sig = False
+        for name in names[1:]:
+            row = diff_rows.get((name, metric_name))
+            if row is None:
+                cells += ["", "", ""]
+                continue
+            cells += [fmt_diff(kind, row), pvalue(row["p_adjusted"]), stars(row["p_adjusted"])]
+            any_sig = any_sig or bool(row["significant"])
+        table.add(*cells, bold=any_sig)
+    tested = int(diffs["p_adjusted"].notna().sum())
+    table.notes.append(f"p (Holm): p-values adjusted for the {tested} tests in the table (Holm's method); "
+                       "* p < 0.05, ** p < 0.01, *** p < 0.001; bold rows: significant at 5%")
+    if quiet:
+        left_out = [m for m in order if m in quiet]
+        table.notes.append(f"left out, 0 or n/a in every variant (--all-metrics shows them): {', '.join(left_out)}")
+    return table
+
+
+# ---------------------------------------------------------------- sweep
+
+
+def sweep_table(sweep) -> Table:
+    """One line per grid point: seat 0's win rate, edge, no-winner rate, turns, points."""
+    first = sweep.runs[0].result
+    knobs = sweep.knobs
+    table = Table(f"{sweep.preset}: sweep over {', '.join(knobs)}, {first.games:,} games per point, seed {first.seed}",
+                  [(t, "right") for t in (*knobs, "players" if "players" not in knobs else "1/n",
+                                          "seat 0 win rate [95%]", "first-player edge", "no winner",
+                                          "mean turns [95%]", "mean winner points")])
+    for point, run in zip(sweep.points, sweep.runs):
+        rows = run.summary.set_index("metric")
+        w = rows.loc["win_rate_seat_0"]
+        t = rows.loc["mean_turns"]
+        table.add(
+            *(fmt_value(point[k]) for k in knobs),
+            str(run.rules.players) if "players" not in knobs else pct(1.0 / run.rules.players),
+            f"{pct(w['value'])} [{pct(w['ci_low'])}, {pct(w['ci_high'])}]",
+            pp(rows.loc["first_player_edge"]["value"]),
+            pct(rows.loc["no_winner_rate"]["value"]),
+            f"{num(t['value'])} [{num(t['ci_low'])}, {num(t['ci_high'])}]",
+            num(rows.loc["mean_winner_points"]["value"]),
+        )
+    return table
+
+
+def ranked_table(sweep) -> Table:
+    """The `top` fair grid points of a sweep of two or more knobs, by its ranking metric
+    (api.Sweep.ranked: fair ones first, smallest first)."""
+    ranked = sweep.ranked
+    fair = ranked[ranked["fair"] == "true"]
+    by = sweep.rank_by
+    which = "shortest" if by == "mean_turns" else f"lowest {by}"
+    shown = fair.head(sweep.top)
+    head = f"The {which} fair grid point" if len(shown) == 1 else f"The {len(shown)} {which} fair grid points"
+    table = Table(f"{head} of {len(ranked)} ({len(fair)} fair: the first-player edge's 95% interval within "
+                  f"+-{sweep.fair_within:g} pp); every point in ranked.csv",
+                  [(t, "right") for t in ("rank", *sweep.knobs, f"{by} [95%]", "first-player edge [95%]")])
+    fmt = pp if by.endswith("_edge") else pct if "rate" in by else num
+    for _, row in shown.iterrows():
+        table.add(str(row["rank"]), *(fmt_value(row[k]) for k in sweep.knobs),
+                  f"{fmt(row[by])} [{fmt(row[f'{by}_ci_low'])}, {fmt(row[f'{by}_ci_high'])}]",
+                  f"{pp(row['first_player_edge'])} [{pp(row['first_player_edge_ci_low'])}, "
+                  f"{pp(row['first_player_edge_ci_high'])}]")
+    if len(fair) == 0:
+        table.notes.append(f"no grid point is fair within +-{sweep.fair_within:g} pp at this many games (more "
+                           "--games narrow the intervals; --fair-within widens the band)")
+    return table
+
+
+# ---------------------------------------------------------------- matches
+
+
+def match_table(match_run) -> Table:
+    """Every match metric of an api.MatchRun."""
+    from .matches import match_length
+
+    rules, seat_bots, result = match_run.rules, match_run.bots, match_run.result
+    title = (f"{match_run.name}: matches {match_length(rules)} ({rules.match_scoring}, next dealer "
+             f"{rules.next_dealer}), {rules.players} players, bots {describe(seat_bots)}, {result.matches:,} "
+             f"matches, seed {result.seed}")
+    if result.rotate_seats:
+        title += f", seats rotated every {rules.players} rounds"
+    table = Table(title, [("metric", "left"), ("value", "right"), ("95% interval", "right")])
+    for _, row in match_run.summary.iterrows():
+        name = row["metric"]
+        fmt = pct if "rate" in name else num
+        label = name
+        if name.startswith(("match_win_rate_player_", "match_loser_rate_player_", "mean_chips_player_",
+                            "sd_chips_player_")):
+            label += f" ({seat_bots[int(name.rsplit('_', 1)[1])].label})"
+        table.add(label, fmt(row["value"]), interval(fmt, row["ci_low"], row["ci_high"]))
+    return table
