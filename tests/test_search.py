@@ -103,7 +103,8 @@ def test_the_plan_depends_only_on_what_the_bot_sees():
 
 
 @pytest.mark.parametrize("preset", ["standard", "stacking-full", "house", "seven-zero", "jump-in", "last-standing",
-                                    "teams", "number-finish", "draw-until", "deflect", "free-wd4"])
+                                    "teams", "number-finish", "draw-until", "deflect", "free-wd4", "sum-jump-in",
+                                    "hand-sum", "uno-catchers", "wild-swap"])
 def test_search_plays_legally_under_every_rule_set(preset):
     rules = load_preset(preset)
     n = rules.players

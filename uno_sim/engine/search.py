@@ -35,7 +35,8 @@ from . import strategy
 from .layout import ONE
 from .play import continue_round, setup_round
 from .rng import next_u64, seed_game
-from .rules_check import N_CANDIDATES, candidate, hand, legal_answer, legal_turn_card
+from .rules_check import N_CANDIDATES, candidate, hand, legal_answer, legal_turn_card, turn_candidate, turn_candidates
+from .sumsets import stale
 from .state import (
     N_FACES,
     N_GAME,
@@ -62,7 +63,7 @@ from .state import (
     S_TRACING,
 )
 
-MAX_MOVES = 80  # 18 candidate faces, wilds once per colour, and draw / accept
+MAX_MOVES = 80  # up to 52 coloured faces (a sum set in force), the wilds once per colour, draw / accept
 POOL = 108  # the unseen cards of a determinization (at most the whole deck)
 ROLLOUT_CODES = np.array([L.BOT.random, L.BOT.greedy, L.BOT.expert], dtype=np.int64)  # by rollout_policy
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -108,15 +109,15 @@ def add_move(faces, colors, k, f, wild_colors):
 @njit(cache=True)
 def candidate_moves(g, p, faces, colors):
     """p's moves at the start of its turn into faces/colors (colour -1: none); the count.
-    Ordinary turn: every legal card (no bluff), a wild once per colour, and drawing when
-    p holds no legal card or voluntary_draw is on. Penalty pending: every legal answer and
+    Ordinary turn: every legal card (no bluff; while a sum set is in force, any card of it),
+    a wild once per colour, and drawing when p holds no legal card or voluntary_draw is on. Penalty pending: every legal answer and
     accepting (face planned.DRAW)."""
     color = g[S_COLOR]
     top = g[O_DISC + g[S_NDISC] - 1]
     k = 0
     pending = g[S_PENDING] > 0
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
+    for i in range(N_CANDIDATES if pending else turn_candidates(g)):
+        f = candidate(i, color, top) if pending else turn_candidate(g, i, color, top)
         if f < 0:
             continue
         ok = legal_answer(g, p, f, color, top, g[S_PKIND]) if pending else legal_turn_card(g, p, f, color, top, False)
@@ -248,6 +249,8 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
     s[S_TRACING] = 0
     seed_game(s, key, j)
     redeal(s, p, pool)
+    for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
+        stale(s, q)
     for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then the expert's rules
         if q != p:
             seat_rollout_bot(s, q, code)
