@@ -103,8 +103,9 @@ def test_a_signal_stops_cleanly(tmp_path, signum, status, word):
     proc = subprocess.Popen([*UNO, "run", "standard", "--games", "100000000", "--per-game", "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 300
-    while not any(out.glob(".games.csv.*.tmp")) and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.05)  # wait for the run to be under way (its per-game file is open)
+    while (not any(p.stat().st_size > 0 for p in out.glob(".games.csv.*.tmp")) and time.time() < deadline
+           and proc.poll() is None):
+        time.sleep(0.05)  # wait for the run to be under way: games written to its per-game file
     time.sleep(1.0)
     sent = time.time()
     proc.send_signal(signum)

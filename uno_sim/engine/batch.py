@@ -9,6 +9,7 @@ from .jit import njit
 
 from . import layout as L
 from ..knobs import K
+from .play import play_round
 from .rng import seed_game
 from .search import play_round_any
 from .threads import STOP, split_submit
@@ -43,10 +44,37 @@ def seat_bots(g, config, game, rotate):
     return game // n, r
 
 
+@njit(cache=True, inline="always")
+def _record(g, out, i, r, players):
+    for c in range(L.N_COLS):
+        out[i, c] = g[O_REC + c]
+    w = out[i, L.COL_WINNER]
+    out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
+
+
 @njit(cache=True, nogil=True)
 def _play_games(config, key, start, rotate, out, stop):
     """Games start .. start + len(out) - 1 of the run, one record row each into out; stops
-    early (rows left unplayed) once stop[0] is set (threads.request_stop)."""
+    early (rows left unplayed) once stop[0] is set (threads.request_stop). No seat plays
+    `search` (see _play_games_searching)."""
+    players = config[K.players]
+    dealer = players - 1
+    owner = new_game(config)
+    g = unowned(owner)
+    for i in range(out.shape[0]):
+        if stop[0] != 0:
+            break
+        deal, r = seat_bots(g, config, start + i, rotate)
+        seed_game(g, key, deal)
+        play_round(g, dealer, 0, N_GAME)
+        _record(g, out, i, r, players)
+    keep_alive(owner)
+
+
+@njit(cache=True, nogil=True)
+def _play_games_searching(config, key, start, rotate, out, stop):
+    """_play_games when a seat plays `search` (engine/search.py): a kernel of its own, so that
+    runs without it neither load nor run the search code."""
     players = config[K.players]
     dealer = players - 1
     owner = new_game(config)
@@ -59,10 +87,7 @@ def _play_games(config, key, start, rotate, out, stop):
         deal, r = seat_bots(g, config, start + i, rotate)
         seed_game(g, key, deal)
         play_round_any(g, s, dealer, 0, N_GAME)
-        for c in range(L.N_COLS):
-            out[i, c] = g[O_REC + c]
-        w = out[i, L.COL_WINNER]
-        out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
+        _record(g, out, i, r, players)
     keep_alive(owner)
     keep_alive(scratch)
 
@@ -91,7 +116,8 @@ def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int,
     config = make_config(packed, bot_codes, bot_params)
     key, rotate = np.uint64(key), bool(rotate)
     stop = STOP if stop is None else stop
-    job = split_submit(lambda lo, hi: _play_games(config, key, np.int64(start + lo), rotate, out[lo:hi], stop), n,
+    kernel = _play_games_searching if (np.asarray(bot_codes) == L.BOT.search).any() else _play_games
+    job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), rotate, out[lo:hi], stop), n,
                        workers)
     return ChunkJob(job, out)
 
