@@ -112,7 +112,7 @@ def test_unexpected_failure_exit_1_one_line(capsys, tmp_path, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(sim, "simulate", boom)
+    monkeypatch.setattr(sim, "play_runs", boom)  # where `run` plays its games
     out_dir = tmp_path / "new" / "out"
     code, _, err = invoke(capsys, "run", "standard", "--games", "10", "--out", out_dir)
     assert code == 1

@@ -14,6 +14,11 @@ or a `Rules` value; `overrides` is a dict of knob values (`{"hand_size": 5}`) ap
 before anything is played; bad input raises a `uno_sim.BadInput` whose message names it.
 The command line is a thin layer over this module: `prepare_*` checks and plans, the plan's
 `execute()` plays, and each result's `files()` names the files a command writes.
+
+Every call takes `cluster` (a Dask scheduler address `tcp://host:8786`, or `local[:N]`: the
+same numbers, played by a cluster's workers; uno_sim.cluster) and `checkpoint` (a folder
+keeping every finished chunk, so that the same call after an interruption continues where it
+stopped; uno_sim.checkpoint).
 """
 
 from __future__ import annotations
@@ -340,42 +345,109 @@ class RunPlan:
     spec: RuleSpec = "standard"  # as given, for the command line that reproduces the run
     options: list[str] = field(default_factory=list)  # its options (games, seed, players, ...)
 
+    cluster: Any = None  # cluster.ClusterSpec: play on a Dask cluster
+    checkpoint: Any = None  # checkpoint.Checkpoint: keep every finished chunk there
+    progress_label: str | None = None  # the progress bar's text (default: the name)
+
     @property
     def command(self) -> str:
         return command_line("run", [self.spec], self.options)
 
+    def unit_params(self) -> dict[str, Any]:
+        """What the run's numbers depend on (recorded in a checkpoint)."""
+        from .checkpoint import unit_params
+        from .chunks import fixed_chunk
+        from .simulate import GameWork
+
+        return unit_params("games", self.rules, self.bots, self.seed, self.games, self.rotate_seats,
+                           fixed_chunk(GameWork, self.games))
+
     def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
                 per_game_parquet: Path | None = None) -> Run:
-        from .simulate import simulate
+        paths = (lambda name: (per_game_csv, per_game_parquet)) if per_game_csv or per_game_parquet else None
+        return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
 
-        result = simulate(self.rules, self.bots, self.games, self.seed, workers=self.workers,
-                          progress=progress, per_game_path=per_game_csv, parquet_path=per_game_parquet,
-                          description=self.name, rotate_seats=self.rotate_seats, keep_games=per_game)
-        skill_result = None
-        if self.skill:
-            from .tournament import skill_games
 
-            skill_result = skill_games(self.rules, self.games, self.seed, self.workers, progress,
-                                       f"{self.name} (skill index)")
-        return Run(self.name, result, self.command, skill_result)
+def check_per_game(per_game: bool, cluster: Any, checkpoint: Any) -> None:
+    """Per-game rows need every game's row back here: not with --cluster or --checkpoint."""
+    if per_game and (cluster is not None or checkpoint is not None):
+        which = "--cluster" if cluster is not None else "--checkpoint"
+        raise InputError(f"--per-game and --parquet cannot be combined with {which}: only each chunk's aggregate "
+                         "is sent back and kept, not every game's row; leave one of them out")
+
+
+def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: bool,
+               per_game: bool = False,
+               per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
+    """Play several runs through one pipeline, on threads or a cluster, with a checkpoint."""
+    from . import cluster as cluster_mod
+    from .simulate import GameRun, play_runs
+
+    paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
+    check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
+    runs = [GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=csv, parquet_path=parquet,
+                    description=plan.progress_label or plan.name, rotate_seats=plan.rotate_seats,
+                    keep_games=per_game)
+            for plan, (csv, parquet) in zip(plans, paths)]
+    with cluster_mod.executor(cluster, workers) as executor:
+        if checkpoint is not None:
+            checkpoint.begin()
+            for i, run_ in enumerate(runs):
+                run_.unit().store = checkpoint.store(i)
+        try:
+            results = play_runs(runs, executor, progress)
+        finally:
+            if checkpoint is not None:
+                checkpoint.end()
+    return [Run(plan.name, result, plan.command, _skill_games(plan, progress))
+            for plan, result in zip(plans, results)]
+
+
+def _skill_games(plan: RunPlan, progress: bool) -> Any:
+    """The skill games of a plan with `skill` (expert against random, seats rotated), else None."""
+    if not plan.skill:
+        return None
+    from .tournament import skill_games
+
+    return skill_games(plan.rules, plan.games, plan.seed, plan.workers, progress, f"{plan.name} (skill index)")
+
+
+def _open_checkpoint(path: str | Path | None, command: str, units: Callable[[], list[dict]]) -> Any:
+    if path is None:
+        return None
+    from .checkpoint import Checkpoint
+
+    return Checkpoint.open(path, command, units())
 
 
 def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
                 bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-                workers: int | None = None, rotate_seats: bool = False, name: str | None = None) -> RunPlan:
+                workers: int | None = None, rotate_seats: bool = False, name: str | None = None,
+                cluster: str | None = None, checkpoint: str | Path | None = None) -> RunPlan:
+    """A checked run. `cluster`: a Dask scheduler address (`tcp://host:8786`) or `local[:N]`;
+    `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues."""
     _check_common(games, seed, workers)
     label, loaded = load_rules(rules, overrides, players)
     options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
-    return RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
-                   spec=rules, options=options)
+    plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
+                   spec=rules, options=options, cluster=_cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: [plan.unit_params()])
+    return plan
+
+
+def _cluster(text: str | None) -> Any:
+    from .cluster import parse_cluster
+
+    return parse_cluster(text)
 
 
 def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
         seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-        rotate_seats: bool = False, per_game: bool = False, progress: bool = False) -> Run:
+        rotate_seats: bool = False, per_game: bool = False, progress: bool = False, cluster: str | None = None,
+        checkpoint: str | Path | None = None) -> Run:
     """Simulate `games` games of one rule set; see the module docstring."""
     plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                       workers=workers, rotate_seats=rotate_seats)
+                       workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
     return plan.execute(progress=progress, per_game=per_game)
 
 
@@ -471,20 +543,21 @@ class Comparison(VariantCharts):
 class ComparePlan:
     plans: list[RunPlan]
     command: str = ""
+    cluster: Any = None
+    checkpoint: Any = None
 
     def execute(self, progress: bool = False, per_game: bool = False,
                 per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
         """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
-        runs = []
-        for plan in self.plans:
-            csv, parquet = per_game_paths(plan.name) if per_game_paths else (None, None)
-            runs.append(plan.execute(progress=progress, per_game=per_game, per_game_csv=csv, per_game_parquet=parquet))
-        return Comparison(runs, self.command)
+        workers = self.plans[0].workers
+        return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
+                                     per_game_paths), self.command)
 
 
 def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
                     bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-                    workers: int | None = None, rotate_seats: bool = False, skill: bool = False) -> ComparePlan:
+                    workers: int | None = None, rotate_seats: bool = False, cluster: str | None = None,
+                    checkpoint: str | Path | None = None, skill: bool = False) -> ComparePlan:
     """`skill`: also play `games` games of expert against random (seats rotated) per variant
     and report the `skill_index` metric."""
     variants = list(variants)
@@ -499,30 +572,54 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
     options = _common_options("--games", games, players, bots, seed, "standard", overrides, rotate_seats)
     if skill:
         options.append("--skill")
-    return ComparePlan(plans, command_line("compare", variants, options))
+    out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster))
+    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: [p.unit_params() for p in plans])
+    return out
 
 
 def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
             bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
             workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: bool = False, skill: bool = False) -> Comparison:
+            progress: bool = False, cluster: str | None = None, checkpoint: str | Path | None = None,
+            skill: bool = False) -> Comparison:
     """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                           workers=workers, rotate_seats=rotate_seats,
-                           skill=skill).execute(progress=progress, per_game=per_game)
+                           workers=workers, rotate_seats=rotate_seats, cluster=cluster,
+                           checkpoint=checkpoint, skill=skill).execute(progress=progress, per_game=per_game)
 
 
 # ---------------------------------------------------------------- sweep
 
 
+PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
+DEFAULT_METRICS = ("mean_turns", "first_player_edge")
+DEFAULT_FAIR_WITHIN = 1.0  # percentage points: the first-player edge's 95% interval within +-this is "fair"
+DEFAULT_TOP = 10
+MAX_PANELS = 12  # small multiples: at most this many heatmap panels (grids of 3 or more knobs)
+
+
 def parse_vary(text: str) -> tuple[str, list[Any]]:
-    """`KNOB=V1,V2,...` or `KNOB=A..B` (whole numbers, inclusive) -> (knob, typed values)."""
+    """`KNOB=V1,V2,...` or `KNOB=A..B` (whole numbers, inclusive) -> (knob, typed values);
+    `preset=A,B,...`: presets or rule files (checked to exist)."""
     knob, sep, spec = text.partition("=")
     knob, spec = knob.strip(), spec.strip()
     if not sep or not knob or not spec:
         raise InputError(f"bad --vary {text!r}: expected KNOB=V1,V2,... or KNOB=A..B")
+    if knob == PRESET_AXIS:
+        specs = [v.strip() for v in spec.split(",")]
+        if any(not v for v in specs):
+            raise InputError(f"bad --vary {text!r}: empty value in the list")
+        if len(set(specs)) != len(specs):
+            raise InputError(f"bad --vary {text!r}: a preset is listed twice")
+        for item in specs:
+            try:
+                presets.find(item)
+            except RulesError as exc:
+                raise InputError(f"bad --vary {text!r}: {exc}") from None
+        return knob, specs
     if knob not in BY_NAME:
-        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list)")
+        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list; "
+                         f"`{PRESET_AXIS}=A,B,...` varies the preset)")
     if ".." in spec:
         first, _, last = spec.partition("..")
         try:
@@ -556,17 +653,30 @@ def _setting(value: Any) -> Any:
     return value
 
 
+def is_fair(low: float, high: float, within_pp: float) -> bool:
+    """Fair: the first-player edge's 95% interval lies inside +-within_pp percentage points
+    (the data show the first player's advantage is at most that large)."""
+    limit = within_pp / 100.0
+    return bool(low == low and high == high and -limit <= low and high <= limit)
+
+
 @dataclass
 class Sweep(_Charts):
     """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
     per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
-    win rate and the mean turns; `to_html()` the one-page report."""
+    win rate and the mean turns; `plot_heatmap(metric)` (two knobs; small multiples for more)
+    a metric over the grid; `ranked` orders the grid points by `rank_by`, the fair ones first
+    (`is_fair`); `to_html()` the one-page report."""
 
     preset: str
     knobs: list[str]
     points: list[dict[str, Any]]
     runs: list[Run]
     command: str = ""
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    rank_by: str = "mean_turns"
+    fair_within: float = DEFAULT_FAIR_WITHIN
+    top: int = DEFAULT_TOP
 
     kind = "sweep"
 
@@ -606,21 +716,57 @@ class Sweep(_Charts):
     def names(self) -> list[str]:
         return [self.preset]
 
-    def tables(self):
-        from .tables import sweep_table
+    @cached_property
+    def ranked(self):
+        """Every grid point: rank, the knobs, the ranking metric and the first-player edge
+        with their 95% intervals, and `fair`; fair points first, each group by the metric
+        (smallest first)."""
+        import pandas as pd
 
-        return [sweep_table(self)]
+        rows = []
+        for point, run_ in zip(self.points, self.runs):
+            by = run_.summary.set_index("metric")
+            row = {knob: _setting(point[knob]) for knob in self.knobs}
+            for name in dict.fromkeys([self.rank_by, "first_player_edge"]):
+                m = by.loc[name] if name in by.index else None
+                row[name] = m["value"] if m is not None else float("nan")
+                row[f"{name}_ci_low"] = m["ci_low"] if m is not None else float("nan")
+                row[f"{name}_ci_high"] = m["ci_high"] if m is not None else float("nan")
+            row["fair"] = is_fair(row["first_player_edge_ci_low"], row["first_player_edge_ci_high"], self.fair_within)
+            row["games"] = run_.result.games
+            rows.append(row)
+        frame = pd.DataFrame(rows)
+        frame = frame.sort_values(["fair", self.rank_by], ascending=[False, True], kind="stable").reset_index(drop=True)
+        frame.insert(0, "rank", range(1, len(frame) + 1))
+        frame["fair"] = frame["fair"].map({True: "true", False: "false"})
+        return frame
+
+    def tables(self):
+        from .tables import ranked_table, sweep_table
+
+        return [sweep_table(self)] + ([ranked_table(self)] if len(self.knobs) > 1 else [])
 
     def to_dict(self) -> dict:
-        """What `uno-sim sweep --json` prints: the headline and the sweep.csv rows."""
+        """What `uno-sim sweep --json` prints: the headline and the sweep.csv rows (and with
+        two or more knobs the ranked grid points)."""
         first = self.runs[0].result
-        return {"command": self.command, "preset": self.preset, "knobs": self.knobs, "games": first.games,
-                "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+        out = {"command": self.command, "preset": self.preset, "knobs": self.knobs, "games": first.games,
+               "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+        if len(self.knobs) > 1:
+            out["ranked"] = _frame_records(self.ranked)
+        return out
 
     def chart_names(self) -> list[str]:
-        return ["sweep"] if len(self.knobs) == 1 else []
+        """`sweep` for one knob; `heatmap-METRIC` per metric for a grid (when it fits)."""
+        if len(self.knobs) == 1:
+            return ["sweep"]
+        if self.heatmap_layout() is None:
+            return []
+        return [f"heatmap-{metric}" for metric in self.metrics]
 
     def figure(self, name: str):
+        if name.startswith("heatmap-"):
+            return self.plot_heatmap(name[len("heatmap-"):])
         return self.plot()
 
     def plot(self):
@@ -631,10 +777,35 @@ class Sweep(_Charts):
         return charts.sweep(self.summary, self.knobs[0], self.preset, self.bots_text, self.runs[0].result.games,
                             [r.rules.players for r in self.runs])
 
+    def heatmap_layout(self) -> tuple[str, str, list[str]] | None:
+        """(x knob, y knob, facet knobs) of the heatmaps, or None (one knob, or too many panels)."""
+        if len(self.knobs) < 2:
+            return None
+        sizes = {k: len(dict.fromkeys(p[k] for p in self.points)) for k in self.knobs}
+        order = sorted(self.knobs, key=lambda k: -sizes[k])  # stable: the first given wins ties
+        x, y, facets = order[0], order[1], [k for k in self.knobs if k not in order[:2]]
+        panels = 1
+        for k in facets:
+            panels *= sizes[k]
+        return (x, y, facets) if panels <= MAX_PANELS else None
+
+    def plot_heatmap(self, metric: str):
+        from . import charts
+
+        layout = self.heatmap_layout()
+        if layout is None:
+            raise ValueError("heatmaps need two or more varied knobs (and at most "
+                             f"{MAX_PANELS} panels of the knobs beyond two)")
+        x, y, facets = layout
+        return charts.sweep_heatmap(self.summary, metric, x, y, facets, self.preset, self.bots_text,
+                                    self.runs[0].result.games, [r.rules.players for r in self.runs])
+
     def files(self) -> dict[str, Callable[[Path], None]]:
         from . import stats
 
         out: dict[str, Callable[[Path], None]] = {"sweep.csv": lambda path: stats.write_csv(self.summary, path)}
+        if len(self.knobs) > 1:
+            out["ranked.csv"] = lambda path: stats.write_csv(self.ranked, path)
         return out | self._chart_files() | self._report_file()
 
 
@@ -645,21 +816,44 @@ class SweepPlan:
     points: list[dict[str, Any]]
     plans: list[RunPlan] = field(default_factory=list)
     command: str = ""
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    rank_by: str = "mean_turns"
+    fair_within: float = DEFAULT_FAIR_WITHIN
+    top: int = DEFAULT_TOP
+    cluster: Any = None
+    checkpoint: Any = None
 
     def execute(self, progress: bool = False) -> Sweep:
-        return Sweep(self.preset, self.knobs, self.points, [p.execute(progress=progress) for p in self.plans],
-                     self.command)
+        runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
+        return Sweep(self.preset, self.knobs, self.points, runs, self.command, list(self.metrics), self.rank_by,
+                     self.fair_within, self.top)
 
 
-def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+def metric_names(plan: RunPlan) -> list[str]:
+    """The metric names a run of this plan reports (summary.csv's `metric` column)."""
+    from . import stats
+
+    agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams, rotate=plan.rotate_seats)
+    return [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
+
+
+def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-                  skill: bool = False) -> SweepPlan:
-    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid.
-    `skill`: also the `skill_index` metric at every point (expert against random, seats rotated)."""
+                  metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
+                  fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, cluster: str | None = None,
+                  checkpoint: str | Path | None = None, skill: bool = False) -> SweepPlan:
+    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid. The
+    knob `preset` varies the rule set itself (presets or rule files; then `rules` is None).
+    `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
+    `fair_within` (percentage points) and `top`: the ranked table of grid points. `skill`: also
+    the `skill_index` metric at every point (expert against random, seats rotated)."""
     if isinstance(vary, Mapping):
         axes = []
         for knob, values in vary.items():
+            if knob == PRESET_AXIS:
+                axes.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
+                continue
             if knob not in BY_NAME:
                 raise InputError(f"bad vary: unknown knob {knob!r} (see `uno-sim rules` for the list)")
             axes.append((knob, [parse_value(knob, v) for v in values]))
@@ -671,25 +865,66 @@ def prepare_sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[
     if len(set(knobs)) != len(knobs):
         dup = next(k for k in knobs if knobs.count(k) > 1)
         raise InputError(f"--vary {dup} is given twice")
+    by_preset = PRESET_AXIS in knobs
+    if by_preset and rules is not None:
+        raise InputError(f"give either PRESET or --vary {PRESET_AXIS}=A,B,..., not both")
+    if not by_preset and rules is None:
+        raise InputError(f"sweep needs a PRESET (or --vary {PRESET_AXIS}=A,B,... to vary the preset)")
     given = override_dict(overrides)
     for knob in knobs:
         if knob in given:
             raise InputError(f"--vary {knob} conflicts with --set {knob}=...")
         if knob == "players" and players is not None:
             raise InputError("--vary players conflicts with --players")
+    check_count("--top", top, maximum=MAX_SWEEP_POINTS)
+    if not (isinstance(fair_within, (int, float)) and 0 < fair_within <= 100):
+        raise InputError(f"--fair-within must be between 0 and 100 percentage points (got {fair_within})")
     points = [dict(zip(knobs, combo)) for combo in itertools.product(*(values for _, values in axes))]
     if len(points) > MAX_SWEEP_POINTS:
         raise InputError(f"--vary: the grid has {len(points):,} points; at most {MAX_SWEEP_POINTS:,}")
-    label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
-    plans = [prepare_run(rules, games=games, players=players, bots=bots, seed=seed,
-                         overrides=given | point, workers=workers, name=label) for point in points]
+    names: dict[str, str] = {}
+    if by_preset:
+        specs = dict(axes)[PRESET_AXIS]
+        names = dict(zip(specs, _unique_names([presets.find(spec).name for spec in specs])))
+        label = ", ".join(names.values())
+    else:
+        label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
+    plans = []
+    for point in points:
+        knob_values = {k: v for k, v in point.items() if k != PRESET_AXIS}
+        spec = point[PRESET_AXIS] if by_preset else rules
+        try:
+            plans.append(prepare_run(spec, games=games, players=players, bots=bots, seed=seed,
+                                     overrides=given | knob_values, workers=workers,
+                                     name=names.get(spec, label) if by_preset else label))
+        except RulesError as exc:
+            where = ", ".join(f"{k}={_setting(v)}" for k, v in point.items())
+            raise InputError(f"grid point {where}: {exc}") from None
+        if by_preset:
+            point[PRESET_AXIS] = names[spec]
+        plans[-1].progress_label = " ".join(f"{k}={_setting(v)}" for k, v in point.items() if k != PRESET_AXIS)
+        if by_preset or len(plans[-1].progress_label) < 40:
+            plans[-1].progress_label = f"{plans[-1].name} {plans[-1].progress_label}".strip()
     for plan in plans:
         plan.skill = skill
+    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+    known = set(metric_names(plans[0]))
+    for p in plans[1:]:
+        known &= set(metric_names(p))
+    for name in [*metrics, rank_by]:
+        if name not in known:
+            option = "--rank-by" if name == rank_by and name not in metrics else "--metric"
+            raise InputError(f"{option} {name!r}: not a metric of every grid point (e.g. mean_turns, "
+                             "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
     vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
-    options = vary_words + _common_options("--games", games, players, bots, seed, rules, given)
+    options = vary_words + _common_options("--games", games, players, bots, seed, rules or "standard", given)
     if skill:
         options.append("--skill")
-    return SweepPlan(label, knobs, points, plans, command_line("sweep", [rules], options))
+    command = command_line("sweep", [rules] if rules is not None else [], options)
+    plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
+                     _cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: [p.unit_params() for p in plans])
+    return plan
 
 
 def _setting_text(value: Any) -> str:
@@ -698,13 +933,16 @@ def _setting_text(value: Any) -> str:
     return fmt_value(value)
 
 
-def sweep(rules: RuleSpec, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          progress: bool = False, skill: bool = False) -> Sweep:
+          metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
+          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: bool = False,
+          cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Sweep:
     """Simulate a rule set once per value (or grid point) of the varied knobs."""
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                         workers=workers, skill=skill).execute(progress=progress)
+                         workers=workers, metrics=metrics, rank_by=rank_by, fair_within=fair_within, top=top,
+                         cluster=cluster, checkpoint=checkpoint, skill=skill).execute(progress=progress)
 
 
 # ---------------------------------------------------------------- matches
@@ -789,31 +1027,55 @@ class MatchPlan:
     expected_rounds: float | None = None  # from a pilot of single rounds (expected_rounds)
     command: str = ""
     startup: Any = None  # the engine's start-up in the pilot (warmup.Startup)
+    cluster: Any = None  # cluster.ClusterSpec
+    checkpoint: Any = None  # checkpoint.Checkpoint
+
+    def unit_params(self) -> dict[str, Any]:
+        from .checkpoint import unit_params
+        from .chunks import fixed_chunk
+        from .matches import MatchWork
+
+        return unit_params("matches", self.rules, self.bots, self.seed, self.matches, self.rotate_seats,
+                           fixed_chunk(MatchWork, self.matches))
 
     def execute(self, progress: bool = False) -> MatchRun:
+        from . import cluster as cluster_mod
         from .matches import simulate_matches
 
-        result = simulate_matches(self.rules, self.bots, self.matches, self.seed, workers=self.workers,
-                                  progress=progress, rotate_seats=self.rotate_seats)
+        with cluster_mod.executor(self.cluster, self.workers) as executor:
+            store = None
+            if self.checkpoint is not None:
+                self.checkpoint.begin()
+                store = self.checkpoint.store(0)
+            try:
+                result = simulate_matches(self.rules, self.bots, self.matches, self.seed, progress=progress,
+                                          rotate_seats=self.rotate_seats, executor=executor, store=store)
+            finally:
+                if self.checkpoint is not None:
+                    self.checkpoint.end()
         return MatchRun(self.name, result, self.command, self.startup)
 
 
 def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-                  rotate_seats: bool = False, progress: bool = False) -> MatchPlan:
-    """`progress`: say on standard error when the engine compiles or loads (for the pilot)."""
+                  rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+                  checkpoint: str | Path | None = None) -> MatchPlan:
+    """`progress`: say on standard error when the engine compiles or loads (for the pilot);
+    `cluster`, `checkpoint`: as for prepare_run."""
     _check_common(matches, seed, workers, "--matches")
     check_count("--target", target, maximum=int(BY_NAME["target"].high))
     given = override_dict(overrides)
     if target is not None:
         given["target"] = target
     label, loaded = load_rules(rules, given, players)
-    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats)
+    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats,
+                     cluster=_cluster(cluster))
     options = _common_options("--matches", matches, players, bots, seed, rules, overrides, rotate_seats)
     if target is not None:
         options[2:2] = ["--target", str(target)]
     plan.command = command_line("match", [rules], options)
+    plan.checkpoint = _open_checkpoint(checkpoint, "match", lambda: [plan.unit_params()])
     plan.expected_rounds = expected_rounds(plan, progress)
     return plan
 
@@ -853,10 +1115,12 @@ def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          rotate_seats: bool = False, progress: bool = False) -> MatchRun:
+          rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+          checkpoint: str | Path | None = None) -> MatchRun:
     """Play whole matches to the target score (or match_rounds); see the module docstring."""
     return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,
-                         overrides=overrides, workers=workers, rotate_seats=rotate_seats).execute(progress=progress)
+                         overrides=overrides, workers=workers, rotate_seats=rotate_seats, cluster=cluster,
+                         checkpoint=checkpoint).execute(progress=progress)
 
 
 # ---------------------------------------------------------------- tournaments

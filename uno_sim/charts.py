@@ -581,6 +581,105 @@ def _fmt_setting(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+# ---------------------------------------------------------------- sweep grids
+
+METRIC_LABELS = {
+    "mean_turns": "mean game length (regular turns)",
+    "first_player_edge": "first-player edge (seat 0 win rate minus 1/n, percentage points)",
+    "no_winner_rate": "games without a winner",
+    "mean_winner_points": "mean points scored by the winner",
+}
+
+
+def _metric_style(metric: str):
+    """(format one number, unit text, diverging around 0?) for a metric's cells."""
+    if metric.endswith("_edge"):
+        return (lambda v: f"{100 * v:+.2f}"), " pp", True
+    if "rate" in metric:
+        return (lambda v: f"{100 * v:.1f}%"), "", False
+    if metric.startswith(("median_", "p10_", "p90_", "maximum_")):
+        return (lambda v: f"{v:g}"), "", False
+    return (lambda v: f"{v:.2f}"), "", False
+
+
+def sweep_heatmap(frame: pd.DataFrame, metric: str, x: str, y: str, facets: list[str], preset: str, bots: str,
+                  games: int, players_each: list[int]) -> Figure:
+    """One metric over a grid of two knobs (x across, y down), each cell holding the value and
+    its 95% interval; with more knobs, one panel per combination of the others (small
+    multiples on one colour scale). A diverging scale centred on 0 for edges."""
+    from matplotlib.colors import Normalize, TwoSlopeNorm
+
+    rows = frame.loc[frame["metric"] == metric]
+    xs = list(dict.fromkeys(rows[x]))
+    ys = list(dict.fromkeys(rows[y]))
+    panels = list(dict.fromkeys(tuple(r) for r in rows[facets].itertuples(index=False))) if facets else [()]
+    fmt, unit, diverging = _metric_style(metric)
+    values = rows["value"].to_numpy(float)
+    finite = values[np.isfinite(values)]
+    if diverging:
+        span = float(np.abs(finite).max()) if finite.size else 1.0
+        norm = TwoSlopeNorm(vcenter=0.0, vmin=-(span or 1e-9), vmax=span or 1e-9)
+        cmap = plt.get_cmap("RdBu_r")
+    else:
+        low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        norm = Normalize(vmin=low, vmax=high if high > low else low + 1e-9)
+        cmap = plt.get_cmap("viridis")
+    ncols = min(len(panels), 2 if len(xs) > 5 else 3)
+    nrows = -(-len(panels) // ncols)
+    cell_w, cell_h = 1.12, 0.62
+    width = ncols * (len(xs) * cell_w + 1.6) + 1.2
+    height = nrows * (len(ys) * cell_h + 1.0) + 1.9
+    fig, axes = plt.subplots(nrows, ncols, figsize=(max(width, 7.5), height), squeeze=False, layout="constrained")
+    image = None
+    for index, panel in enumerate(panels):
+        ax = axes[index // ncols][index % ncols]
+        sub = rows
+        for knob, value in zip(facets, panel):
+            sub = sub.loc[sub[knob] == value]
+        grid = np.full((len(ys), len(xs)), np.nan)
+        low = np.full_like(grid, np.nan)
+        high = np.full_like(grid, np.nan)
+        for _, r in sub.iterrows():
+            i, j = ys.index(r[y]), xs.index(r[x])
+            grid[i, j], low[i, j], high[i, j] = r["value"], r["ci_low"], r["ci_high"]
+        image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto")
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                v = grid[i, j]
+                if not np.isfinite(v):
+                    ax.text(j, i, "n/a", ha="center", va="center", fontsize=8, color="#333333")
+                    continue
+                r, g, b, _ = cmap(norm(v))
+                color = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
+                ax.text(j, i - 0.13, fmt(v) + unit, ha="center", va="center", fontsize=9, fontweight="bold",
+                        color=color)
+                interval = (f"[{fmt(low[i, j])}, {fmt(high[i, j])}]" if np.isfinite(low[i, j])
+                            else "[no interval]")
+                ax.text(j, i + 0.22, interval, ha="center", va="center", fontsize=8, color=color)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([_fmt_setting(v) for v in xs])
+        ax.set_yticks(range(len(ys)))
+        ax.set_yticklabels([_fmt_setting(v) for v in ys])
+        ax.set_xlabel(x if x != "players" else "players (seats at the table)")
+        ax.set_ylabel(y)
+        ax.tick_params(length=0)
+        if facets:
+            ax.set_title(", ".join(f"{k}={_fmt_setting(v)}" for k, v in zip(facets, panel)), fontsize=9)
+    for index in range(len(panels), nrows * ncols):
+        axes[index // ncols][index % ncols].axis("off")
+    label = METRIC_LABELS.get(metric, metric)
+    bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.9, pad=0.02)
+    bar.set_label(label, fontsize=8)
+    if diverging or "rate" in metric:
+        bar.ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
+    players = _distinct(players_each) if "players" not in (x, y, *facets) else f"{min(players_each)}-{max(players_each)}"
+    subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games:,} games per grid point; each cell: the "
+                             "value and its 95% interval", width=110)
+    fig.suptitle(f"{preset}: {label}\nby {x} and {y}" + (f", one panel per {', '.join(facets)}" if facets else "")
+                 + f"\n{subtitle}", fontsize=10)
+    return fig
+
+
 # ---------------------------------------------------------------- matches
 
 

@@ -1,21 +1,36 @@
-"""The chunk runner shared by runs and matches: chunk sizes, a pipeline of chunks on the
-worker threads, and the progress bar.
+"""The chunk runner shared by runs, comparisons, sweeps and matches: chunk plans, executors
+(this process's worker threads, or a Dask cluster: uno_sim.cluster), checkpoints, progress.
 
-Games (or matches) are played in chunks by the engine on worker threads. Every game is
-seeded from (run key, game index), so the numbers never depend on the chunk sizes chosen
-here. The engine is compiled or loaded before the first chunk (warmup.py, not timed); a small
-first chunk starts the threads, a second measures the rate, and later chunks aim at CHUNK_SECONDS each (bounded by `chunk_size`, which bounds memory).
-IN_FLIGHT chunks are queued at once, so the workers never wait for the Python side
-(aggregating, writing) nor for each other at the end of a chunk; results are consumed in
-order.
+A *unit* is one variant's games (or matches): a picklable *work* object that plays chunks
+of it, and a `consume` callback that folds each chunk's partial aggregate in. Every game is
+seeded from (run key, game index), so the numbers never depend on how the games are cut
+into chunks, on the thread count or on the machine that played a chunk.
+
+Chunk plans:
+- adaptive (threads, no checkpoint): the engine is compiled or loaded before the first
+  chunk (warmup.py, not timed); a small first chunk starts the threads, a second measures
+  the rate, later chunks aim at CHUNK_SECONDS each (bounded by the unit's `chunk_size`,
+  which bounds the memory of the per-game rows);
+- fixed (on a cluster, or with a checkpoint): chunks of `fixed_chunk(work, total)` items,
+  a function of the unit alone, so a checkpoint names the same chunks on any executor and a
+  resumed run plays exactly the chunks that are missing.
+
+Executors take a chunk (`submit(work, first, n)`) and hand back a job: `wait(timeout)`,
+`outcome()` -> (partial aggregate, per-game rows or None). Threads hand back the rows and
+the aggregate is built here, while the next chunks play; a cluster hands back only the
+aggregate (`play`, below, runs on its workers). Several units share one pipeline, so a sweep
+or comparison keeps every worker busy across its variants; results are consumed in order.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections import deque
-from typing import Callable, Protocol
+from concurrent.futures import wait as wait_futures
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Protocol
 
 from . import interrupts
 
@@ -26,6 +41,9 @@ WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
 IN_FLIGHT = 2
+TICK = 0.2  # seconds between progress updates (and signal checks) while a chunk plays
+# Fixed plans: about FIXED_CHUNKS chunks a unit, within [work.fixed_min, work.fixed_max] items.
+FIXED_CHUNKS = 16
 
 
 def available_threads() -> int:
@@ -35,19 +53,63 @@ def available_threads() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+class Work(Protocol):
+    """What a unit's chunks are: picklable (a cluster ships it to its workers)."""
+
+    what: str  # "games" or "matches"
+    cap: int  # most items held as rows at once (memory)
+    fixed_min: int
+    fixed_max: int
+
+    def start(self, first: int, n: int, threads: int, stop=None): ...  # a job whose result() is the rows
+
+    def reduce(self, rows): ...  # the partial aggregate of these rows
+
+    def empty(self): ...  # an aggregate of nothing (has merge)
+
+
 class Job(Protocol):
-    def result(self): ...
+    def wait(self, timeout: float | None) -> bool: ...
+
+    def outcome(self) -> tuple[Any, Any]: ...
+
+
+def fixed_chunk(work: Work, total: int) -> int:
+    """The chunk size of a fixed plan: a power of two near total / FIXED_CHUNKS, bounded."""
+    want = max(1, -(-total // FIXED_CHUNKS))
+    size = 1 << (want - 1).bit_length()
+    return max(work.fixed_min, min(work.fixed_max, size))
+
+
+def fixed_plan(total: int, size: int) -> list[tuple[int, int]]:
+    return [(first, min(size, total - first)) for first in range(0, total, size)]
+
+
+def play(work: Work, first: int, n: int, threads: int = 1, stop=None):
+    """Play items first .. first+n-1 and return their aggregate: what a cluster worker does
+    with a chunk. The rows are made `work.cap` at a time, the next block playing while the
+    last is aggregated."""
+    total = work.empty()
+    blocks = iter(fixed_plan(n, work.cap))
+    pending: deque = deque(work.start(first + lo, m, threads, stop) for lo, m in itertools.islice(blocks, 2))
+    while pending:
+        rows = pending.popleft().result()
+        nxt = next(blocks, None)
+        if nxt is not None:
+            pending.append(work.start(first + nxt[0], nxt[1], threads, stop))
+        total.merge(work.reduce(rows))
+    return total
 
 
 class Chunker:
-    """Chunk sizes for a run: warm-up, probe, then about CHUNK_SECONDS each. `take` plans the
-    next chunk, `record` notes one played (chunks may be planned before earlier ones finish)."""
+    """Adaptive chunk sizes for a unit: warm-up, probe, then about CHUNK_SECONDS each. `take`
+    plans the next chunk, `record` notes one played (chunks may be planned before earlier
+    ones finish)."""
 
     def __init__(self, total: int, chunk_size: int) -> None:
         self.total = total
         self.chunk_size = chunk_size
-        self.planned = 0  # items handed out by take()
-        self.done = 0  # items recorded as played
+        self.planned = 0
         self.taken = 0
         self.recorded = 0
         self.rate: float | None = None  # items per second, measured after the warm-up
@@ -69,13 +131,80 @@ class Chunker:
     def record(self, n: int, seconds: float) -> None:
         if self.recorded > 0 and seconds > 0:
             self.rate = n / seconds
-        self.done += n
         self.recorded += 1
 
-    def seconds_left(self) -> float | None:
-        if self.rate is None:
-            return None
-        return (self.total - self.done) / self.rate
+
+@dataclass
+class Unit:
+    """One variant's items to play: `consume(first, n, partial, rows)` is called once per
+    chunk, in order (rows None when the executor keeps them, or the chunk came from a
+    checkpoint). `store`: a checkpoint.UnitStore recording every finished chunk."""
+
+    work: Any
+    total: int
+    consume: Callable[[int, int, Any, Any], None]
+    description: str = "simulating"
+    chunk_size: int = 65536
+    store: Any = None
+    seconds: float = 0.0  # filled in: this unit's share of the wall time
+    restored: int = 0  # filled in: items taken from the checkpoint
+    left: int = 0  # filled in: items still to consume
+    merged: Any = field(default=None, repr=False)
+
+
+def planned_chunk(unit: Unit) -> int:
+    """The fixed chunk size of a unit (also what its checkpoint records)."""
+    return fixed_chunk(unit.work, unit.total)
+
+
+class LocalJob:
+    """A chunk playing on this process's worker threads."""
+
+    def __init__(self, work, job) -> None:
+        self.work = work
+        self.job = job
+
+    def wait(self, timeout: float | None) -> bool:
+        _, running = wait_futures(self.job.job.futures, timeout=timeout)
+        return not running
+
+    def outcome(self):
+        rows = self.job.result()
+        return self.work.reduce(rows), rows
+
+
+class Threads:
+    """The executor on this process's worker threads (the engine's nogil kernels)."""
+
+    fixed = False  # adaptive chunk plans
+    keeps_rows = False  # the rows come back (per-game files possible)
+    in_flight = IN_FLIGHT
+
+    def __init__(self, workers: int | None = None) -> None:
+        limit = available_threads()
+        self.workers = min(workers or limit, limit)
+
+    where = ""  # (a cluster names itself here; threads are counted by `workers`)
+
+    def warm_up(self, kind: str, progress: bool):
+        """Compile or load the engine's kernels for `kind` here (warmup.warm_up), untimed."""
+        from .warmup import warm_up
+
+        return warm_up(kind, progress=progress)
+
+    def submit(self, work, first: int, n: int) -> LocalJob:
+        return LocalJob(work, work.start(first, n, self.workers))
+
+    def completed(self, jobs) -> list[bool]:
+        return [False for _ in jobs]
+
+    def abandon(self, jobs, interrupted: bool) -> None:
+        """An error or a signal: let the queued chunks finish (or stop at the kernels' flag)."""
+        for job in jobs:
+            job.wait(None)
+
+    def close(self) -> None:
+        pass
 
 
 class Progress:
@@ -100,7 +229,7 @@ class Progress:
             self.console = stderr_console()
             self.terminal = self.console.is_terminal
 
-    def update(self, done: int, seconds_left: float | None) -> None:
+    def update(self, done: int, seconds_left: float | None, description: str | None = None) -> None:
         if not self.enabled:
             return
         if not self.terminal:
@@ -128,8 +257,8 @@ class Progress:
                 transient=True,
             )
             self.bar.start()
-            self.task = self.bar.add_task(self.description, total=self.total)
-        self.bar.update(self.task, completed=done)
+            self.task = self.bar.add_task(description or self.description, total=self.total)
+        self.bar.update(self.task, completed=done, description=description or self.description)
 
     def _plain(self, done: int, seconds_left: float | None) -> None:
         from .progress import plain_line
@@ -152,48 +281,131 @@ class Progress:
             self.bar = None
 
 
-def run_chunks(
-    total: int,
-    chunk_size: int,
-    start: Callable[[int, int], Job],
-    consume: Callable[[int, int, object], None],
-    progress: bool = True,
-    description: str = "simulating",
-) -> None:
-    """Play items 0..total-1 in chunks: `start(first, n)` queues a chunk on the workers and
-    returns a job whose `result()` waits for it; `consume(first, n, result)` is called for
-    each chunk in order while the next ones play."""
-    chunks = Chunker(total, chunk_size)
-    unit = "matches" if description == "matches" else "games"
-    bar = Progress(total, progress, description, unit)
-    pending: deque = deque()
-    what = f"games of {description}" if description != "matches" else "matches"
+def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Unit, int, int]]:
+    """Every chunk still to play, unit by unit, in order (adaptive plans planned lazily)."""
+    for unit in units:
+        if fixed or unit.store is not None:
+            done = unit.store.recorded() if unit.store is not None else set()
+            for first, n in fixed_plan(unit.total, planned_chunk(unit)):
+                if (first, n) not in done:
+                    yield unit, first, n
+        else:
+            planner = planners[id(unit)] = Chunker(unit.total, unit.chunk_size)
+            while True:
+                first, n = planner.take()
+                if n == 0:
+                    break
+                yield unit, first, n
 
-    def start_next() -> None:
-        first, n = chunks.take()
-        if n > 0:
-            pending.append((first, n, start(first, n)))
+
+def describe_items(units: list[Unit]) -> str:
+    what = units[0].work.what
+    if len(units) == 1:
+        return f"{what} of {units[0].description}" if what == "games" else what
+    return f"{what} ({len(units)} variants)"
+
+
+def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
+    """Play every unit's items in chunks on `executor` (default: all this process's threads),
+    consuming the chunks in order; chunks a unit's checkpoint holds are consumed first and
+    not played again. A signal raises interrupts.Interrupted at a safe point (with the
+    checkpoint to resume from, if any); a failed chunk raises errors.RunFailure when a
+    checkpoint keeps the work done."""
+    from .errors import RunFailure
+
+    executor = executor or Threads()
+    total = sum(u.total for u in units)
+    what = describe_items(units)
+    done = 0
+    for unit in units:
+        unit.merged = unit.work.empty()
+        unit.left = unit.total
+        if unit.store is not None:
+            for first, n, partial in unit.store.restore(unit.work):
+                unit.merged.merge(partial)
+                unit.consume(first, n, partial, None)
+                done += n
+                unit.restored += n
+                unit.left -= n
+    stores = [u.store for u in units if u.store is not None]
+    bar = Progress(total, progress, units[0].description if len(units) == 1 else f"{len(units)} variants",
+                   units[0].work.what)
+    pending: deque = deque()
+    planners: dict = {}
+    chunks = _chunks(units, executor.fixed, planners)
+    began = time.perf_counter()
+    state = {"done": done, "played": 0, "first_done": None, "last": began}
+
+    def fill() -> None:
+        while len(pending) < executor.in_flight:
+            nxt = next(chunks, None)
+            if nxt is None:
+                return
+            unit, first, n = nxt
+            pending.append((unit, first, n, executor.submit(unit.work, first, n)))
+
+    def seconds_left(extra: int = 0) -> float | None:
+        if state["first_done"] is None or state["played"] + extra <= 0:
+            return None
+        elapsed = time.perf_counter() - state["first_done"][0]
+        played = state["played"] + extra - state["first_done"][1]
+        if elapsed <= 0 or played <= 0:
+            return None
+        return (total - state["done"] - extra) / (played / elapsed)
+
+    def finish(unit: Unit) -> None:
+        if unit.store is not None:
+            unit.store.complete(unit.merged)
+        now = time.perf_counter()
+        unit.seconds = now - state["last"]
+        state["last"] = now
 
     with interrupts.guarded():
+        interrupted = False
         try:
-            _play(chunks, bar, pending, start_next, consume, what)
+            for unit in units:
+                if unit.left == 0:
+                    finish(unit)
+            fill()
+            while pending:
+                unit, first, n, job = pending[0]
+                while not job.wait(TICK):
+                    interrupts.check(state["done"], total, what)
+                    ahead = sum(p[2] for p, ok in zip(pending, executor.completed([p[3] for p in pending])) if ok)
+                    bar.update(state["done"] + ahead, seconds_left(ahead), unit.description)
+                interrupts.check(state["done"], total, what)  # a signal stopped the kernels: rows are partial
+                partial, rows = job.outcome()
+                pending.popleft()
+                now = time.perf_counter()
+                planner = planners.get(id(unit))
+                if planner is not None:
+                    planner.record(n, now - state.get("t0", began))
+                state["t0"] = now
+                fill()
+                if unit.store is not None:
+                    unit.store.save(first, n, partial)
+                unit.merged.merge(partial)
+                unit.consume(first, n, partial, rows)
+                state["done"] += n
+                state["played"] += n
+                if state["first_done"] is None:
+                    state["first_done"] = (now, n)
+                unit.left -= n
+                if unit.left == 0:  # (the last chunk played need not be the unit's last: a resumed run)
+                    finish(unit)
+                bar.update(state["done"], seconds_left(), unit.description)
+        except interrupts.Interrupted as exc:
+            interrupted = True
+            if stores:
+                exc.hint = stores[0].checkpoint.resume_hint(sum(s.kept() for s in stores))
+            raise
+        except Exception as exc:
+            interrupted = True
+            if stores:
+                kept = sum(s.kept() for s in stores)
+                text = str(exc) if isinstance(exc, RunFailure) else f"{type(exc).__name__}: {exc}"
+                raise RunFailure(f"{text}; {stores[0].checkpoint.resume_hint(kept)}") from exc
+            raise
         finally:
-            for _, _, job in pending:  # an error or a signal: let the queued chunks finish (or stop)
-                job.result()
+            executor.abandon([p[3] for p in pending], interrupted)
             bar.close()
-
-
-def _play(chunks: Chunker, bar: Progress, pending: deque, start_next, consume, what: str) -> None:
-    t0 = time.perf_counter()
-    for _ in range(IN_FLIGHT):
-        start_next()
-    while pending:
-        first, n, job = pending.popleft()
-        result = job.result()
-        interrupts.check(chunks.done, chunks.total, what)  # a signal stopped the kernels: rows are partial
-        now = time.perf_counter()
-        chunks.record(n, now - t0)  # from the previous chunk's end: this chunk's share of time
-        t0 = now
-        start_next()
-        consume(first, n, result)
-        bar.update(chunks.done, chunks.seconds_left())

@@ -12,3 +12,9 @@ class BadInput(ValueError):
 
 class InputError(BadInput):
     """A bad option value (games, seed, workers, ...)."""
+
+
+class RunFailure(Exception):
+    """A run that could not finish for a reason outside the input (a cluster lost, a disk
+    full): the command line prints the message as one `error:` line and exits with status 1;
+    the message says how to resume when a checkpoint kept the work done."""

@@ -155,6 +155,28 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
             os.unlink(tmp)
 
 
+def durable_write(path: str | os.PathLike, data: bytes) -> None:
+    """Write a file so that it survives a crash whole or not at all: a temporary file beside
+    it, flushed to disk (fsync), renamed onto the final name, and the folder synced."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
 class OutputFolder(ExitStack):
     """Files written all-or-nothing into one folder: `path_for(final)` gives a temporary path
     beside `final`. Leaving the with-block without an error renames every one onto its final

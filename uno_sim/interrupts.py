@@ -24,6 +24,7 @@ class Interrupted(BaseException):
     def __init__(self, signum: int, done: int | None = None, total: int | None = None, what: str = "") -> None:
         super().__init__(signum)
         self.signum, self.done, self.total, self.what = signum, done, total, what
+        self.hint = ""  # how to resume, when a checkpoint kept the work done
 
     @property
     def exit_status(self) -> int:
@@ -33,7 +34,8 @@ class Interrupted(BaseException):
         text = NAMES.get(self.signum, f"stopped by signal {self.signum}")
         if self.done is not None:
             text += f" after {self.done:,} of {self.total:,} {self.what}"
-        return text + "; nothing was written"
+        text += "; nothing was written"
+        return f"{text}; {self.hint}" if self.hint else text
 
 
 _received: int | None = None

@@ -19,8 +19,8 @@ shared loss 1/k of a loss each): the win counts are kept exactly, in units of 1/
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,7 @@ from . import stats
 from .bots import Bot, pack_bots
 from .engine import layout as L
 from .rules import Rules
-from .chunks import available_threads, run_chunks
+from .chunks import Threads, Unit, run_chunks
 from .warmup import Startup
 
 
@@ -106,6 +106,22 @@ class MatchAggregate:
         self.total_turns += int(rows[:, L.M_TURNS].sum())
         self.no_winner_rounds += int(rows[:, L.M_NO_WINNER_ROUNDS].sum())
 
+    def merge(self, other: "MatchAggregate") -> None:
+        """Add another aggregate of the same rules (exact: integer counts only)."""
+        if (other.players, other.teams, other.rotate, other.scoring) != (self.players, self.teams, self.rotate,
+                                                                          self.scoring):
+            raise ValueError("cannot merge match aggregates of different rules")
+        for name in ("matches", "undecided", "ties", "first_dealer_wins", "comebacks", "total_rounds", "total_turns",
+                     "no_winner_rounds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.wins += other.wins
+        self.losses += other.losses
+        self.round_wins += other.round_wins
+        for mine, theirs in zip(self.chips, other.chips):
+            mine.merge(theirs)
+        self.rounds.merge(other.rounds)
+        self.margins.merge(other.margins)
+
     @property
     def decided(self) -> int:
         return self.matches - self.undecided
@@ -129,6 +145,8 @@ class MatchResult:
     workers: int
     aggregate: MatchAggregate
     seconds: float
+    where: str = ""  # what played the matches: "2 thread(s)", a Dask cluster
+    resumed: int = 0  # matches taken from a checkpoint rather than played
     startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
 
     @property
@@ -137,6 +155,57 @@ class MatchResult:
 
     def summary(self, variant: str) -> pd.DataFrame:
         return summarize_matches(self.aggregate, variant, [b.label for b in self.bots])
+
+
+@dataclass
+class MatchWork:
+    """Whole matches as chunk work (chunks.Work), picklable for a cluster's workers."""
+
+    packed: np.ndarray
+    codes: np.ndarray
+    params: np.ndarray
+    key: int
+    players: int
+    teams: int
+    rotate: bool
+    scoring: str
+    fixed_rounds: int
+
+    what = "matches"
+    cap = 16384
+    fixed_min = 2048
+    fixed_max = 32768
+
+    def start(self, first: int, n: int, threads: int, stop=None):
+        from .engine.batch import start_matches
+
+        return start_matches(self.packed, self.codes, self.params, self.key, first, n,
+                             _seatings(self.players) if self.rotate else None, workers=threads, stop=stop)
+
+    def empty(self) -> MatchAggregate:
+        return MatchAggregate(players=self.players, teams=self.teams, rotate=self.rotate, scoring=self.scoring,
+                              fixed_rounds=self.fixed_rounds)
+
+    def reduce(self, rows) -> MatchAggregate:
+        agg = self.empty()
+        agg.add(rows)
+        return agg
+
+
+@lru_cache(maxsize=4)
+def _seatings(players: int) -> np.ndarray:
+    """The seating classes rotated through (made where the matches are played: up to 181,440
+    rows for 10 players, not worth shipping to a cluster's workers)."""
+    from .engine.match import seating_classes
+
+    return seating_classes(players)
+
+
+def match_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> MatchWork:
+    from .engine.batch import run_key
+
+    codes, params = pack_bots(bots)
+    return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats), rules.match_scoring, rules.match_rounds)
 
 
 def simulate_matches(
@@ -148,38 +217,27 @@ def simulate_matches(
     chunk_size: int = 16384,
     progress: bool = True,
     rotate_seats: bool = False,
+    executor=None,
+    store=None,
 ) -> MatchResult:
     """Play `matches` matches to `rules.target`; match i is seeded from (seed, i).
 
     `rotate_seats`: the seating changes every `players` rounds through every seating up to
-    rotation and reflection (engine/match.py, player_at); results are per player (bot slot)."""
-    from .warmup import warm_up
-
+    rotation and reflection (engine/match.py, player_at); results are per player (bot slot).
+    `executor`: where to play instead of this process's threads (a cluster.DaskExecutor);
+    `store`: a checkpoint.UnitStore recording every finished chunk."""
     if matches < 1:
         raise ValueError(f"matches must be at least 1 (got {matches})")
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots for {rules.players} players")
-    startup = warm_up("matches", progress=progress)  # before the clock starts
-    from .engine.batch import run_key, start_matches
-    from .engine.match import seating_classes
-
-    workers = min(workers or available_threads(), available_threads())
-    packed = rules.pack()
-    codes, params = pack_bots(bots)
-    key = run_key(seed)
-    agg = MatchAggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats,
-                         scoring=rules.match_scoring, fixed_rounds=rules.match_rounds)
-    seatings = seating_classes(rules.players) if rotate_seats else None
-    began = time.perf_counter()
-    run_chunks(
-        matches,
-        chunk_size,
-        lambda first, n: start_matches(packed, codes, params, key, first, n, seatings, workers=workers),
-        lambda first, n, rows: agg.add(rows),
-        progress,
-        "matches",
-    )
-    return MatchResult(rules, list(bots), matches, seed, workers, agg, time.perf_counter() - began, startup)
+    executor = executor or Threads(workers)
+    work = match_work(rules, bots, seed, rotate_seats)
+    agg = work.empty()
+    unit = Unit(work, matches, lambda first, n, partial, rows: agg.merge(partial), "matches", chunk_size, store)
+    startup = executor.warm_up("matches", progress)  # before the clock starts
+    run_chunks([unit], executor, progress)
+    return MatchResult(rules, list(bots), matches, seed, getattr(executor, "workers", 0), agg, unit.seconds,
+                       executor.where, unit.restored, startup)
 
 
 def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Measure]:

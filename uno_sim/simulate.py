@@ -1,26 +1,28 @@
-"""Python orchestration of a run: chunks, threads, progress bar, streaming aggregation.
+"""Python orchestration of a run: the games as chunk work, streaming aggregation, per-game files.
 
-Games are played in chunks (chunks.run_chunks) by `engine.batch.start_chunk` on `workers`
-threads. Each game is seeded from (run key, game index), so the numbers do not depend on the
-chunk size or the thread count. Only counters and histograms are kept (`stats.Aggregate`); with
+Games are played in chunks (chunks.run_chunks) by `engine.batch.start_chunk`, on this
+process's worker threads or on a Dask cluster (uno_sim.cluster). Each game is seeded from
+(run key, game index), so the numbers do not depend on the chunk size, the thread count or
+the machine. Only counters and histograms are kept (`stats.Aggregate`); with
 `per_game_path` the per-game CSV is streamed chunk by chunk as well.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from . import stats
 from .bots import Bot, pack_bots
-from .chunks import available_threads, run_chunks
+from .chunks import Threads, Unit, run_chunks
 from .records import records_frame
 from .rules import Rules
 from .warmup import Startup
+
 
 @dataclass
 class RunResult:
@@ -34,6 +36,8 @@ class RunResult:
     per_game_path: Path | None = None
     rotate_seats: bool = False
     games_frame: pd.DataFrame | None = None  # per-game rows, when kept
+    where: str = ""  # what played the games: "2 thread(s)", a Dask cluster
+    resumed: int = 0  # games taken from a checkpoint rather than played
     startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
 
     @property
@@ -51,7 +55,9 @@ class RunResult:
 
     @property
     def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("nan")
+        """Games played (not taken from a checkpoint) per second of the run."""
+        played = self.games - self.resumed
+        return played / self.seconds if self.seconds > 0 and played else float("nan")
 
 
 class _ParquetStream:
@@ -87,6 +93,137 @@ def parquet_available() -> bool:
     return True
 
 
+@dataclass
+class GameWork:
+    """The games of one run as chunk work (chunks.Work): small and picklable, so that a
+    cluster can ship it to its workers."""
+
+    packed: np.ndarray
+    codes: np.ndarray
+    params: np.ndarray
+    key: int
+    rotate: bool
+    players: int
+    teams: int
+
+    what = "games"
+    cap = 65536  # rows held at once: 65,536 games x 38 columns x 8 bytes = 20 MB
+    fixed_min = 16384
+    fixed_max = 262144
+
+    def start(self, first: int, n: int, threads: int, stop=None):
+        from .engine.batch import start_chunk
+
+        return start_chunk(self.packed, self.codes, self.params, self.key, first, n, rotate=self.rotate,
+                           workers=threads, stop=stop)
+
+    def empty(self) -> stats.Aggregate:
+        return stats.Aggregate(players=self.players, teams=self.teams, rotate=self.rotate)
+
+    def reduce(self, rows) -> stats.Aggregate:
+        agg = self.empty()
+        agg.add(rows)
+        return agg
+
+
+def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> GameWork:
+    from .engine.batch import run_key
+
+    codes, params = pack_bots(bots)
+    return GameWork(rules.pack(), codes, params, run_key(seed), bool(rotate_seats), rules.players, rules.teams)
+
+
+class GameRun:
+    """One run's games in progress: the unit to play (`unit()`), the aggregate and the
+    per-game files it streams; `result()` once played."""
+
+    def __init__(self, rules: Rules, bots: list[Bot], games: int, seed: int, *, chunk_size: int = 65536,
+                 per_game_path=None, parquet_path=None, description: str = "simulating", rotate_seats: bool = False,
+                 keep_games: bool = False, store=None) -> None:
+        if games < 1:
+            raise ValueError(f"games must be at least 1 (got {games})")
+        if chunk_size < 1:
+            raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
+        if len(bots) != rules.players:
+            raise ValueError(f"{len(bots)} bots for {rules.players} players")
+        self.rules, self.bots, self.games, self.seed = rules, list(bots), games, seed
+        self.rotate_seats = rotate_seats
+        self.per_game_path, self.parquet_path, self.keep_games = per_game_path, parquet_path, keep_games
+        self.work = game_work(rules, bots, seed, rotate_seats)
+        self.agg = self.work.empty()
+        self.kept: list[pd.DataFrame] = []
+        self.out = None
+        self.parquet = None
+        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store)
+
+    @property
+    def needs_rows(self) -> bool:
+        return self.per_game_path is not None or self.parquet_path is not None or self.keep_games
+
+    def unit(self) -> Unit:
+        return self._unit
+
+    def consume(self, first: int, n: int, partial: stats.Aggregate, records) -> None:
+        self.agg.merge(partial)
+        if not self.needs_rows:
+            return
+        if records is None:
+            raise RuntimeError("per-game rows asked for, but the chunk's rows were not kept")
+        frame = records_frame(records, self.rules.players, first)
+        if self.out is not None:
+            frame.to_csv(self.out, header=first == 0, index=False, lineterminator="\n")
+        if self.parquet is not None:
+            self.parquet.write(frame)
+        if self.keep_games:
+            self.kept.append(frame)
+
+    def open(self) -> None:
+        if self.per_game_path is not None:
+            self.out = open(self.per_game_path, "w", encoding="utf-8", newline="")
+        if self.parquet_path is not None:
+            self.parquet = _ParquetStream(self.parquet_path)
+
+    def close(self) -> None:
+        if self.out is not None:
+            self.out.close()
+            self.out = None
+        if self.parquet is not None:
+            self.parquet.close()
+            self.parquet = None
+
+    def result(self, workers: int, where: str) -> RunResult:
+        return RunResult(
+            rules=self.rules,
+            bots=self.bots,
+            games=self.games,
+            seed=self.seed,
+            workers=workers,
+            aggregate=self.agg,
+            seconds=self._unit.seconds,
+            per_game_path=Path(self.per_game_path) if self.per_game_path is not None else None,
+            rotate_seats=self.rotate_seats,
+            games_frame=pd.concat(self.kept, ignore_index=True) if self.keep_games else None,
+            where=where,
+            resumed=self._unit.restored,
+        )
+
+
+def play_runs(runs: list[GameRun], executor=None, progress: bool = True) -> list[RunResult]:
+    """Play several runs through one pipeline (a comparison's variants, a sweep's points)."""
+    executor = executor or Threads()
+    startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
+    try:
+        for run in runs:
+            run.open()
+        run_chunks([r.unit() for r in runs], executor, progress)
+    finally:
+        for run in runs:
+            run.close()
+    results = [r.result(getattr(executor, "workers", 0), executor.where) for r in runs]
+    results[0].startup = startup  # (spent once, before the first)
+    return results
+
+
 def simulate(
     rules: Rules,
     bots: list[Bot],
@@ -100,80 +237,24 @@ def simulate(
     parquet_path: str | os.PathLike | None = None,
     rotate_seats: bool = False,
     keep_games: bool = False,
+    executor=None,
 ) -> RunResult:
     """Play `games` games and aggregate them; optionally stream the per-game CSV and/or
     Parquet file (the per-game columns; Parquet needs pyarrow, the `parquet` extra).
 
     `workers`: threads playing games (default: all available; more than available is capped).
+    `executor`: where to play instead of this process's threads (a cluster.DaskExecutor).
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
     temporary paths.
     `keep_games`: also keep the per-game rows in memory (`RunResult.games_frame`).
     `seconds` times the games only: the engine's start-up (warmup.warm_up, compiling or
-    loading it) comes before and is `startup`.
+    loading it, here or on a cluster's workers) comes before and is `startup`.
     `rotate_seats`: game i is deal i // players played with the bots rotated by i % players
     (bot slot b in seat (b + i) % players); per-bot win rates follow the bots, not the seats.
     """
-    from .warmup import warm_up
-
-    if games < 1:
-        raise ValueError(f"games must be at least 1 (got {games})")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
-    if len(bots) != rules.players:
-        raise ValueError(f"{len(bots)} bots for {rules.players} players")
-    limit = available_threads()
-    if workers is None:
-        workers = limit
-    if workers < 1:
+    if workers is not None and workers < 1:
         raise ValueError(f"workers must be at least 1 (got {workers})")
-    workers = min(workers, limit)
-    startup = warm_up("games", progress=progress)  # before the clock starts: games/s count games only
-    from .engine.batch import run_key, start_chunk
-
-    packed = rules.pack()
-    codes, params = pack_bots(bots)
-    key = run_key(seed)
-    agg = stats.Aggregate(players=rules.players, teams=rules.teams, rotate=rotate_seats)
-    out = None
-    parquet = None
-    kept: list[pd.DataFrame] = []
-    began = time.perf_counter()
-
-    def start(first: int, n: int):
-        return start_chunk(packed, codes, params, key, first, n, rotate=rotate_seats, workers=workers)
-
-    def consume(first: int, n: int, records) -> None:
-        agg.add(records)
-        if out is not None:
-            records_frame(records, rules.players, first).to_csv(out, header=first == 0, index=False, lineterminator="\n")
-        if parquet is not None:
-            parquet.write(records_frame(records, rules.players, first))
-        if keep_games:
-            kept.append(records_frame(records, rules.players, first))
-
-    try:
-        if per_game_path is not None:
-            out = open(per_game_path, "w", encoding="utf-8", newline="")
-        if parquet_path is not None:
-            parquet = _ParquetStream(parquet_path)
-        run_chunks(games, chunk_size, start, consume, progress, description)
-    finally:
-        if out is not None:
-            out.close()
-        if parquet is not None:
-            parquet.close()
-    seconds = time.perf_counter() - began
-    return RunResult(
-        rules=rules,
-        bots=list(bots),
-        games=games,
-        seed=seed,
-        workers=workers,
-        aggregate=agg,
-        seconds=seconds,
-        per_game_path=Path(per_game_path) if per_game_path is not None else None,
-        rotate_seats=rotate_seats,
-        games_frame=pd.concat(kept, ignore_index=True) if keep_games else None,
-        startup=startup,
-    )
-
+    run = GameRun(rules, bots, games, seed, chunk_size=chunk_size, per_game_path=per_game_path,
+                  parquet_path=parquet_path, description=description, rotate_seats=rotate_seats,
+                  keep_games=keep_games)
+    return play_runs([run], executor or Threads(workers), progress)[0]

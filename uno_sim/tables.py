@@ -230,6 +230,30 @@ def sweep_table(sweep) -> Table:
     return table
 
 
+def ranked_table(sweep) -> Table:
+    """The `top` fair grid points of a sweep of two or more knobs, by its ranking metric
+    (api.Sweep.ranked: fair ones first, smallest first)."""
+    ranked = sweep.ranked
+    fair = ranked[ranked["fair"] == "true"]
+    by = sweep.rank_by
+    which = "shortest" if by == "mean_turns" else f"lowest {by}"
+    shown = fair.head(sweep.top)
+    head = f"The {which} fair grid point" if len(shown) == 1 else f"The {len(shown)} {which} fair grid points"
+    table = Table(f"{head} of {len(ranked)} ({len(fair)} fair: the first-player edge's 95% interval within "
+                  f"+-{sweep.fair_within:g} pp); every point in ranked.csv",
+                  [(t, "right") for t in ("rank", *sweep.knobs, f"{by} [95%]", "first-player edge [95%]")])
+    fmt = pp if by.endswith("_edge") else pct if "rate" in by else num
+    for _, row in shown.iterrows():
+        table.add(str(row["rank"]), *(fmt_value(row[k]) for k in sweep.knobs),
+                  f"{fmt(row[by])} [{fmt(row[f'{by}_ci_low'])}, {fmt(row[f'{by}_ci_high'])}]",
+                  f"{pp(row['first_player_edge'])} [{pp(row['first_player_edge_ci_low'])}, "
+                  f"{pp(row['first_player_edge_ci_high'])}]")
+    if len(fair) == 0:
+        table.notes.append(f"no grid point is fair within +-{sweep.fair_within:g} pp at this many games (more "
+                           "--games narrow the intervals; --fair-within widens the band)")
+    return table
+
+
 # ---------------------------------------------------------------- matches
 
 

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .bots import Bot, pack_bots
-from .chunks import available_threads, run_chunks
+from .chunks import Threads, Unit, available_threads, run_chunks
 from .engine import layout as L
 from .rules import Rules
 from .stats import CONFIDENCE, wilson_interval, z_value
@@ -95,24 +95,23 @@ class PresetGames:
 def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int, ...]], deals: int, key: int,
                 workers: int, progress: bool) -> PresetGames:
     """Play every table of one rule set on the common deals 0..deals-1 with rotated seats."""
-    from .engine.batch import start_chunk
+    from .simulate import GameWork
 
     n = rules.players
     games = deals * n
     packed = rules.pack()
     winners = np.full((len(tables), games), -1, dtype=np.int8)
+    executor = Threads(workers)
     began = time.perf_counter()
     for t, table in enumerate(tables):
         codes, params = pack_bots([bots[b] for b in table])
+        work = GameWork(packed, codes, params, key, True, n, rules.teams)
         out = winners[t]
 
-        def start(first: int, count: int, codes=codes, params=params):
-            return start_chunk(packed, codes, params, key, first, count, rotate=True, workers=workers)
-
-        def consume(first: int, count: int, records, out=out) -> None:
+        def consume(first: int, count: int, partial, records, out=out) -> None:
             out[first : first + count] = records[:, L.COL_WINNER_BOT]
 
-        run_chunks(games, 65536, start, consume, progress, f"{name}: table {t + 1}/{len(tables)}")
+        run_chunks([Unit(work, games, consume, f"{name}: table {t + 1}/{len(tables)}")], executor, progress)
     return PresetGames(name, rules, tables, winners, time.perf_counter() - began)
 
 

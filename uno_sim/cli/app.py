@@ -1,7 +1,8 @@
 """The Typer app: every command registered once, and the one error path.
 
-Exit status: 0 done; 2 bad input (one `error: ...` line on stderr, nothing written); 1 an
-unexpected failure (one line; UNO_SIM_DEBUG=1 prints the traceback); 130 interrupted
+Exit status: 0 done; 2 bad input (one `error: ...` line on stderr, nothing written); 1 a run
+that could not finish (a cluster failure: one line, with how to resume when a checkpoint was
+kept) or an unexpected failure (one line; UNO_SIM_DEBUG=1 prints the traceback); 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM). Commands that describe rules (presets, show, rules,
 --help) import nothing compiled.
 """
@@ -15,8 +16,8 @@ from typing import Annotated, Optional
 import typer
 
 from .. import interrupts
-from ..errors import BadInput
-from . import bench, compare, match, presets, rules, run, show, sweep, tournament, trace
+from ..errors import BadInput, RunFailure
+from . import bench, compare, match, presets, resume, rules, run, show, sweep, tournament, trace
 
 try:  # typer >= 0.16 vendors click as typer._click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -38,7 +39,7 @@ app = typer.Typer(
 )
 
 for command in (presets.presets, show.show, rules.rules, run.run, compare.compare, sweep.sweep, trace.trace,
-                match.match, tournament.tournament, bench.bench):
+                match.match, tournament.tournament, resume.resume, bench.bench):
     app.command()(command)
 
 
@@ -69,6 +70,7 @@ def _error(message: str) -> None:
 def run_cli(argv: Optional[list[str]] = None) -> int:
     """Run the app on argv (default sys.argv[1:]) and return the exit status."""
     command = typer.main.get_command(app)
+    resume.set_argv(sys.argv[1:] if argv is None else argv)
     try:
         with interrupts.installed():
             result = command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
@@ -84,6 +86,9 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
     except interrupts.Interrupted as exc:
         _error(exc.message())
         return exc.exit_status
+    except RunFailure as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
     except (KeyboardInterrupt, typer.Abort):
         _error("interrupted (Ctrl-C); nothing was written")
         return EXIT_INTERRUPTED

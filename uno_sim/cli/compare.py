@@ -10,6 +10,7 @@ from .. import api
 from . import options as O
 from .output import finish, out_folder, write_result
 from .render import print_compare
+from .resume import note_checkpoint, note_checkpoint_done
 from .run import check_parquet
 from .workers import note_workers
 
@@ -40,6 +41,8 @@ def compare(
         bool, typer.Option("--all-metrics", help="Also show the metrics that are 0 or n/a in every variant.")
     ] = False,
     as_json: O.Json = False,
+    cluster: O.Cluster = None,
+    checkpoint: O.Checkpoint = None,
 ) -> None:
     """Play the same games under each preset and show the differences to the first.
 
@@ -47,12 +50,15 @@ def compare(
     Holm-corrected significance; OUT/compare.csv, OUT/differences.csv, OUT/distributions.csv,
     charts (differences.png first) and OUT/report.html (one page with all of it).
     """
+    api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                               workers=workers, rotate_seats=rotate_seats, skill=skill)
+                               workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint,
+                               skill=skill)
     check_parquet(parquet)
     names = [p.name for p in plan.plans]
     folder = out_folder(out, "-".join(dict.fromkeys(names)), "compare", force)
-    note_workers(workers)
+    note_workers(workers, cluster)
+    note_checkpoint(plan.checkpoint)
 
     def play(files):
         def per_game_paths(name: str):
@@ -63,3 +69,4 @@ def compare(
 
     result, written = write_result(folder, force, play)
     finish(result, written, as_json, lambda r: print_compare(r, all_metrics))
+    note_checkpoint_done(plan.checkpoint)

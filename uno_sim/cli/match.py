@@ -10,6 +10,7 @@ from .. import api
 from . import options as O
 from .output import finish, out_folder, write_result
 from .render import print_match
+from .resume import note_checkpoint, note_checkpoint_done
 from .workers import note_workers
 
 
@@ -35,12 +36,17 @@ def match(
                           "rates per player (the i-th bot), so the results are seat-fair."),
     ] = False,
     as_json: O.Json = False,
+    cluster: O.Cluster = None,
+    checkpoint: O.Checkpoint = None,
 ) -> None:
     """Play whole matches to --target: a headline, OUT/match.csv, a rounds chart and
     OUT/report.html (one page with all of it)."""
     plan = api.prepare_match(preset, matches=matches, target=target, players=players, bots=bots, seed=seed,
-                             overrides=set_, workers=workers, rotate_seats=rotate_seats, progress=True)
+                             overrides=set_, workers=workers, rotate_seats=rotate_seats, progress=True,
+                             cluster=cluster, checkpoint=checkpoint)
     folder = out_folder(out, plan.name, "match", force)
-    note_workers(workers)
+    note_workers(workers, cluster)
+    note_checkpoint(plan.checkpoint)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
     finish(result, written, as_json, print_match)
+    note_checkpoint_done(plan.checkpoint)

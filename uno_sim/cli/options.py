@@ -53,6 +53,19 @@ Skill = Annotated[
                  help="Also play as many games of one expert against random bots (seats rotated) and report the "
                       "skill index: the expert's win rate minus 1/n (metric skill_index)."),
 ]
+Cluster = Annotated[
+    Optional[str],
+    typer.Option("--cluster", metavar="ADDRESS|local[:N]", show_default=False,
+                 help="Play on a Dask cluster: a scheduler address (tcp://HOST:8786), or local[:N] to start N "
+                      "worker processes here (default one per core). Same numbers as on threads. Needs "
+                      "pip install 'uno-sim[cluster]'."),
+]
+Checkpoint = Annotated[
+    Optional[Path],
+    typer.Option("--checkpoint", metavar="DIR", show_default=False,
+                 help="Keep every finished chunk in DIR; a stopped run continues from there "
+                      "(`uno-sim resume DIR`, or the same command again) with the same numbers."),
+]
 Json = Annotated[
     bool,
     typer.Option("--json", help="Print the headline and the summary as JSON on standard output, and nothing else "

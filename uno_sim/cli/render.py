@@ -7,7 +7,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ..tables import Table, compare_table, fmt_value, match_table, run_tables, sweep_table  # noqa: F401
+from ..tables import (Table, compare_table, fmt_value, match_table, ranked_table, run_tables,  # noqa: F401
+                      sweep_table)
 
 
 def stdout(wide: bool = False) -> Console:
@@ -42,12 +43,22 @@ def _line(console: Console, text: str) -> None:
     console.print(Text(text), soft_wrap=True)
 
 
-def timing(count: int, seconds: float, unit: str, workers: int | None, startup) -> str:
-    """`200,000 games in 2.1 s (95,238 games/s on 2 threads; not counting 48.0 s to compile the engine)`."""
-    rate = f"{count / seconds:,.0f} {unit}/s" if seconds > 0 else f"? {unit}/s"
-    threads = f" on {workers} thread{'s' if workers != 1 else ''}" if workers else ""
+def timing(count: int, seconds: float, unit: str, workers: int | None, startup, where: str = "",
+           resumed: int = 0) -> str:
+    """`200,000 games in 2.1 s (95,238 games/s on 2 threads; not counting 48.0 s to compile the engine)`;
+    `where` names a cluster instead of the threads; games taken from a checkpoint (`resumed`)
+    are not counted as played."""
+    played = count - resumed
+    if resumed and not played:
+        return f"all {count:,} {unit} taken from the checkpoint (none played)"
+    rate = f"{played / seconds:,.0f} {unit}/s" if seconds > 0 else f"? {unit}/s"
+    if where:  # a cluster
+        threads = f" on {where}"
+    else:
+        threads = f" on {workers} thread{'s' if workers != 1 else ''}" if workers else ""
     note = startup.note()
-    return f"{count:,} {unit} in {seconds:.1f} s ({rate}{threads}{'; ' + note if note else ''})"
+    text = f"{played:,} {unit}{' played' if resumed else ''} in {seconds:.1f} s ({rate}{threads}{'; ' + note if note else ''})"
+    return text + (f"; {resumed:,} more taken from the checkpoint" if resumed else "")
 
 
 def print_run(run) -> None:
@@ -56,7 +67,7 @@ def print_run(run) -> None:
     for table in run_tables(run):
         print_table(console, table)
     r = run.result
-    _line(console, timing(r.games, r.seconds, "games", r.workers, r.startup))
+    _line(console, timing(r.games, r.seconds, "games", r.workers, r.startup, r.where, r.resumed))
 
 
 def print_compare(comparison, all_metrics: bool = False) -> None:
@@ -65,7 +76,7 @@ def print_compare(comparison, all_metrics: bool = False) -> None:
     print_table(console, compare_table(comparison, all_metrics))
     results = [r.result for r in comparison.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
-                         results[0].workers, comparison.startup))
+                         results[0].workers, comparison.startup, results[0].where, sum(r.resumed for r in results)))
 
 
 def print_sweep(sweep) -> None:
@@ -74,7 +85,9 @@ def print_sweep(sweep) -> None:
     print_table(console, sweep_table(sweep))
     results = [r.result for r in sweep.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
-                         results[0].workers, sweep.startup))
+                         results[0].workers, sweep.startup, results[0].where, sum(r.resumed for r in results)))
+    if len(sweep.knobs) > 1:
+        print_table(console, ranked_table(sweep))
 
 
 def print_match(match_run) -> None:
@@ -82,7 +95,7 @@ def print_match(match_run) -> None:
     print_headline(console, match_run.headline)
     print_table(console, match_table(match_run))
     r = match_run.result
-    _line(console, timing(r.matches, r.seconds, "matches", r.workers, match_run.startup))
+    _line(console, timing(r.matches, r.seconds, "matches", r.workers, match_run.startup, r.where, r.resumed))
 
 
 def print_tournament(t) -> None:

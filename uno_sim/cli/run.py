@@ -10,6 +10,7 @@ from .. import api
 from . import options as O
 from .output import finish, out_folder, write_result
 from .render import print_run
+from .resume import note_checkpoint, note_checkpoint_done
 from .workers import note_workers
 
 
@@ -27,14 +28,18 @@ def run(
     parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games.parquet (needs pyarrow).")] = False,
     rotate_seats: O.RotateSeats = False,
     as_json: O.Json = False,
+    cluster: O.Cluster = None,
+    checkpoint: O.Checkpoint = None,
 ) -> None:
     """Simulate a preset: a headline and summary; OUT/summary.csv, OUT/distributions.csv,
     charts and OUT/report.html (one page with all of it)."""
+    api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                           workers=workers, rotate_seats=rotate_seats)
+                           workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
     check_parquet(parquet)
     folder = out_folder(out, plan.name, "run", force)
-    note_workers(workers)
+    note_workers(workers, cluster)
+    note_checkpoint(plan.checkpoint)
 
     def play(files):
         return plan.execute(
@@ -45,6 +50,7 @@ def run(
 
     result, written = write_result(folder, force, play)
     finish(result, written, as_json, print_run)
+    note_checkpoint_done(plan.checkpoint)
 
 
 def check_parquet(parquet: bool) -> None:

@@ -105,16 +105,19 @@ class ChunkJob:
 
 
 def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
-                workers: int = 1) -> ChunkJob:
+                workers: int = 1, stop: np.ndarray | None = None) -> ChunkJob:
     """Start playing games start .. start+n-1 (n >= 1) of the run with this key on `workers`
     threads; the records (int64[n, N_COLS]) come from `result()`.
 
-    `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot."""
+    `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot.
+    `stop`: the int64[1] flag that stops the kernels at a game boundary (default: the
+    process's, threads.STOP)."""
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
     config = make_config(packed, bot_codes, bot_params)
     key, rotate = np.uint64(key), bool(rotate)
+    stop = STOP if stop is None else stop
     kernel = _play_games_searching if (np.asarray(bot_codes) == L.BOT.search).any() else _play_games
-    job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), rotate, out[lo:hi], STOP), n,
+    job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), rotate, out[lo:hi], stop), n,
                        workers)
     return ChunkJob(job, out)
 
@@ -151,11 +154,12 @@ def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int
 
 
 def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
-                  workers: int = 1) -> ChunkJob:
+                  workers: int = 1, stop: np.ndarray | None = None) -> ChunkJob:
     """Start playing matches start .. start+n-1 (n >= 1) of the run on `workers` threads; the
     match records (int64[n, N_MATCH_COLS]) come from `result()`.
 
-    `seatings`: the seating classes to rotate through (match.seating_classes), None for fixed seats."""
+    `seatings`: the seating classes to rotate through (match.seating_classes), None for fixed seats;
+    `stop`: as for start_chunk."""
     from .match import play_matches
 
     out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
@@ -163,7 +167,8 @@ def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, s
         seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
     config = make_config(packed, bot_codes, bot_params)
     key = np.uint64(key)
-    job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi], STOP),
+    stop = STOP if stop is None else stop
+    job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi], stop),
                        n, workers)
     return ChunkJob(job, out)
 

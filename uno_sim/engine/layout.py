@@ -62,7 +62,7 @@ def fixed_point(prob: float) -> int:
 
 # ---------------------------------------------------------------- per-game record (int64)
 # The record row a round leaves behind. Names are the per-game quantities (records.py names the
-# SPEC 6 CSV columns, stats.py the histogrammed ones, both by these names).
+# per-game CSV columns, stats.py the histogrammed ones, both by these names).
 RECORD = Blocks("record")
 COL_WINNER = RECORD.block("winner")  # seat, -1 when nobody won
 COL_REASON = RECORD.block("reason")  # a REASON code

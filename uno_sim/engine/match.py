@@ -1,8 +1,8 @@
-"""Matches (SPEC 5): rounds in the engine until a side reaches the target, or for a fixed
+"""Matches (docs/RULES.md, "Matches"): rounds in the engine until a side reaches the target, or for a fixed
 number of rounds.
 
 The first dealer is random. `winner_takes`: the round winner's side adds the round's
-`winner_points` (SPEC 3.7: losers' points, or placement scores under `last_standing`); the
+`winner_points` (docs/RULES.md, "Going out, round end and scoring": losers' points, or placement scores under `last_standing`); the
 first side to reach `target` wins (the highest total if several reach it in the same round).
 `loser_penalty`: every side outside the winner's adds its own hand points; when a side
 reaches `target` the match ends and the lowest total wins; the highest total is the match's

@@ -362,7 +362,7 @@ def set_jumps(g, q):
 
 @njit(cache=True)
 def jump_ins(g):
-    """The jump-in window after a card is played (SPEC 3.5, and sum jump-ins of 3.8): players
+    """The jump-in window after a card is played (docs/RULES.md, "Jump-in" and "Sum jump-in"): players
     holding a card identical to the coloured top card (jump_in; after a sum set, identical to
     any card of the set) or, after a number card, a sum set for it (sum_jump_in) may play out
     of turn; one of those who want to is picked uniformly. Repeats until nobody moves."""
@@ -396,7 +396,7 @@ def jump_ins(g):
         j = g[O_WORK] if want == 1 else g[O_WORK + randint(g, want)]
         g[S_JUMP_RUN] += 1
         if identical and not sums and not after_set:
-            face = f  # the only move (the window of SPEC 3.5)
+            face = f  # the only move (the identical jump-in window)
         else:
             idents = 0
             if identical:
@@ -605,7 +605,7 @@ def clear_pending(g):
 
 @njit(VOID(G, I, I, B), cache=True)
 def do_challenge(g, v, target, guilty):
-    """v challenges target's Wild Draw Four (SPEC 3.3); sets who acts next."""
+    """v challenges target's Wild Draw Four (docs/RULES.md, "Wild Draw Four and challenges"); sets who acts next."""
     g[O_REC + L.COL_CHALLENGES] += 1
     ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
     clear_pending(g)
@@ -844,7 +844,7 @@ def acceptable_lead(g, f):
 
 @njit(cache=True)
 def flip_lead(g):
-    """Flip lead cards until an acceptable one shows (SPEC 3.1); False if none can."""
+    """Flip lead cards until an acceptable one shows (docs/RULES.md, "The lead card"); False if none can."""
     while True:
         n = g[S_NPILE]
         ok = 0

@@ -1,6 +1,6 @@
 """Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]).
 
-The `random` bot (SPEC 4, pinned) lives here; every other bot code (`greedy`, `expert`,
+The `random` bot (docs/RULES.md, "Bots": exact) lives here; every other bot code (`greedy`, `expert`,
 `bluffer`, `search`) goes to strategy.py (docs/BOTS.md), except a `search` bot's planned move
 (planned.py, set by search.py before its turn). Decisions draw from the game's own generator
 and never change the cards.

@@ -27,7 +27,7 @@ def is_number(f):
 
 @njit(cache=True, inline="always")
 def face_points(f, zero_points):
-    """Points of face f (SPEC 1); a 0 counts zero_points."""
+    """Points of face f (docs/RULES.md, "Cards"); a 0 counts zero_points."""
     if f >= WILD:
         return 50
     s = f % 13
@@ -146,7 +146,7 @@ def legal_answer(g, p, f, color, top, pkind):
 
 @njit(cache=True, inline="always")
 def playable_drawn(g, p, f, color, top):
-    """A drawn card that could be played without a bluff (SPEC 9 'Playable')."""
+    """A drawn card that could be played without a bluff (docs/RULES.md, "Drawing and the draw pile")."""
     if f == WILD:
         return True
     if f == WILD_DRAW_FOUR:

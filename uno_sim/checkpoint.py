@@ -1,0 +1,373 @@
+"""Checkpoints: every finished chunk's aggregate kept on disk, so that a stopped run (Ctrl-C,
+SIGTERM, SIGKILL, a lost cluster) continues where it stopped and ends with the same bytes.
+
+A checkpoint folder holds:
+
+    checkpoint.json        the parameters of every run in it (rules, bots, seed, games,
+                           seat rotation, chunk size), the uno-sim version and engine hash,
+                           and the command that made it (for `uno-sim resume DIR`)
+    unit-0000/             one folder per run (a comparison's variant, a sweep's grid point)
+      chunk-<first>-<n>.npz  the aggregate of items first .. first+n-1
+      total.npz              the whole run's aggregate, once complete (the chunk files go)
+
+Every file is written to a temporary name, flushed to disk (fsync) and renamed, and the
+folder is synced after the rename, so a file either holds a whole aggregate or is absent.
+Chunks are a fixed plan (chunks.fixed_chunk), recorded in the parameters, so a resumed run
+plays exactly the chunks that are missing. A checkpoint of other parameters or another
+engine is refused (BadInput naming the difference), never mixed in. A lock on the folder
+keeps two processes from using one checkpoint at once.
+
+The aggregates are stored as plain arrays (numpy .npz without pickles): loading a
+checkpoint never runs code from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import BadInput
+from .files import durable_write, stale_temp_files
+from .stats import IntHistogram
+
+FORMAT = 1
+MANIFEST = "checkpoint.json"
+LOCK = ".lock"
+CHUNK_FILE = re.compile(r"^chunk-(\d{15})-(\d+)\.npz$")
+TOTAL_FILE = "total.npz"
+# Scalar fields of an aggregate that describe the rules (checked on loading); the others are counts.
+SETTINGS = ("players", "teams", "rotate", "scoring", "fixed_rounds")
+
+
+class CheckpointError(BadInput):
+    """A checkpoint folder that cannot be used for this command; the message says why."""
+
+
+# ---------------------------------------------------------------- aggregates as arrays
+
+
+def to_arrays(agg: Any) -> dict[str, np.ndarray]:
+    """A dataclass aggregate (stats.Aggregate, matches.MatchAggregate) as named arrays:
+    scalars `s:NAME`, arrays `a:NAME`, histograms `h:NAME:offset|counts`, dicts of histograms
+    `d:NAME:KEY:...`, lists of histograms `l:NAME:I:...`."""
+    out: dict[str, np.ndarray] = {}
+
+    def hist(prefix: str, h: IntHistogram) -> None:
+        out[f"{prefix}:offset"] = np.array(h.offset, dtype=np.int64)
+        out[f"{prefix}:counts"] = np.asarray(h.counts, dtype=np.int64)
+
+    for f in dataclasses.fields(agg):
+        value = getattr(agg, f.name)
+        if isinstance(value, IntHistogram):
+            hist(f"h:{f.name}", value)
+        elif isinstance(value, dict):
+            for key, h in value.items():
+                hist(f"d:{f.name}:{key}", h)
+        elif isinstance(value, list):
+            out[f"n:{f.name}"] = np.array(len(value), dtype=np.int64)
+            for i, h in enumerate(value):
+                hist(f"l:{f.name}:{i}", h)
+        elif isinstance(value, np.ndarray):
+            out[f"a:{f.name}"] = value
+        elif isinstance(value, (bool, int, str, np.integer)):
+            out[f"s:{f.name}"] = np.array(value)
+        else:
+            raise TypeError(f"cannot store field {f.name} of type {type(value).__name__}")
+    return out
+
+
+def from_arrays(template: Any, arrays: dict[str, np.ndarray]) -> Any:
+    """The aggregate stored by to_arrays, built on an empty aggregate of the same kind
+    (`template`, whose scalar settings must match the stored ones)."""
+    agg = dataclasses.replace(template)
+
+    def hist(prefix: str) -> IntHistogram:
+        h = IntHistogram()
+        h.offset = int(arrays[f"{prefix}:offset"])
+        h.counts = np.array(arrays[f"{prefix}:counts"], dtype=np.int64)
+        return h
+
+    for f in dataclasses.fields(agg):
+        value = getattr(agg, f.name)
+        if isinstance(value, IntHistogram):
+            setattr(agg, f.name, hist(f"h:{f.name}"))
+        elif isinstance(value, dict):
+            setattr(agg, f.name, {key: hist(f"d:{f.name}:{key}") for key in value})
+        elif isinstance(value, list):
+            setattr(agg, f.name, [hist(f"l:{f.name}:{i}") for i in range(int(arrays[f"n:{f.name}"]))])
+        elif isinstance(value, np.ndarray):
+            stored = np.array(arrays[f"a:{f.name}"], dtype=value.dtype)
+            if stored.shape != value.shape:
+                raise ValueError(f"stored {f.name} has shape {stored.shape}, expected {value.shape}")
+            setattr(agg, f.name, stored)
+        else:
+            stored = arrays[f"s:{f.name}"].item()
+            if f.name in SETTINGS:
+                if stored != value:
+                    raise ValueError(f"stored {f.name} is {stored!r}, expected {value!r}")
+            else:  # a count
+                setattr(agg, f.name, int(stored))
+    return agg
+
+
+def _npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _items(agg: Any) -> int:
+    return int(getattr(agg, "games", getattr(agg, "matches", 0)))
+
+
+# ---------------------------------------------------------------- the folder
+
+
+def engine_identity() -> dict[str, str]:
+    from . import __version__
+    from .engine.jit import sources_hash
+
+    return {"uno_sim": __version__, "engine": sources_hash()}
+
+
+def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chunk: int) -> dict[str, Any]:
+    """Everything that decides a run's numbers (its name does not)."""
+    return {
+        "kind": kind,
+        "rules": {k: v for k, v in rules.as_dict().items()},
+        "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} for b in bots],
+        "seed": int(seed),
+        kind: int(total),
+        "rotate_seats": bool(rotate),
+        "chunk": int(chunk),
+    }
+
+
+def _difference(old: Any, new: Any, path: tuple = ()) -> str | None:
+    """The first difference between two parameter trees, in words (None: equal)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in dict.fromkeys([*old, *new]):
+            if key not in old or key not in new:
+                return f"{_where(path + (key,))} is set in only one of them"
+            found = _difference(old[key], new[key], path + (key,))
+            if found:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list):
+        if len(old) != len(new):
+            return f"{_where(path)}: {len(old):,} in the checkpoint, {len(new):,} now"
+        for i, (a, b) in enumerate(zip(old, new)):
+            found = _difference(a, b, path + (i,))
+            if found:
+                return found
+        return None
+    if old != new:
+        return f"{_where(path)}: {_show(old)} in the checkpoint, {_show(new)} now"
+    return None
+
+
+def _where(path: tuple) -> str:
+    """("rules", "jump_in") -> `rules.jump_in`."""
+    return ".".join(str(p) for p in path)
+
+
+def _unit_difference(old: list, new: list) -> str | None:
+    """The first difference between the stored runs and these, in words (None: equal)."""
+    if len(old) != len(new):
+        return f"{len(old):,} runs in the checkpoint, {len(new):,} now"
+    for i, (a, b) in enumerate(zip(old, new)):
+        found = _difference(a, b)
+        if found:
+            return found if len(new) == 1 else f"run {i + 1} of {len(new)}: {found}"
+    return None
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+class Checkpoint:
+    """A checkpoint folder for one command's runs (`units`: their unit_params)."""
+
+    def __init__(self, path: Path, command: str, units: list[dict[str, Any]]) -> None:
+        self.path = Path(path)
+        self.command = command
+        self.units = units
+        self.identity = engine_identity()
+        self.lock_fd: int | None = None
+        self.stores: list[UnitStore] = []
+        self.argv: list[str] | None = None  # the command line, set by the CLI (for `uno-sim resume`)
+        self.resumable = False  # the manifest holds a command line
+
+    # -- checks before anything runs
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, command: str, units: list[dict[str, Any]]) -> "Checkpoint":
+        """Check the folder: absent, empty, or a checkpoint of exactly these runs made by this
+        engine (CheckpointError otherwise)."""
+        ck = cls(Path(path), command, json.loads(json.dumps(units)))
+        what = f"--checkpoint {str(path)!r}"
+        if ck.path.exists() and not ck.path.is_dir():
+            raise CheckpointError(f"{what} exists and is not a folder")
+        manifest = ck.path / MANIFEST
+        if ck.path.is_dir() and not manifest.exists():
+            held = [p.name for p in ck.path.iterdir() if p.name != LOCK]
+            if held:
+                raise CheckpointError(f"{what} is not a checkpoint folder (it holds {', '.join(sorted(held)[:3])}"
+                                      f"{', ...' if len(held) > 3 else ''}); choose an empty or new folder")
+        if manifest.exists():
+            try:
+                stored = json.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise CheckpointError(f"{what}: cannot read {MANIFEST} ({exc})") from None
+            if stored.get("format") != FORMAT:
+                raise CheckpointError(f"{what} has checkpoint format {stored.get('format')!r}; this uno-sim "
+                                      f"reads format {FORMAT}: remove the folder or choose another")
+            old = {k: stored.get(k) for k in ("uno_sim", "engine")}
+            if old != ck.identity:
+                raise CheckpointError(
+                    f"{what} was written by uno-sim {old['uno_sim']} (engine {old['engine']}), this is uno-sim "
+                    f"{ck.identity['uno_sim']} (engine {ck.identity['engine']}): its games would not match these, "
+                    "so it cannot be resumed; remove the folder or choose another")
+            if stored.get("command") != command:
+                raise CheckpointError(f"{what} holds a checkpoint of `uno-sim {stored.get('command')}`, "
+                                      f"not of `uno-sim {command}`; resume it with `uno-sim resume {path}` "
+                                      "or choose another folder")
+            diff = _unit_difference(stored.get("units") or [], ck.units)
+            if diff:
+                raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); resume it with "
+                                      f"`uno-sim resume {path}`, or choose another folder")
+        from .files import probe_writable, nearest_existing
+
+        probe_writable(nearest_existing(ck.path), what)
+        return ck
+
+    def kept_items(self) -> int:
+        """Items (games or matches) already recorded in the folder."""
+        return sum(UnitStore(self, i, u).kept() for i, u in enumerate(self.units))
+
+    # -- while running
+
+    def begin(self) -> None:
+        """Create the folder, take its lock and write the manifest (with the command line
+        that `uno-sim resume` repeats, when run from the command line)."""
+        import fcntl
+
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise CheckpointError(f"--checkpoint {str(self.path)!r} is in use by another uno-sim run") from None
+        self.lock_fd = fd
+        for leftover in stale_temp_files(self.path):
+            leftover.unlink(missing_ok=True)
+        manifest = {"format": FORMAT, **self.identity, "command": self.command, "units": self.units}
+        if self.argv is not None:
+            manifest["argv"] = list(self.argv)
+            manifest["cwd"] = os.getcwd()
+        else:
+            previous = self.path / MANIFEST
+            if previous.exists():
+                old = json.loads(previous.read_text(encoding="utf-8"))
+                manifest.update({k: old[k] for k in ("argv", "cwd") if k in old})
+        self.resumable = "argv" in manifest
+        durable_write(self.path / MANIFEST, json.dumps(manifest, indent=1).encode("utf-8"))
+        self.stores = [UnitStore(self, i, u) for i, u in enumerate(self.units)]
+
+    def end(self) -> None:
+        if self.lock_fd is not None:
+            os.close(self.lock_fd)
+            self.lock_fd = None
+
+    def store(self, index: int) -> "UnitStore":
+        return self.stores[index]
+
+    def resume_hint(self, kept: int) -> str:
+        what = self.units[0]["kind"] if self.units else "games"
+        how = (f"`uno-sim resume {shlex.quote(str(self.path))}` continues" if self.resumable
+               else "the same call with this checkpoint continues")
+        return f"{kept:,} {what} are kept in the checkpoint {self.path}: {how}"
+
+
+class UnitStore:
+    """One run's chunks in a checkpoint folder."""
+
+    def __init__(self, checkpoint: Checkpoint, index: int, params: dict[str, Any]) -> None:
+        self.checkpoint = checkpoint
+        self.folder = checkpoint.path / f"unit-{index:04d}"
+        self.total = int(params[params["kind"]])
+        self.chunk = int(params["chunk"])
+        self.plan = {(first, min(self.chunk, self.total - first)) for first in range(0, self.total, self.chunk)}
+        self._recorded: set[tuple[int, int]] = set()
+
+    def _chunk_files(self) -> dict[tuple[int, int], Path]:
+        found = {}
+        if self.folder.is_dir():
+            for p in self.folder.iterdir():
+                m = CHUNK_FILE.match(p.name)
+                if m and (int(m[1]), int(m[2])) in self.plan:
+                    found[(int(m[1]), int(m[2]))] = p
+        return found
+
+    def kept(self) -> int:
+        """Items recorded (by file names; a damaged file is found, and played again, on restore)."""
+        if (self.folder / TOTAL_FILE).exists():
+            return self.total
+        return sum(n for _, n in self._chunk_files())
+
+    def recorded(self) -> set[tuple[int, int]]:
+        return self._recorded
+
+    def _load(self, path: Path, template, n: int):
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                agg = from_arrays(template, {k: data[k] for k in data.files})
+        except Exception:  # a damaged file (a disk fault): play its chunk again
+            return None
+        return agg if _items(agg) == n else None
+
+    def restore(self, work) -> list[tuple[int, int, Any]]:
+        """(first, n, aggregate) of every recorded chunk, in order: all of them in one piece
+        once the run was complete."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for leftover in stale_temp_files(self.folder):  # a write cut short by SIGKILL
+            leftover.unlink(missing_ok=True)
+        total = self.folder / TOTAL_FILE
+        if total.exists():
+            agg = self._load(total, work.empty(), self.total)
+            if agg is not None:
+                self._recorded = set(self.plan)
+                return [(0, self.total, agg)]
+        out = []
+        for (first, n), path in sorted(self._chunk_files().items()):
+            agg = self._load(path, work.empty(), n)
+            if agg is not None:
+                out.append((first, n, agg))
+                self._recorded.add((first, n))
+        return out
+
+    def save(self, first: int, n: int, agg) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        durable_write(self.folder / f"chunk-{first:015d}-{n}.npz", _npz_bytes(to_arrays(agg)))
+        self._recorded.add((first, n))
+
+    def complete(self, merged) -> None:
+        """The run is whole: keep its aggregate in one file, drop the chunk files."""
+        if not (self.folder / TOTAL_FILE).exists():
+            durable_write(self.folder / TOTAL_FILE, _npz_bytes(to_arrays(merged)))
+        for path in self._chunk_files().values():
+            path.unlink(missing_ok=True)
