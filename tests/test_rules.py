@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from uno_sim import presets as P
-from uno_sim import rules as R
 from uno_sim.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bots
 from uno_sim.engine import layout as L
 from uno_sim.knobs import K

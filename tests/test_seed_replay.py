@@ -3,7 +3,6 @@ catchers): replayed by the independent trace checker (expected to fail until the
 learns these rules, on branch seed-checker-matches), and meanwhile followed card by card by
 a small flow check written here from the rules, independent of the engine."""
 
-import json
 import os
 from collections import Counter
 

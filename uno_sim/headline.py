@@ -16,7 +16,6 @@ n/a everywhere): the terminal table leaves them out.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 

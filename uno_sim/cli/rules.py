@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import InputError
-from ..knobs import BY_NAME, KNOBS
+from ..knobs import BY_NAME
 from ..rulebook import by_group, knob_entry, knob_section
 from .render import stdout
 

@@ -8,7 +8,6 @@ from .jit import njit
 
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from ..knobs import K
-from . import layout as L
 from .state import N_FACES, O_HANDS, O_HSIZE, S_SET_COLORS, S_SET_NUMS
 
 N_CANDIDATES = 18  # 13 faces of the current colour, 3 of the top symbol, Wild, Wild Draw Four

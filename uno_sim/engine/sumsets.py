@@ -15,10 +15,9 @@ import numpy as np
 
 from .jit import njit
 
-from ..cards import WILD
 from ..knobs import K
 from .rules_check import hand
-from .sigs import B, G, I, VOID
+from .sigs import G, I, VOID
 from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_CACHE, O_SUM_FACES, O_SUM_REST, O_SUM_TAKE, SUM_CACHE_WIDTH
 
 # The per-seat cache at O_SUM_CACHE + seat * SUM_CACHE_WIDTH (state.py): what the hand can do
