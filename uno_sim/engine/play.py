@@ -237,12 +237,18 @@ def draw_penalty(g, p, n, why):
 def put_down(g, p, f):
     g[hand(p) + f] -= 1
     g[O_HSIZE + p] -= 1
-    stale(g, p)
     g[O_DISC + g[S_NDISC]] = f
     g[S_NDISC] += 1
     g[O_REC + L.COL_PLAYS] += 1
     g[S_ACTIVITY] = 1
-    g[S_SET_COLORS] = 0  # a sum set's matching lasts until the next card is played
+
+
+@njit(cache=True, inline="always")
+def cards_left(g, p):
+    """After p put cards down: p's hand changed (its sum cache is stale), and a sum set's
+    matching, which lasts until the next card is played, is over."""
+    stale(g, p)
+    g[S_SET_COLORS] = 0
 
 
 @njit(cache=True)
@@ -256,6 +262,7 @@ def play_cards(g, p):
         guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
     for i in range(k):
         put_down(g, p, g[O_PLAYED + i])
+    cards_left(g, p)
     g[S_PREV_COLOR] = g[S_COLOR]
     if f >= WILD:
         # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
@@ -273,6 +280,14 @@ def play_cards(g, p):
             emit(g, g[O_PLAYED + i])
         ev_close(g, pos)
     resolve(g, p, k, guilty)
+    if g[K.jump_in] | g[K.sum_jump_in] | g[K.hand_sum_win]:
+        after_play(g, p, f)
+
+
+@njit(cache=True)
+def after_play(g, p, f):
+    """What may follow p's play with top face f once resolved: a hand-sum claim, then the
+    jump-in window."""
     if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(f):
         hand_sum_win(g, p, f)
     if g[K.jump_in] or g[K.sum_jump_in]:
@@ -407,6 +422,7 @@ def jump_ins(g):
             sum_jump(g, j, f % 13)
         else:
             put_down(g, j, face)
+            cards_left(g, j)
             g[S_PREV_COLOR] = g[S_COLOR]
             g[S_COLOR] = face // 13
             ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
@@ -434,6 +450,7 @@ def sum_jump(g, j, n):
         numbers |= 1 << (f % 13)
         faces |= 1 << f
     top = g[O_PLAYED + k - 1]
+    stale(g, j)
     g[S_SET_COLORS] = colors
     g[S_SET_NUMS] = numbers
     g[S_SET_FACES] = faces
@@ -721,11 +738,7 @@ def resolve(g, p, k, guilty):
     if hsize(g, p) == 0:
         go_out(g, p, k, f, pend0)
         return
-    if f == WILD:
-        if g[S_WILD_SWAP]:
-            g[S_WILD_SWAP] = 0
-            wild_swap(g, p)
-    elif f < WILD:
+    if f < WILD:
         s = f % 13
         if s == 7 and g[K.seven_swap]:
             for _ in range(k):
@@ -736,6 +749,9 @@ def resolve(g, p, k, guilty):
             for _ in range(k):
                 rotate_hands(g)
                 ev(g, L.EV_ROTATE, 0, 0, 0, 0)
+    elif g[S_WILD_SWAP]:
+        g[S_WILD_SWAP] = 0
+        wild_swap(g, p)
     apply_effects(g, p, k, f, pend0, guilty)
 
 
