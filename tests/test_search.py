@@ -12,7 +12,7 @@ from uno_sim.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bot, 
 from uno_sim.cards import FACE_TEXTS, N_FACES
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.engine.search import continue_searching, plan_move, scratch
+from uno_sim.engine.bots.search import continue_searching, plan_move, scratch
 from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.presets import load as load_preset
 from uno_sim.rules import Rules

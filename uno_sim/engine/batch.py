@@ -11,7 +11,7 @@ from . import layout as L
 from ..knobs import K
 from .play import play_round
 from .rng import seed_game
-from .search import play_round_any
+from .bots.search import play_round_any
 from .threads import STOP, split_submit
 from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config

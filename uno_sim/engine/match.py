@@ -30,7 +30,7 @@ from .jit import njit
 from . import layout as L
 from ..knobs import BY_NAME, K
 from .rng import randint, seed_game
-from .search import play_round_any
+from .bots.search import play_round_any
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
 from .unowned import keep_alive, new_game, unowned
 

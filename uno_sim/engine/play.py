@@ -9,7 +9,7 @@ from .jit import njit
 from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from ..knobs import K
 from . import layout as L
-from . import policies as bot
+from .bots import dispatch as bot
 from .rng import chance, randint, shuffle
 from .rules_check import (
     challenge_possible,

@@ -10,13 +10,13 @@ share every function here. Bot parameters are fixed point (state.fixed_point); a
 `challenge_prob` means "not set": expert and bluffer then use their odds rule.
 """
 
-from .jit import njit
+from ..jit import njit
 
-from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
-from ..knobs import K
-from . import layout as L
-from .rng import chance
-from .rules_check import (
+from ...cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
+from ...knobs import K
+from .. import layout as L
+from ..rng import chance
+from ..rules_check import (
     N_CANDIDATES,
     candidate,
     face_points,
@@ -28,9 +28,9 @@ from .rules_check import (
     turn_candidate,
     turn_candidates,
 )
-from .seats import step
-from .sigs import B, G, I
-from .state import (
+from ..seats import step
+from ..sigs import B, G, I
+from ..state import (
     O_BOTS,
     O_DISC,
     O_HSIZE,
@@ -46,7 +46,7 @@ from .state import (
     S_SET_COLORS,
     S_SET_FACES,
 )
-from .sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
+from ..sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
 
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards

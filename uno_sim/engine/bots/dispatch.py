@@ -6,15 +6,15 @@ The `random` bot (docs/RULES.md, "Bots": exact) lives here; every other bot code
 and never change the cards.
 """
 
-from .jit import njit
+from ..jit import njit
 
-from ..cards import WILD, WILD_DRAW_FOUR
-from ..knobs import K
-from . import layout as L
+from ...cards import WILD, WILD_DRAW_FOUR
+from ...knobs import K
+from .. import layout as L
 from . import planned
 from . import strategy
-from .rng import chance, randint
-from .rules_check import (
+from ..rng import chance, randint
+from ..rules_check import (
     N_CANDIDATES,
     candidate,
     hand,
@@ -24,9 +24,9 @@ from .rules_check import (
     turn_candidate,
     turn_candidates,
 )
-from .sigs import B, G, I
-from .state import N_FACES, O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
-from .sumsets import ENUMERATE, collect, sum_sets
+from ..sigs import B, G, I
+from ..state import N_FACES, O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
+from ..sumsets import ENUMERATE, collect, sum_sets
 
 
 @njit(cache=True, inline="always")

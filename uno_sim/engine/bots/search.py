@@ -25,19 +25,19 @@ plays `search`.
 
 import numpy as np
 
-from .jit import njit
+from ..jit import njit
 
-from ..cards import WILD
-from ..knobs import K
-from . import layout as L
+from ...cards import WILD
+from ...knobs import K
+from .. import layout as L
 from . import planned
 from . import strategy
-from .layout import ONE
-from .play import continue_round, setup_round
-from .rng import next_u64, seed_game
-from .rules_check import N_CANDIDATES, candidate, hand, legal_answer, legal_turn_card, turn_candidate, turn_candidates
-from .sumsets import stale
-from .state import (
+from ..layout import ONE
+from ..play import continue_round, setup_round
+from ..rng import next_u64, seed_game
+from ..rules_check import N_CANDIDATES, candidate, hand, legal_answer, legal_turn_card, turn_candidate, turn_candidates
+from ..sumsets import stale
+from ..state import (
     N_FACES,
     N_GAME,
     O_BOTS,

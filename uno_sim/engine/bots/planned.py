@@ -3,10 +3,10 @@ hands it to the round code when the bot is asked). Only the move that starts the
 planned: the card (or draw / accept) and the colour named with a wild card; every other
 decision of a search bot follows the expert's rules (strategy.py)."""
 
-from .jit import njit
+from ..jit import njit
 
-from . import layout as L
-from .state import O_BOTS, S_PLAN, S_PLAN_COLOR, S_PLAN_SEAT
+from .. import layout as L
+from ..state import O_BOTS, S_PLAN, S_PLAN_COLOR, S_PLAN_SEAT
 
 NO_PLAN = 0
 DRAW = -1  # planned face for "draw" (ordinary turn) or "accept the penalty"

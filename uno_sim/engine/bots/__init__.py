@@ -1,0 +1,1 @@
+"""The bots: every decision a seat takes, dispatched on its bot code (docs/BOTS.md)."""
