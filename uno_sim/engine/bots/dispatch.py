@@ -1,32 +1,22 @@
-"""Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]).
+"""Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]): what play.py asks.
 
-The `random` bot (docs/RULES.md, "Bots": exact) lives here; every other bot code (`greedy`, `expert`,
-`bluffer`, `search`) goes to strategy.py (docs/BOTS.md), except a `search` bot's planned move
-(planned.py, set by search.py before its turn). Decisions draw from the game's own generator
-and never change the cards.
+Each question goes, in this order, to a `search` bot's planned move (planned.py, set by the
+search before its turn, for the move that starts the turn), to the strategy bots
+(strategy.py: `greedy`, `expert`, `bluffer`, and every other decision of `search`), or to
+the `random` bot (uniform.py). Decisions draw from the game's own generator and never change
+the cards.
 """
 
 from ..jit import njit
 
-from ...cards import WILD, WILD_DRAW_FOUR
-from ...knobs import K
 from .. import layout as L
+from ..access import param
+from ..rng import chance
+from ..sigs import B, G, I
+from ..state import O_BOTS
 from . import planned
 from . import strategy
-from ..rng import chance, randint
-from ..rules_check import (
-    N_CANDIDATES,
-    candidate,
-    hand,
-    holds_forbidding_card,
-    legal_answer,
-    legal_turn_card,
-    turn_candidate,
-    turn_candidates,
-)
-from ..sigs import B, G, I
-from ..state import N_FACES, O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
-from ..sumsets import ENUMERATE, collect, sum_sets
+from . import uniform
 
 
 @njit(cache=True, inline="always")
@@ -35,129 +25,14 @@ def strategic(g, p):
     return g[O_BOTS + p] != L.BOT.random
 
 
-@njit(cache=True, inline="always")
-def param(g, p, k):
-    """Seat p's bot parameter k (fixed point, see state.fixed_point)."""
-    return g[O_PARAMS + p * L.N_BOT_PARAMS + k]
-
-
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
-    if planned.has_move(g, p):  # a search bot's move (search.py)
+    if planned.has_move(g, p):  # a search bot's move (search_rounds.plan_move)
         return planned.take_move(g)
     if strategic(g, p):
         return strategy.choose_turn_card(g, p, color, top)
-    h = hand(p)
-    # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default).
-    if (
-        g[K.challenge] != 0
-        and g[h + WILD_DRAW_FOUR] > 0
-        and param(g, p, L.BP.bluff_prob) > 0
-        and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
-        and holds_forbidding_card(g, p, color, top)
-        and chance(g, param(g, p, L.BP.bluff_prob))
-    ):
-        return WILD_DRAW_FOUR
-    if (g[K.number_finish] and g[O_HSIZE + p] == 1) or g[S_SET_COLORS] != 0:
-        return _pick_legal_slowly(g, p, color, top)
-    return _pick_legal(g, h, color, top)
-
-
-@njit(cache=True, inline="always")
-def _pick_legal(g, h, color, top):
-    """Uniform over the legal physical cards, in candidate order: the current colour's faces,
-    the top symbol in the other colours, Wild, Wild Draw Four (when wd4_rule allows it).
-    Same result as _pick_legal_slowly; counts are summed once instead of per candidate."""
-    base = h + color * 13
-    in_color = 0
-    for i in range(13):
-        in_color += g[base + i]
-    same_symbol = 0
-    if top < WILD:
-        s = top % 13
-        for c in range(4):
-            if c != color:
-                same_symbol += g[h + c * 13 + s]
-    wilds = g[h + WILD]
-    fours = g[h + WILD_DRAW_FOUR]
-    if fours > 0:
-        rule = g[K.wd4_rule]
-        if rule == 0 and in_color > 0:
-            fours = 0
-        elif rule == 1 and (in_color > 0 or same_symbol > 0):
-            fours = 0
-    total = in_color + same_symbol + wilds + fours
-    if total == 0:
-        return -1
-    r = randint(g, total)
-    if r < in_color:
-        for i in range(13):
-            r -= g[base + i]
-            if r < 0:
-                return color * 13 + i
-    r -= in_color
-    if r < same_symbol:
-        s = top % 13
-        for c in range(4):
-            if c != color:
-                r -= g[h + c * 13 + s]
-                if r < 0:
-                    return c * 13 + s
-    r -= same_symbol
-    return WILD if r < wilds else WILD_DRAW_FOUR
-
-
-@njit(cache=True, inline="always")
-def _may_put_down(g, p, f, color, top, pkind):
-    if pkind == 0:
-        return legal_turn_card(g, p, f, color, top, False)
-    return legal_answer(g, p, f, color, top, pkind)
-
-
-@njit(I(G, I, I, I), cache=True)
-def _pick_legal_slowly(g, p, color, top):
-    """Uniform over the legal physical cards, asking legal_turn_card about every candidate
-    (every face, in face order, while a sum set is in force)."""
-    h = hand(p)
-    n = turn_candidates(g)
-    total = 0
-    for i in range(n):
-        f = turn_candidate(g, i, color, top)
-        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
-            total += g[h + f]
-    if total == 0:
-        return -1
-    r = randint(g, total)
-    for i in range(n):
-        f = turn_candidate(g, i, color, top)
-        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
-            r -= g[h + f]
-            if r < 0:
-                return f
-    return -1
-
-
-@njit(I(G, I, I, I, I), cache=True)
-def _weighted_pick(g, p, color, top, pkind):
-    """Uniform over the physical cards p may put down: answers to a pending penalty whose last
-    draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
-    h = hand(p)
-    total = 0
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
-        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
-            total += g[h + f]
-    if total == 0:
-        return -1
-    r = randint(g, total)
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
-        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
-            r -= g[h + f]
-            if r < 0:
-                return f
-    return -1
+    return uniform.choose_turn_card(g, p, color, top)
 
 
 @njit(cache=True)
@@ -167,7 +42,7 @@ def choose_answer(g, p, color, top, pkind):
         return planned.take_move(g)
     if strategic(g, p):
         return strategy.choose_answer(g, p, color, top, pkind)
-    return _weighted_pick(g, p, color, top, pkind)
+    return uniform.choose_answer(g, p, color, top, pkind)
 
 
 @njit(cache=True, inline="always")
@@ -176,127 +51,77 @@ def choose_color(g, p):
         return planned.take_color(g)
     if strategic(g, p):
         return strategy.choose_color(g, p)
-    return randint(g, 4)
+    return uniform.choose_color(g, p)
 
 
 @njit(cache=True, inline="always")
 def plays_drawn_card(g, p, f):
     if strategic(g, p):
         return strategy.plays_drawn_card(g, p, f)
-    return True
+    return uniform.plays_drawn_card(g, p, f)
 
 
 @njit(cache=True, inline="always")
 def wants_challenge(g, p, target):
     if strategic(g, p):
         return strategy.wants_challenge(g, p, target)
-    return chance(g, param(g, p, L.BP.challenge_prob))
+    return uniform.wants_challenge(g, p, target)
 
 
 @njit(cache=True, inline="always")
 def forgets_uno(g, p):
+    """Every bot forgets to call UNO with its forget_uno."""
     return chance(g, param(g, p, L.BP.forget_uno))
 
 
 @njit(cache=True, inline="always")
 def wants_jump(g, p, f, idents, sums):
     """Seat p holds a jump move after face f was played: `idents` identical-card moves, and a
-    sum set when `sums`. Does it want to move? random: with jump_in_prob."""
+    sum set when `sums`. Does it want to move?"""
     if strategic(g, p):
         return strategy.wants_jump(g, p, f, idents, sums)
-    return chance(g, param(g, p, L.BP.jump_in_prob))
-
-
-@njit(I(G, I, I), cache=True)
-def set_face(g, p, r):
-    """The r-th face (in face order) of the sum set in force that p holds."""
-    faces = g[S_SET_FACES]
-    h = hand(p)
-    for f in range(52):
-        if (faces >> f) & 1 and g[h + f] > 0:
-            if r == 0:
-                return f
-            r -= 1
-    return -1
+    return uniform.wants_jump(g, p, f, idents, sums)
 
 
 @njit(I(G, I, I, I, B), cache=True)
 def jump_move(g, p, f, idents, sums):
     """The move of seat p, picked to jump in after face f: a face to jump in with (identical to
     f, or after a sum set to a card of the set), or -1 for a sum set, then written at O_PLAYED
-    (S_NPLAYED cards, last on top). `idents` and `sums` as for wants_jump.
-
-    random: uniform over its distinct moves: each identical face is one, each distinct
-    multiset of faces forming a sum set is one; a sum set goes down in face order."""
+    (S_NPLAYED cards, last on top). `idents` and `sums` as for wants_jump."""
     if strategic(g, p):
         return strategy.jump_move(g, p, f, idents, sums)
-    m = 0
-    n = f % 13
-    whole = g[O_HSIZE + p] if g[K.sum_jump_win_only] else 0
-    sets = 0
-    if sums:
-        m = collect(g, p, f)
-        sets = sum_sets(g, m, n, whole, -1, ENUMERATE)
-    total = idents + sets
-    r = 0 if total == 1 else randint(g, total)
-    if r < idents:
-        return f if g[S_SET_COLORS] == 0 else set_face(g, p, r)
-    g[S_NPLAYED] = sum_sets(g, m, n, whole, r - idents, ENUMERATE)
-    return -1
+    return uniform.jump_move(g, p, f, idents, sums)
 
 
 @njit(cache=True, inline="always")
 def wants_wild_swap(g, p):
     """After playing a Wild that was not its last card (wild_swap): swap cards instead of
-    naming a colour? random: one draw, with probability 1/2."""
+    naming a colour?"""
     if strategic(g, p):
         return strategy.wants_wild_swap(g, p)
-    return randint(g, 2) == 0
-
-
-@njit(I(G, I), cache=True)
-def uniform_card(g, p):
-    """A physical card of p's hand, uniformly at random: one draw indexing the cards in face order."""
-    h = hand(p)
-    r = randint(g, g[O_HSIZE + p])
-    for f in range(N_FACES):
-        r -= g[h + f]
-        if r < 0:
-            return f
-    return -1
+    return uniform.wants_wild_swap(g, p)
 
 
 @njit(cache=True, inline="always")
 def wild_swap_card(g, p):
     """The next card p gives away in a Wild swap (the engine takes it out of p's hand before
-    asking for the next). random: a uniformly random card of its hand."""
+    asking for the next)."""
     if strategic(g, p):
         return strategy.worst_card(g, p)
-    return uniform_card(g, p)
+    return uniform.wild_swap_card(g, p)
 
 
 @njit(cache=True)
 def choose_swap_target(g, p):
-    """Uniform among the other players still in the round."""
+    """The player p swaps hands with."""
     if strategic(g, p):
         return strategy.swap_target(g, p)
-    n = g[S_PLAYERS]
-    others = 0
-    for q in range(n):
-        if q != p and g[O_PLACE + q] == 0:
-            others += 1
-    r = randint(g, others)
-    for q in range(n):
-        if q != p and g[O_PLACE + q] == 0:
-            if r == 0:
-                return q
-            r -= 1
-    return -1
+    return uniform.choose_swap_target(g, p)
 
 
 @njit(cache=True, inline="always")
 def extra_cards(g, p, f):
-    """Multi-play: further cards to put down after face f (appended at O_PLAYED); random adds none."""
+    """Multi-play: further cards to put down after face f (appended at O_PLAYED)."""
     if strategic(g, p):
         return strategy.extra_cards(g, p, f)
-    return 0
+    return uniform.extra_cards(g, p, f)

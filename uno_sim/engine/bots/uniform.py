@@ -1,0 +1,241 @@
+"""The `random` bot (docs/RULES.md, "Bots": exact): every decision uniform over its choices.
+
+dispatch.py asks here for every seat whose bot code is `random`; the functions carry the
+names of the questions they answer. Decisions draw from the game's own generator and never
+change the cards. The entry points are inlined into dispatch.py's (`inline="always"`), so
+the compiled code is one function per question, as before the bots had a package.
+"""
+
+from ..jit import njit
+
+from ...knobs import K
+from .. import layout as L
+from ..access import N_FACES, WILD, WILD_DRAW_FOUR, hand, hsize, param
+from ..rng import chance, randint
+from ..rules_check import (
+    N_CANDIDATES,
+    candidate,
+    holds_forbidding_card,
+    legal_answer,
+    legal_turn_card,
+    turn_candidate,
+    turn_candidates,
+)
+from ..sigs import G, I
+from ..state import O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
+from ..sumsets import ENUMERATE, collect, sum_sets
+
+
+@njit(cache=True, inline="always")
+def choose_turn_card(g, p, color, top):
+    """Face to play on an ordinary turn, or -1 to draw: uniform over the legal cards."""
+    h = hand(p)
+    # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default).
+    if (
+        g[K.challenge] != 0
+        and g[h + WILD_DRAW_FOUR] > 0
+        and param(g, p, L.BP.bluff_prob) > 0
+        and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
+        and holds_forbidding_card(g, p, color, top)
+        and chance(g, param(g, p, L.BP.bluff_prob))
+    ):
+        return WILD_DRAW_FOUR
+    if (g[K.number_finish] and hsize(g, p) == 1) or g[S_SET_COLORS] != 0:
+        return _pick_legal_slowly(g, p, color, top)
+    return _pick_legal(g, h, color, top)
+
+
+@njit(cache=True, inline="always")
+def _pick_legal(g, h, color, top):
+    """Uniform over the legal physical cards, in candidate order: the current colour's faces,
+    the top symbol in the other colours, Wild, Wild Draw Four (when wd4_rule allows it).
+    Same result as _pick_legal_slowly; counts are summed once instead of per candidate."""
+    base = h + color * 13
+    in_color = 0
+    for i in range(13):
+        in_color += g[base + i]
+    same_symbol = 0
+    if top < WILD:
+        s = top % 13
+        for c in range(4):
+            if c != color:
+                same_symbol += g[h + c * 13 + s]
+    wilds = g[h + WILD]
+    fours = g[h + WILD_DRAW_FOUR]
+    if fours > 0:
+        rule = g[K.wd4_rule]
+        if rule == 0 and in_color > 0:
+            fours = 0
+        elif rule == 1 and (in_color > 0 or same_symbol > 0):
+            fours = 0
+    total = in_color + same_symbol + wilds + fours
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    if r < in_color:
+        for i in range(13):
+            r -= g[base + i]
+            if r < 0:
+                return color * 13 + i
+    r -= in_color
+    if r < same_symbol:
+        s = top % 13
+        for c in range(4):
+            if c != color:
+                r -= g[h + c * 13 + s]
+                if r < 0:
+                    return c * 13 + s
+    r -= same_symbol
+    return WILD if r < wilds else WILD_DRAW_FOUR
+
+
+@njit(cache=True, inline="always")
+def _may_put_down(g, p, f, color, top, pkind):
+    if pkind == 0:
+        return legal_turn_card(g, p, f, color, top, False)
+    return legal_answer(g, p, f, color, top, pkind)
+
+
+@njit(I(G, I, I, I), cache=True)
+def _pick_legal_slowly(g, p, color, top):
+    """Uniform over the legal physical cards, asking legal_turn_card about every candidate
+    (every face, in face order, while a sum set is in force)."""
+    h = hand(p)
+    n = turn_candidates(g)
+    total = 0
+    for i in range(n):
+        f = turn_candidate(g, i, color, top)
+        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
+            total += g[h + f]
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    for i in range(n):
+        f = turn_candidate(g, i, color, top)
+        if f >= 0 and legal_turn_card(g, p, f, color, top, False):
+            r -= g[h + f]
+            if r < 0:
+                return f
+    return -1
+
+
+@njit(I(G, I, I, I, I), cache=True)
+def choose_answer(g, p, color, top, pkind):
+    """Uniform over the physical cards p may put down: answers to a pending penalty whose last
+    draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
+    h = hand(p)
+    total = 0
+    for i in range(N_CANDIDATES):
+        f = candidate(i, color, top)
+        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
+            total += g[h + f]
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    for i in range(N_CANDIDATES):
+        f = candidate(i, color, top)
+        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
+            r -= g[h + f]
+            if r < 0:
+                return f
+    return -1
+
+
+@njit(cache=True, inline="always")
+def choose_color(g, p):
+    return randint(g, 4)
+
+
+@njit(cache=True, inline="always")
+def plays_drawn_card(g, p, f):
+    return True
+
+
+@njit(cache=True, inline="always")
+def wants_challenge(g, p, target):
+    return chance(g, param(g, p, L.BP.challenge_prob))
+
+
+@njit(cache=True, inline="always")
+def wants_jump(g, p, f, idents, sums):
+    """With jump_in_prob."""
+    return chance(g, param(g, p, L.BP.jump_in_prob))
+
+
+@njit(I(G, I, I), cache=True)
+def set_face(g, p, r):
+    """The r-th face (in face order) of the sum set in force that p holds."""
+    faces = g[S_SET_FACES]
+    h = hand(p)
+    for f in range(52):
+        if (faces >> f) & 1 and g[h + f] > 0:
+            if r == 0:
+                return f
+            r -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def jump_move(g, p, f, idents, sums):
+    """Uniform over its distinct moves: each identical face is one, each distinct multiset of
+    faces forming a sum set is one; a sum set goes down in face order."""
+    m = 0
+    n = f % 13
+    whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
+    sets = 0
+    if sums:
+        m = collect(g, p, f)
+        sets = sum_sets(g, m, n, whole, -1, ENUMERATE)
+    total = idents + sets
+    r = 0 if total == 1 else randint(g, total)
+    if r < idents:
+        return f if g[S_SET_COLORS] == 0 else set_face(g, p, r)
+    g[S_NPLAYED] = sum_sets(g, m, n, whole, r - idents, ENUMERATE)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def wants_wild_swap(g, p):
+    """One draw, with probability 1/2."""
+    return randint(g, 2) == 0
+
+
+@njit(I(G, I), cache=True)
+def uniform_card(g, p):
+    """A physical card of p's hand, uniformly at random: one draw indexing the cards in face order."""
+    h = hand(p)
+    r = randint(g, hsize(g, p))
+    for f in range(N_FACES):
+        r -= g[h + f]
+        if r < 0:
+            return f
+    return -1
+
+
+@njit(cache=True, inline="always")
+def wild_swap_card(g, p):
+    """A uniformly random card of its hand."""
+    return uniform_card(g, p)
+
+
+@njit(cache=True, inline="always")
+def choose_swap_target(g, p):
+    """Uniform among the other players still in the round."""
+    n = g[S_PLAYERS]
+    others = 0
+    for q in range(n):
+        if q != p and g[O_PLACE + q] == 0:
+            others += 1
+    r = randint(g, others)
+    for q in range(n):
+        if q != p and g[O_PLACE + q] == 0:
+            if r == 0:
+                return q
+            r -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def extra_cards(g, p, f):
+    """None."""
+    return 0
