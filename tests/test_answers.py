@@ -236,6 +236,23 @@ def test_differences_chart_and_seat_chart(compared):
     assert low > 0.15 and high < 0.35  # zoomed around 1/4, not from 0
 
 
+def test_bot_chart_points_with_intervals_on_a_zoomed_axis():
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    run = uno_sim.run("standard", games=4000, seed=5, bots="expert,random,random,random")
+    ax = run.plot_bot_win_rates().axes[0]
+    assert not any(isinstance(c, BarContainer) for c in ax.containers)  # no bars from 0
+    points = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    rates = run.summary.set_index("metric")["value"]
+    drawn = sorted(float(c.lines[0].get_ydata()[0]) for c in points)
+    assert drawn == pytest.approx(sorted([rates["win_rate_bot_expert"], rates["win_rate_bot_random"]]))
+    low, high = ax.get_ylim()
+    assert 0.1 < low < 0.25 and 0.75 < high < 0.9  # around the fair shares 25% and 75%, not from 0
+    single = uno_sim.run("standard", games=2000, seed=5).plot_bot_win_rates().axes[0]
+    low, high = single.get_ylim()
+    assert low > 0.9 and high >= 1.0  # one bot everywhere: its point at 100% stays inside the frame
+
+
 def chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
