@@ -102,6 +102,25 @@ def test_compare_headline_in_words():
     assert "jump" not in text  # nothing to say: 0 in both
 
 
+def test_a_small_change_keeps_its_digits_in_the_headline_and_the_table():
+    """1.05% vs 1.18% of games reshuffle: 0.0105 vs 0.0118 reshuffles a game; the change must
+    not read "+0.00 reshuffles a game"."""
+    from uno_sim import tables
+
+    summary = pd.concat([
+        summary_rows("base", 10**6, [("mean_reshuffles", 0.0105, 0.0103, 0.0107), ("mean_turns", 50.0, 49.9, 50.1)]),
+        summary_rows("v", 10**6, [("mean_reshuffles", 0.0118, 0.0116, 0.0120), ("mean_turns", 50.0, 49.9, 50.1)]),
+    ], ignore_index=True)
+    diffs = pd.DataFrame([diff_row("v", "mean_reshuffles", 0.0013, 0.00101, 0.00159, 1e-6, 0.11),
+                          diff_row("v", "mean_turns", 0.0, -0.1, 0.1, 1.0, 20.0)])
+    text = "\n".join(headline.compare_headline(summary, diffs))
+    assert "the pile is reshuffled 12.4% more often (+0.0013 reshuffles a game, 95% CI +0.0010 to +0.0016)" in text
+    assert "+0.00 reshuffles" not in text
+    assert tables.fmt_diff("mean", diffs.iloc[0]) == "+0.0013 [+0.0010, +0.0016]"
+    assert tables.fmt_diff("mean", diffs.iloc[1]) == "+0.00 [-0.10, +0.10]"  # a zero is a zero
+    assert tables.fmt_diff("rate", {"diff": 0.4, "diff_ci_low": 0.37, "diff_ci_high": 0.43}) == "+40.00 [+37.00, +43.00]"
+
+
 def test_quiet_metrics_all_zero_all_na_always_one():
     nan = math.nan
     summary = pd.concat([
