@@ -222,11 +222,16 @@ class VariantCharts(_Charts):
     def plot_max_pending(self):
         return self.plot("max_pending")
 
+    def _mixed_bots(self) -> bool:
+        return any(len({b.label for b in v.bots}) > 1 for v in getattr(self, "runs", [self]))
+
     def chart_names(self) -> list[str]:
-        """The charts that apply (max_pending only when some variant stacks)."""
+        """The charts that apply: max_pending only when some variant stacks, bot_win_rates only
+        when some variant seats more than one kind of bot (with one bot everywhere it would
+        only restate the no-winner rate)."""
         from .charts import variant_chart_names
 
-        return variant_chart_names(self._stacking())
+        return variant_chart_names(self._stacking(), self._mixed_bots())
 
     def figure(self, name: str):
         return self.plot(name)

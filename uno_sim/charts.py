@@ -389,8 +389,9 @@ VARIANT_CHARTS = {
 }
 
 
-def variant_chart_names(stacking: bool) -> list[str]:
-    return [name for name in VARIANT_CHARTS if stacking or name != "max_pending"]
+def variant_chart_names(stacking: bool, mixed_bots: bool = True) -> list[str]:
+    skip = ({"max_pending"} if not stacking else set()) | ({"bot_win_rates"} if not mixed_bots else set())
+    return [name for name in VARIANT_CHARTS if name not in skip]
 
 
 # ---------------------------------------------------------------- differences (compare)
