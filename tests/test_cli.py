@@ -171,8 +171,8 @@ def test_run_writes_summary_and_chart_same_for_any_workers(capsys, tmp_path):
         assert code == 0, err
         assert "summary.csv" in out and "win_rates.png" in out
         assert (out_dir / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        written = [  # standard: no stacking chart
-            "bot_win_rates.png", "distributions.csv", "game_length.png", "report.html", "summary.csv", "win_rates.png",
+        written = [  # standard, one bot: no stacking chart, no bot chart
+            "distributions.csv", "game_length.png", "report.html", "summary.csv", "win_rates.png",
             "winner_points.png",
         ]
         assert sorted(p.name for p in out_dir.iterdir()) == [".uno-sim-files", *written]  # no temp files

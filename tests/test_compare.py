@@ -262,7 +262,7 @@ def test_compare_same_for_any_workers(capsys, tmp_path):
         assert "compare.csv" in out and "differences.csv" in out
         names = sorted(p.name for p in out_dir.iterdir())
         assert names == [
-            ".uno-sim-files", "bot_win_rates.png", "compare.csv", "differences.csv", "differences.png",
+            ".uno-sim-files", "compare.csv", "differences.csv", "differences.png",
             "distributions.csv", "game_length.png", "max_pending.png", "report.html", "win_rates.png",
             "winner_points.png",
         ]

@@ -163,6 +163,34 @@ def test_match_target_out_of_reach_is_refused(capsys, tmp_path):
     one_error(err, "out of reach")
 
 
+def test_match_checks_out_before_its_pilot(capsys, tmp_path, monkeypatch):
+    """A bad --out fails at once: the pilot (and the engine's start-up) never runs, and the
+    folder's error wins over a target that the pilot would refuse."""
+    import uno_sim.simulate
+
+    def no_pilot(*args, **kwargs):
+        raise AssertionError("the pilot played before --out was checked")
+
+    monkeypatch.setattr(uno_sim.simulate, "simulate", no_pilot)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "mine.txt").write_text("kept")
+    for extra in ([], ["--target", 1_000_000]):
+        code, _, err = invoke(capsys, "match", "standard", "--matches", 10, *extra, "--out", busy)
+        assert code == 2
+        one_error(err, "is not empty")
+    assert sorted(p.name for p in busy.iterdir()) == ["mine.txt"]
+
+
+def test_match_plan_without_pilot_still_refuses_an_unreachable_target(tmp_path):
+    from uno_sim import BadInput, api
+
+    plan = api.prepare_match("standard", matches=10, target=1_000_000, pilot=False)
+    assert plan.expected_rounds is None
+    with pytest.raises(BadInput, match="out of reach"):
+        plan.execute()
+
+
 def test_tiny_runs_work_for_every_command(capsys, tmp_path):
     runs = [
         ["run", "standard", "--games", 1],

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .bots import describe
+from .headline import decimals
 from .knobs import DEFAULTS
 
 
@@ -70,9 +71,10 @@ def fmt_metric(kind: str, value: float) -> str:
 def fmt_diff(kind: str, row) -> str:
     """The difference with its interval; rates in percentage points (no unit, see the header)."""
     scale = 100.0 if kind in ("rate", "edge") else 1.0
+    digits = decimals(scale * row["diff"])  # a small nonzero difference is not shown as +0.00
 
     def f(x: float) -> str:
-        return "n/a" if x != x else f"{scale * x:+,.2f}"
+        return "n/a" if x != x else f"{scale * x:+,.{digits}f}"
 
     text = f(row["diff"])
     if row["diff_ci_low"] == row["diff_ci_low"]:

@@ -18,11 +18,7 @@ from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRAC
 
 
 
-def run_key(seed: int) -> int:
-    """The 64-bit run key for a user seed (numpy SeedSequence spreads nearby seeds apart)."""
-    if seed < 0:
-        raise ValueError(f"seed must not be negative (got {seed})")
-    return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
+from .keys import run_key  # noqa: E402,F401  (re-exported: the engine's entry points take the key)
 
 
 @njit(cache=True)
