@@ -18,7 +18,7 @@ from .layout import N_BOT_PARAMS
 from .state import O_HANDS, O_HSIZE, O_PARAMS
 
 # Points of face f (docs/RULES.md, "Cards"); a 0 counts zero_points.
-face_points = njit(cache=True, inline="always")(cards.face_points)
+face_points = njit(cache=True)(cards.face_points)
 
 # Points of each face with zero_points = 0 (a numba global: a constant in compiled code).
 FACE_POINTS = np.array([cards.face_points(f, 0) for f in range(N_FACES)], dtype=np.int64)

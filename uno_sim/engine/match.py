@@ -60,7 +60,7 @@ def seating_classes(players: int) -> np.ndarray:
     return np.array([rows[j * stride % k] for j in range(k)], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def player_at(seatings, match, rnd, seat):
     """The player in `seat` in round `rnd` (from 0) of match number `match`, seats rotated.
 
@@ -76,7 +76,7 @@ def player_at(seatings, match, rnd, seat):
     return seatings[c, seat]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def side_of(g, seat):
     teams = g[K.teams]
     return seat if teams == 0 else seat % teams

@@ -81,7 +81,7 @@ def top_card(g):
 # ---------------------------------------------------------------- trace writing
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def emit(g, x):
     pos = g[S_TPOS]
     if pos < g[O_CAPACITY]:
@@ -91,7 +91,7 @@ def emit(g, x):
         g[S_OVERFLOW] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ev_open(g, code):
     pos = g[S_TPOS]
     emit(g, code)
@@ -99,7 +99,7 @@ def ev_open(g, code):
     return pos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ev_close(g, pos):
     if g[S_OVERFLOW] == 0:
         g[pos + 1] = g[S_TPOS] - pos - 2
@@ -129,7 +129,7 @@ def emit_pile(g):
 # ---------------------------------------------------------------- seats
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def end_round(g, reason, winner):
     g[S_ENDED] = 1
     g[O_REC + L.COL_REASON] = reason
@@ -157,7 +157,7 @@ def reshuffle(g):
         ev_close(g, pos)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def close_draw_event(g):
     if g[S_DRAW_OPEN] >= 0:
         ev_close(g, g[S_DRAW_OPEN])
@@ -343,7 +343,7 @@ def last_one_left(g):
     end_round(g, L.REASON.out, first)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def jump_allowed(g, q, f):
     """May q jump in with face f (identical to the top card, or to a card of the sum set in
     force) now?"""
@@ -587,7 +587,7 @@ def skip_count(g, k):
     return k if g[K.multi_skip] == 0 else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deflect_victim(g, p, k, s):
     """New victim of a chain passed on by p's Skip(s) or Reverse(s) (direction already flipped)."""
     if g[S_NACTIVE] == 2 or s == REVERSE:
@@ -595,7 +595,7 @@ def deflect_victim(g, p, k, s):
     return step(g, p, 1 + skip_count(g, k))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_pending(g, p, amount, kind):
     if g[S_PENDING] > 0:
         g[O_REC + L.COL_STACKS] += 1
@@ -605,7 +605,7 @@ def add_pending(g, p, amount, kind):
     g[S_NEXT] = step(g, p, 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def clear_pending(g):
     g[S_PENDING] = 0
     g[S_PKIND] = 0
@@ -843,7 +843,7 @@ def deal(g, dealer):
         ev_close(g, pos)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def acceptable_lead(g, f):
     if g[K.first_card] == 0:
         return f != WILD_DRAW_FOUR

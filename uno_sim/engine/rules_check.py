@@ -37,7 +37,7 @@ def matches(f, color, top):
     return f // 13 == color or (top < WILD and f % 13 == top % 13)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_matches(g, f):
     """A sum set is in force (sum_jump_in) and coloured face f has the colour or the number of
     one of its cards. False when no set is in force."""
@@ -63,7 +63,7 @@ def turn_candidate(g, i, color, top):
     return candidate(i, color, top)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def holds_forbidding_card(g, p, color, top):
     """True when p holds a card that makes a Wild Draw Four a bluff under wd4_rule."""
     rule = g[K.wd4_rule]
@@ -97,7 +97,7 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
     return matches(f, color, top) or set_matches(g, f)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_answer(g, p, f, color, top, pkind):
     """Can p answer a pending penalty whose last draw card is pkind (2 or 4) with face f?"""
     if g[hand(p) + f] == 0:
@@ -116,7 +116,7 @@ def legal_answer(g, p, f, color, top, pkind):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def playable_drawn(g, p, f, color, top):
     """A drawn card that could be played without a bluff (docs/RULES.md, "Drawing and the draw pile")."""
     if f == WILD:
@@ -126,7 +126,7 @@ def playable_drawn(g, p, f, color, top):
     return matches(f, color, top) or set_matches(g, f)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_drawn_allows(g, f):
     mode = g[K.play_drawn]
     if mode == 0:
@@ -136,17 +136,17 @@ def play_drawn_allows(g, f):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def d2_stacks(g):
     """A Draw Two goes onto a pending penalty instead of taking effect at once."""
     return g[K.stack_draw_two] != 0 or g[K.stack_four_on_two] != 0 or g[K.deflect] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def d4_stacks(g):
     return g[K.stack_draw_four] != 0 or g[K.stack_two_on_four] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def challenge_possible(g):
     return g[K.challenge] != 0 and g[K.wd4_rule] != 2

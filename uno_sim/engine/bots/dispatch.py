@@ -45,7 +45,7 @@ def choose_answer(g, p, color, top, pkind):
     return uniform.choose_answer(g, p, color, top, pkind)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def choose_color(g, p):
     if planned.has_color(g, p):
         return planned.take_color(g)
@@ -54,27 +54,27 @@ def choose_color(g, p):
     return uniform.choose_color(g, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def plays_drawn_card(g, p, f):
     if strategic(g, p):
         return strategy.plays_drawn_card(g, p, f)
     return uniform.plays_drawn_card(g, p, f)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def wants_challenge(g, p, target):
     if strategic(g, p):
         return strategy.wants_challenge(g, p, target)
     return uniform.wants_challenge(g, p, target)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def forgets_uno(g, p):
     """Every bot forgets to call UNO with its forget_uno."""
     return chance(g, param(g, p, L.BP.forget_uno))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def wants_jump(g, p, f, idents, sums):
     """Seat p holds a jump move after face f was played: `idents` identical-card moves, and a
     sum set when `sums`. Does it want to move?"""
@@ -93,7 +93,7 @@ def jump_move(g, p, f, idents, sums):
     return uniform.jump_move(g, p, f, idents, sums)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def wants_wild_swap(g, p):
     """After playing a Wild that was not its last card (wild_swap): swap cards instead of
     naming a colour?"""
@@ -102,7 +102,7 @@ def wants_wild_swap(g, p):
     return uniform.wants_wild_swap(g, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def wild_swap_card(g, p):
     """The next card p gives away in a Wild swap (the engine takes it out of p's hand before
     asking for the next)."""
@@ -119,7 +119,7 @@ def choose_swap_target(g, p):
     return uniform.choose_swap_target(g, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def extra_cards(g, p, f):
     """Multi-play: further cards to put down after face f (appended at O_PLAYED)."""
     if strategic(g, p):

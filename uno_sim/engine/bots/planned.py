@@ -17,7 +17,7 @@ def has_move(g, p):
     return g[S_PLAN] != NO_PLAN and g[S_PLAN_SEAT] == p and g[O_BOTS + p] == L.BOT.search
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_move(g):
     """The planned face (DRAW: draw or accept); the plan is used up."""
     f = g[S_PLAN] - 2
@@ -30,14 +30,14 @@ def has_color(g, p):
     return g[S_PLAN_COLOR] != 0 and g[S_PLAN_SEAT] == p and g[O_BOTS + p] == L.BOT.search
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_color(g):
     c = g[S_PLAN_COLOR] - 1
     g[S_PLAN_COLOR] = 0
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_plan(g, p, f, c):
     """Plan face f (DRAW: draw / accept) and colour c (-1: none) for seat p's coming turn."""
     g[S_PLAN] = f + 2
@@ -45,7 +45,7 @@ def set_plan(g, p, f, c):
     g[S_PLAN_SEAT] = p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def clear_plan(g):
     g[S_PLAN] = NO_PLAN
     g[S_PLAN_COLOR] = 0

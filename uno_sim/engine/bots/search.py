@@ -209,7 +209,7 @@ def seat_rollout_bot(s, q, code):
         s[base + L.BP.challenge_prob] = -ONE  # the odds rule
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def same_side(g, a, b):
     t = g[K.teams]
     return a == b if t == 0 else (a % t) == (b % t)

@@ -69,7 +69,7 @@ def is_expert(g, p):
     return g[O_BOTS + p] != L.BOT.greedy
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def opponents(g, p, q):
     t = g[K.teams]
     return t == 0 or (p % t) != (q % t)
@@ -450,7 +450,7 @@ def colour_held_most_on_top(g, p, k):
     g[O_PLAYED + k - 1] = t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def forgets_uno(g, p):
     return chance(g, param(g, p, L.BP.forget_uno))
 
