@@ -280,3 +280,18 @@ def test_simulate_same_numbers_for_any_chunking_and_threads():
     pd.testing.assert_frame_equal(a.summary("x"), b.summary("x"))
     c = simulate(rules, bots, 3000, seed=5, workers=2, progress=False)
     assert not a.summary("x").equals(c.summary("x"))  # the seed matters
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["presets"], ["show", "standard"], ["rules"], ["run", "--help"]])
+def test_commands_that_simulate_nothing_import_no_heavy_library(argv):
+    """--help, presets, show and rules start in a fraction of a second: they import neither
+    the compiler (numba) nor pandas, matplotlib or scipy."""
+    code = ("import io, sys, contextlib\n"
+            "from uno_sim.cli.app import run_cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    status = run_cli({argv!r})\n"
+            "heavy = [m for m in ('numba', 'pandas', 'matplotlib', 'scipy') if m in sys.modules]\n"
+            "print(status, heavy)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "0 []"

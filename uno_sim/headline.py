@@ -19,8 +19,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas only for the annotations: tables.py imports this module on `--help`
+    import pandas as pd
 
 SIGNIFICANCE = 0.05
 MAX_ITEMS = 5  # significant differences spelled out per variant
@@ -357,6 +359,8 @@ def sweep_headline(frame: pd.DataFrame, knobs: list[str]) -> Headline:
     out = Headline()
     points = frame[knobs].drop_duplicates().to_dict("records")
     games = int(frame["games"].iloc[0])
+
+    import pandas as pd
 
     def at(metric: str) -> list[tuple[dict, pd.Series]]:
         rows = frame.loc[frame["metric"] == metric]
