@@ -3,7 +3,10 @@
 - A file is written to a temporary name in the same folder (`.NAME.XXXXXXXX.tmp`) and renamed
   onto its final name only when complete, and only onto a regular file or a new path. A
   device, FIFO or other special file is written directly (renaming would replace it); a
-  symbolic link is followed to its target.
+  symbolic link is followed to its target. A path that names an open file descriptor
+  (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) is written through that
+  descriptor: at its current position, appending when it was opened for appending (`>>`),
+  never truncated or replaced.
 - An output folder is used for one run at a time: a folder that already holds files is
   refused unless `force`, which first removes the files uno-sim wrote there before (listed
   in its `.uno-sim-files` manifest) and nothing else. Temporary files a killed run left
@@ -12,13 +15,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import shutil
 import stat
+import sys
 import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 from .errors import BadInput
 
@@ -26,6 +32,9 @@ MANIFEST = ".uno-sim-files"
 # mkstemp names: prefix `.NAME.`, 8 random characters, suffix `.tmp`
 TEMP_PATTERN = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 PROBE_PREFIX = ".uno-sim-probe-"
+# the folder of a process's open file descriptors, after following links (/proc/self/fd,
+# /dev/fd and /proc/thread-self/fd all end here)
+_FD_FOLDER = re.compile(r"/proc/(\d+)(?:/task/\d+)?/fd")
 
 
 class OutputError(BadInput):
@@ -92,9 +101,52 @@ def check_out_dir(path: Path, option: str = "--out", force: bool = False) -> Non
             )
 
 
+def descriptor_of(path: str | os.PathLike) -> tuple[int, int] | None:
+    """(process id, descriptor) when the path names an open file descriptor, following
+    links: `/dev/stdout` -> `/proc/self/fd/1`, `/dev/fd/N`, `/proc/PID/fd/N`; else None."""
+    probe = Path(os.path.abspath(path))
+    for _ in range(40):  # the kernel's own limit on nested links
+        try:
+            parent = os.path.realpath(probe.parent)
+        except OSError:
+            return None
+        found = _FD_FOLDER.fullmatch(parent)
+        if found and probe.name.isdigit():
+            return int(found.group(1)), int(probe.name)
+        if not probe.is_symlink():
+            return None
+        try:
+            target = os.readlink(probe)
+        except OSError:
+            return None
+        probe = Path(os.path.abspath(os.path.join(parent, target)))
+    return None
+
+
+def _writable_descriptor(path: Path) -> int:
+    """A new descriptor writing to the open file `path` names (see `descriptor_of`), without
+    truncating it: our own descriptors are duplicated (sharing position and append mode);
+    another process's are opened for appending."""
+    pid, fd = descriptor_of(path)
+    if pid != os.getpid():
+        return os.open(path, os.O_WRONLY | os.O_APPEND)
+    if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE not in (os.O_WRONLY, os.O_RDWR):
+        raise OSError(9, "not open for writing", str(path))
+    for stream in (sys.stdout, sys.stderr):  # what was printed before comes first
+        if stream is not None:
+            stream.flush()
+    return os.dup(fd)
+
+
 def check_out_file(path: Path, option: str = "--out") -> None:
     """The file must be creatable (its folder existing and writable, or creatable)."""
     what = f"{option} {str(path)!r}"
+    if descriptor_of(path) is not None:
+        try:
+            os.close(_writable_descriptor(path))
+        except OSError as exc:
+            raise OutputError(f"{what}: cannot write to it ({exc.strerror or exc})") from None
+        return
     if path.is_dir():
         raise OutputError(f"{what} is a folder, expected a file name")
     if is_special(path):
@@ -137,8 +189,16 @@ def made_dirs(path: Path) -> Iterator[None]:
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A path to write `path` through: a temporary file beside it, renamed onto it on success
     and removed on failure; a symbolic link is followed (its target is replaced); a special
-    file (device, FIFO) is written directly."""
+    file (device, FIFO) is written directly; an open file descriptor (`/dev/stdout`) gets the
+    whole file on success, written through it (see `descriptor_of`)."""
     path = Path(path)
+    if descriptor_of(path) is not None:
+        with tempfile.TemporaryDirectory(prefix="uno-sim-") as folder:
+            tmp = Path(folder) / "output"
+            yield tmp
+            with open(tmp, "rb") as source, os.fdopen(_writable_descriptor(path), "wb") as sink:
+                shutil.copyfileobj(source, sink)
+        return
     if path.is_symlink():
         path = path.resolve()
     if is_special(path):
@@ -153,6 +213,20 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+@contextmanager
+def output_stream(path: str | os.PathLike, mode: str = "w", **open_args) -> Iterator[IO]:
+    """An open file to write `path` through, streamed: an open file descriptor (`/dev/stdout`)
+    or a special file directly, anything else through `atomic_path` (renamed into place on
+    success)."""
+    path = Path(path)
+    if descriptor_of(path) is not None:
+        with os.fdopen(_writable_descriptor(path), mode, **open_args) as fh:
+            yield fh
+        return
+    with atomic_path(path) as tmp, open(tmp, mode, **open_args) as fh:
+        yield fh
 
 
 def durable_write(path: str | os.PathLike, data: bytes) -> None:

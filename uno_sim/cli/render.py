@@ -11,11 +11,26 @@ from ..tables import (Table, compare_table, fmt_value, match_table, ranked_table
                       sweep_table)
 
 
+class _Stdout(Console):
+    """A console whose write failures name standard output (a closed pipe is left to rich and
+    click: the command stops quietly with exit 1)."""
+
+    def print(self, *args, **kwargs) -> None:
+        try:
+            super().print(*args, **kwargs)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk, ...: name what could not be written
+            if exc.filename is not None:
+                raise
+            raise OSError(exc.errno, exc.strerror, "standard output") from exc
+
+
 def stdout(wide: bool = False) -> Console:
     """Standard output; `wide` tables get 120 columns when not writing to a terminal."""
-    console = Console(highlight=False)
+    console = _Stdout(highlight=False)
     if wide and not console.is_terminal:
-        console = Console(highlight=False, width=120)
+        console = _Stdout(highlight=False, width=120)
     return console
 
 
