@@ -185,6 +185,46 @@ def test_leftover_temporary_files_are_removed(capsys, tmp_path):
     assert not stale.exists() and other.exists()
 
 
+def test_a_killed_trace_leaves_a_temporary_file_the_next_trace_removes(capsys, tmp_path):
+    import fcntl
+
+    target = tmp_path / "x.jsonl"
+    proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000000", "--out", str(target)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while (not any(p.stat().st_size > 0 for p in tmp_path.glob(".x.jsonl.*.tmp")) and time.time() < deadline
+           and proc.poll() is None):
+        time.sleep(0.05)
+    proc.kill()  # SIGKILL: no clean-up of its own
+    proc.wait(timeout=60)
+    (leftover,) = tmp_path.glob(".x.jsonl.*.tmp")
+    # beside it: a write of the same file still under way (its writer holds the lock), another
+    # file's leftover, and a file that is not uno-sim's
+    running = tmp_path / ".x.jsonl.Run9ning.tmp"
+    running.write_text("partial")
+    holder = os.open(running, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    other = tmp_path / ".y.jsonl.abcd1234.tmp"
+    other.write_text("y")
+    mine = tmp_path / ".x.jsonl.tmp"
+    mine.write_text("mine")
+    try:
+        code, _, err = invoke(capsys, "trace", "standard", "--out", target)
+        assert code == 0, err
+        assert not leftover.exists()
+        assert running.read_text() == "partial" and other.exists() and mine.exists()
+        assert json.loads(target.read_text().splitlines()[0])["ev"] == "deal"
+        # a run into the folder removes every leftover, but not a running writer's file
+        code, _, err = invoke(capsys, "run", "standard", "--games", 200, "--out", tmp_path, "--force")
+        assert code == 0, err
+        assert not other.exists() and running.exists() and mine.exists()
+    finally:
+        os.close(holder)
+    code, _, err = invoke(capsys, "trace", "standard", "--out", target)
+    assert code == 0, err
+    assert not running.exists()  # its writer has gone now
+
+
 # ---------------------------------------------------------------- signals
 
 

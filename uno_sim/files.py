@@ -9,8 +9,13 @@
   never truncated or replaced.
 - An output folder is used for one run at a time: a folder that already holds files is
   refused unless `force`, which first removes the files uno-sim wrote there before (listed
-  in its `.uno-sim-files` manifest) and nothing else. Temporary files a killed run left
-  behind (uno-sim's own pattern only) are removed by the next run into that folder.
+  in its `.uno-sim-files` manifest) and nothing else.
+- A writer holds an exclusive lock (flock) on its temporary file for as long as it writes;
+  the kernel drops it when the process ends, however it ends (SIGKILL too). A temporary file
+  of uno-sim's pattern that nobody holds is a killed writer's leftover: the next run into
+  that folder removes all of them, and the next write of a single file (`trace --out`, a
+  chart, a report) removes those of that file's name (`.NAME.XXXXXXXX.tmp`). A file whose
+  writer is still running is never touched.
 """
 
 from __future__ import annotations
@@ -67,11 +72,70 @@ def probe_writable(folder: Path, what: str) -> None:
         raise OutputError(f"{what}: cannot write in {folder} ({exc.strerror or exc})") from None
 
 
-def stale_temp_files(folder: Path) -> list[Path]:
-    """Temporary files of an earlier, killed uno-sim run in the folder (uno-sim's pattern only)."""
+def _temp_pattern(name: str | None) -> re.Pattern:
+    if name is None:
+        return TEMP_PATTERN
+    return re.compile(rf"^\.{re.escape(name)}\.[A-Za-z0-9_]{{8}}\.tmp$")
+
+
+def _abandoned(path: Path) -> int | None:
+    """A descriptor holding the lock of a temporary file nobody writes any more (the caller
+    closes it), or None when its writer still holds the lock (or it is gone)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # a writer holds it
+        os.close(fd)
+        return None
+    return fd
+
+
+def stale_temp_files(folder: Path, name: str | None = None) -> list[Path]:
+    """Temporary files a killed uno-sim writer left in the folder: uno-sim's pattern (of the
+    file `name` only, when given), regular files, and not locked by a running writer."""
     if not folder.is_dir():
         return []
-    return [p for p in folder.iterdir() if TEMP_PATTERN.match(p.name) and p.is_file() and not p.is_symlink()]
+    pattern = _temp_pattern(name)
+    found = []
+    for p in folder.iterdir():
+        if pattern.match(p.name) and p.is_file() and not p.is_symlink():
+            fd = _abandoned(p)
+            if fd is not None:
+                os.close(fd)
+                found.append(p)
+    return found
+
+
+def remove_stale_temp_files(folder: Path, name: str | None = None) -> list[Path]:
+    """Remove the files `stale_temp_files` lists, each while holding its lock (so a writer
+    starting at that moment notices and makes a new one); the paths removed."""
+    removed = []
+    for p in stale_temp_files(folder, name):
+        fd = _abandoned(p)
+        if fd is None:
+            continue
+        try:
+            p.unlink(missing_ok=True)
+            removed.append(p)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def locked_temp_file(path: Path) -> tuple[int, str]:
+    """A new temporary file beside `path` (`.NAME.XXXXXXXX.tmp`), open and locked for as long
+    as the descriptor returned stays open: (descriptor, its path)."""
+    while True:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.fstat(fd).st_nlink > 0:
+            return fd, tmp
+        os.close(fd)  # a cleaner took it for a leftover between mkstemp and the lock: again
 
 
 def previous_outputs(folder: Path) -> list[Path]:
@@ -204,8 +268,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     if is_special(path):
         yield path
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    remove_stale_temp_files(path.parent, path.name)  # a killed earlier write of this file
+    fd, tmp = locked_temp_file(path)
     try:
         yield Path(tmp)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
@@ -213,6 +277,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        os.close(fd)  # the lock goes last, after the rename (or the removal)
 
 
 @contextmanager
@@ -233,9 +298,9 @@ def durable_write(path: str | os.PathLike, data: bytes) -> None:
     """Write a file so that it survives a crash whole or not at all: a temporary file beside
     it, flushed to disk (fsync), renamed onto the final name, and the folder synced."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = locked_temp_file(path)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with os.fdopen(os.dup(fd), "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -244,6 +309,7 @@ def durable_write(path: str | os.PathLike, data: bytes) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        os.close(fd)
     folder = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(folder)
@@ -267,8 +333,7 @@ class OutputFolder(ExitStack):
     def __enter__(self) -> "OutputFolder":
         super().__enter__()
         self.enter_context(made_dirs(self.folder))
-        for leftover in stale_temp_files(self.folder):
-            leftover.unlink(missing_ok=True)
+        remove_stale_temp_files(self.folder)
         if self.force:
             for old in previous_outputs(self.folder):
                 old.unlink(missing_ok=True)
