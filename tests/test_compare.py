@@ -352,3 +352,32 @@ def test_sweep_knob_list(capsys, tmp_path):
     assert list(dict.fromkeys(table["jump_in"])) == ["false", "true"]
     value = table.set_index(["jump_in", "metric"])["value"]
     assert value["false", "jump_in_rate"] == 0 and value["true", "jump_in_rate"] > 0
+
+
+def test_compare_table_is_whole_when_stdout_is_not_a_terminal(capsys, tmp_path):
+    """Into a file or pipe (capsys is neither a terminal) the wide five-variant table keeps
+    every name and number: no cell cut to "st…", every row the full set of columns."""
+    variants = ["standard", "sum-jump-in", "hand-sum", "wild-swap", "uno-catchers"]
+    code, out, err = invoke(capsys, "compare", *variants, "--games", 2000, "--out", tmp_path / "o")
+    assert code == 0, err
+    assert "…" not in out
+    header = next(line for line in out.splitlines() if line.startswith("┃ metric"))
+    cells = [c.strip() for c in header.strip("┃").split("┃")]
+    assert cells[:6] == ["metric", *variants]
+    assert [c for c in cells if c.endswith(" - standard")] == [f"{v} - standard" for v in variants[1:]]
+    rows = [line for line in out.splitlines() if line.startswith("│ ")]
+    assert rows and all(line.count("│") == header.count("┃") for line in rows)
+    summary = pd.read_csv(tmp_path / "o" / "compare.csv")
+    turns = summary[summary["metric"] == "mean_turns"].set_index("variant")["value"]
+    (row,) = [line for line in rows if line.split("│")[1].strip() == "mean_turns"]
+    shown = [c.strip() for c in row.strip("│").split("│")][1:6]
+    assert shown == [f"{turns[v]:.2f}" for v in variants]
+
+
+def test_compare_table_on_a_terminal_keeps_its_width(monkeypatch, capsys):
+    from uno_sim.cli import render
+
+    monkeypatch.setenv("COLUMNS", "90")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    console = render.stdout()
+    assert console.is_terminal and console.width == 90
