@@ -178,11 +178,34 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
 
 
 def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
+    import hashlib
+
     monkeypatch.setattr(warmup, "cache_folder", lambda: tmp_path)
     assert not warmup.cached("games")
-    (tmp_path / "engine_x").mkdir()
-    (tmp_path / "engine_x" / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    # another copy of the same sources (say a pip-installed one) files its kernels under the
+    # subfolder of its own path: that does not make this copy's cache warm
+    (tmp_path / "engine_0123456789abcdef").mkdir()
+    (tmp_path / "engine_0123456789abcdef" / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    assert not warmup.cached("games")
+    engine_dir = Path(warmup.__file__).resolve().parent / "engine"
+    own = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"  # numba's naming
+    own.mkdir()
+    (own / "batch._play_games-46.py311.nbi").write_bytes(b"")
     assert warmup.cached("games") and not warmup.cached("matches")
+
+
+def test_preparing_the_games_loads_no_compiled_code():
+    """The start-up message comes before any compiling: getting a run's work ready (rules,
+    bots, run key) must not import the compiled engine."""
+    code = ("import sys\n"
+            "from uno_sim import simulate\n"
+            "from uno_sim.bots import parse_bots\n"
+            "from uno_sim.rules import Rules\n"
+            "simulate.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
+            "loaded = [m for m in ('uno_sim.engine.batch', 'uno_sim.engine.play') if m in sys.modules]\n"
+            "assert not loaded, loaded\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_games_per_second_exclude_the_start_up(capsys, tmp_path, monkeypatch):

@@ -6,19 +6,17 @@ happens after a card is put down follows docs/RULES.md step by step (`after_play
 
 from .jit import njit
 
-from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from ..knobs import K
 from . import layout as L
-from . import policies as bot
+from .access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
+from .bots import dispatch as bot
+from .bots.uniform import uniform_card
 from .rng import chance, randint, shuffle
 from .rules_check import (
     challenge_possible,
     d2_stacks,
     d4_stacks,
-    FACE_POINTS,
-    hand,
     holds_forbidding_card,
-    is_number,
     legal_answer,
     play_drawn_allows,
     playable_drawn,
@@ -29,7 +27,6 @@ from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
     DECK,
     O_CAPACITY,
-    N_FACES,
     O_CATCHERS,
     O_DISC,
     O_HSIZE,
@@ -79,11 +76,6 @@ from .state import (
 @njit(cache=True, inline="always")
 def top_card(g):
     return g[O_DISC + g[S_NDISC] - 1]
-
-
-@njit(cache=True, inline="always")
-def hsize(g, p):
-    return g[O_HSIZE + p]
 
 
 # ---------------------------------------------------------------- trace writing
@@ -531,7 +523,7 @@ def wild_swap(g, p):
         g[O_HSIZE + p] -= 1
         g[O_SWAP3 + i] = f
     for i in range(k):  # the cards that come back, from the target's own hand
-        f = bot.uniform_card(g, t)
+        f = uniform_card(g, t)
         g[ht + f] -= 1
         g[O_HSIZE + t] -= 1
         g[O_SWAP3 + 3 + i] = f

@@ -16,7 +16,7 @@ import numpy as np
 from .jit import njit
 
 from ..knobs import K
-from .rules_check import hand
+from .access import hand
 from .sigs import G, I, VOID
 from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_CACHE, O_SUM_FACES, O_SUM_REST, O_SUM_TAKE, SUM_CACHE_WIDTH
 

@@ -1,12 +1,12 @@
-"""A search bot's planned move (engine/search.py plans it before the bot's turn; policies.py
+"""A search bot's planned move (search_rounds.plan_move plans it before the bot's turn; dispatch.py
 hands it to the round code when the bot is asked). Only the move that starts the turn is
 planned: the card (or draw / accept) and the colour named with a wild card; every other
 decision of a search bot follows the expert's rules (strategy.py)."""
 
-from .jit import njit
+from ..jit import njit
 
-from . import layout as L
-from .state import O_BOTS, S_PLAN, S_PLAN_COLOR, S_PLAN_SEAT
+from .. import layout as L
+from ..state import O_BOTS, S_PLAN, S_PLAN_COLOR, S_PLAN_SEAT
 
 NO_PLAN = 0
 DRAW = -1  # planned face for "draw" (ordinary turn) or "accept the penalty"
