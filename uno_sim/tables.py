@@ -190,7 +190,8 @@ def compare_table(comparison, all_metrics: bool = False) -> Table:
         table.add(*cells, bold=any_sig)
     tested = int(diffs["p_adjusted"].notna().sum())
     table.notes.append(f"p (Holm): p-values adjusted for the {tested} tests in the table (Holm's method); "
-                       "* p < 0.05, ** p < 0.01, *** p < 0.001; bold rows: significant at 5%")
+                       "* p < 0.05, ** p < 0.01, *** p < 0.001; bold rows: significant at 5%; medians, "
+                       "percentiles and maxima are not tested (n/a): the mean row tests the shift")
     if quiet:
         left_out = [m for m in order if m in quiet]
         table.notes.append(f"left out, 0 or n/a in every variant (--all-metrics shows them): {', '.join(left_out)}")
