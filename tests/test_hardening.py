@@ -264,6 +264,19 @@ def test_trace_into_a_closed_pipe_exits_quietly():
     assert proc.stderr.read() == b""
 
 
+@pytest.mark.parametrize("argv", [["presets"], ["run", "standard", "--games", "2000"]])
+def test_every_command_into_a_closed_pipe_exits_quietly(argv, tmp_path):
+    """`uno-sim ... | head -1` under `set -o pipefail`: exit 0, nothing on stderr, and the
+    folder of a run complete (it is written before the tables are printed)."""
+    out = ["--out", str(tmp_path / "o")] if argv[0] == "run" else []
+    done = subprocess.run(["bash", "-c", 'set -o pipefail; "$@" | head -1 > /dev/null', "sh", *UNO, *argv, *out],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "error" not in done.stderr
+    if out:
+        assert (tmp_path / "o" / "summary.csv").is_file() and (tmp_path / "o" / "report.html").is_file()
+
+
 # ---------------------------------------------------------------- bounds and small surprises
 
 

@@ -70,6 +70,14 @@ def _error(message: str) -> None:
     sys.stderr.flush()
 
 
+def _reader_gone() -> int:
+    """Standard output's reader went away (`| head -1`): it has read all it wanted. Exit 0,
+    quietly, as `trace` does, so a `set -o pipefail` script goes on; a command's folder is
+    written before its tables are printed, so nothing is lost."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def run_cli(argv: Optional[list[str]] = None) -> int:
     """Run the app on argv (default sys.argv[1:]) and return the exit status."""
     command = typer.main.get_command(app)
@@ -94,9 +102,12 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
     except RunFailure as exc:
         _error(str(exc))
         return EXIT_FAILURE
-    except BrokenPipeError:  # stdout's reader went away (`| head`): quietly, as click does
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FAILURE
+    except BrokenPipeError:  # stdout's reader went away (`| head`): it has read all it wants
+        return _reader_gone()
+    except SystemExit as exc:  # click turns a broken pipe into exit 1 itself
+        if exc.code == 1 and isinstance(exc.__context__, BrokenPipeError):
+            return _reader_gone()
+        raise
     except OSError as exc:  # not a bug: the system refused (a full disk, a closed descriptor, ...)
         where = exc.filename
         if where is None and sys.stdout is not None:
