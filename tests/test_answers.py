@@ -236,7 +236,7 @@ def test_compare_table_leaves_out_quiet_rows(capsys, tmp_path, compared):
     rows = {line.split()[1] for line in out.splitlines() if line.startswith("│")}
     assert "mean_turns" in rows and "stack_rate" in rows
     assert "jump_in_rate" not in rows and "challenge_success_rate" not in rows
-    assert re.search(r"left out, 0 or n/a in every variant \(--all-metrics shows them\): .*jump_in_rate", out)
+    assert re.search(r"left out, 0, n/a or a rate of 100% in every variant \(--all-metrics shows them\): .*jump_in_rate", out)
     diffs = pd.read_csv(compared / "differences.csv")
     assert "jump_in_rate" in set(diffs["metric"])  # still in the CSV
     code, out, err = invoke(capsys, "compare", "stacking", "nostacking", "--games", "20000", "--seed", "2",

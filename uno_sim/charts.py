@@ -485,7 +485,7 @@ def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Varia
     fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.3 * bottom), ncol=2, fontsize=8,
                frameon=False)
     fig.text(0.01, 0.005, "Medians, percentiles and maxima have no interval and are not drawn (they are in "
-             "differences.csv); nor are metrics that are 0 or n/a in every variant.", fontsize=7, color="#555555")
+             "differences.csv); nor are metrics that are 0, n/a or 100% in every variant.", fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, bottom, 1, 1))
     return fig
 

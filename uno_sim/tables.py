@@ -194,7 +194,7 @@ def compare_table(comparison, all_metrics: bool = False) -> Table:
                        "percentiles and maxima are not tested (n/a): the mean row tests the shift")
     if quiet:
         left_out = [m for m in order if m in quiet]
-        table.notes.append(f"left out, 0 or n/a in every variant (--all-metrics shows them): {', '.join(left_out)}")
+        table.notes.append(f"left out, 0, n/a or a rate of 100% in every variant (--all-metrics shows them): {', '.join(left_out)}")
     return table
 
 
