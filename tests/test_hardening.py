@@ -2,6 +2,7 @@
 leftover temporary files, signals, bounds, tiny runs, small surprises."""
 
 import json
+import re
 import os
 import signal
 import stat
@@ -253,6 +254,36 @@ def test_a_signal_stops_cleanly(tmp_path, signum, status, word):
     assert all(line.startswith(("compiling the engine", "engine compiled", "standard: ")) for line in lines[:-1]), err
     assert "Traceback" not in err
     assert not out.exists() or not any(out.iterdir())  # no temporary file left
+
+
+@pytest.mark.parametrize("to_file", [True, False])
+def test_a_signal_stops_a_trace_saying_how_far_it_got(tmp_path, to_file):
+    """SIGINT during a trace: one line with the games traced; to a file nothing is left, to
+    standard output the line says what went out (whole games, every one ending in `end`)."""
+    target = tmp_path / "t.jsonl"
+    out = ["--out", str(target)] if to_file else []
+    with open(tmp_path / "stdout.txt", "w") as stdout:
+        proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000000", *out], stdout=stdout,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 300
+        sink = target if to_file else tmp_path / "stdout.txt"
+        grown = lambda: any(p.stat().st_size > 100_000 for p in [*tmp_path.glob(".t.jsonl.*.tmp"), sink] if p.exists())
+        while not grown() and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    last = err.strip().splitlines()[-1]
+    match = re.fullmatch(r"error: interrupted \(Ctrl-C\) after ([\d,]+) of 100,000,000 games traced; (.*)", last)
+    assert match, err
+    done = int(match.group(1).replace(",", ""))
+    if to_file:
+        assert match.group(2) == "nothing was written"
+        assert not target.exists() and not list(tmp_path.glob(".t.jsonl.*"))
+    else:
+        assert match.group(2) == f"the events of {done:,} whole games went to standard output"
+        ends = sum(1 for line in (tmp_path / "stdout.txt").read_text().splitlines() if '"ev":"end"' in line)
+        assert ends >= done > 0
 
 
 def test_trace_into_a_closed_pipe_exits_quietly():

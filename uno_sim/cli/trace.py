@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from .. import api
+from .. import api, interrupts
 from ..files import OutputError, check_out_file, made_dirs, output_stream
 from . import options as O
 
@@ -41,14 +41,24 @@ def trace(
     from ..trace import trace_events
 
     events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats, progress=True)
+    finished = [0]  # games whose events were all written
     try:
         if to_stdout:
             if sys.stdout is None:  # started with stdout closed (`>&-`)
                 raise OSError(9, "standard output is closed")
-            _write(sys.stdout, events)
+            _write(sys.stdout, events, finished)
             return
         with made_dirs(out.parent), output_stream(out, "w", encoding="utf-8", newline="\n") as fh:
-            _write(fh, events)
+            _write(fh, events, finished)
+    except interrupts.Interrupted as stop:  # how far it got; on standard output that much is out
+        stop.done, stop.total, stop.what = finished[0], games, "games traced"
+        if to_stdout:
+            try:
+                sys.stdout.flush()
+            except OSError:
+                pass
+            stop.kept = f"the events of {finished[0]:,} whole games went to standard output"
+        raise
     except BrokenPipeError:
         # The reader went away (`uno-sim trace ... | head`): stop quietly, successfully. Point
         # stdout at /dev/null so that the interpreter's last flush does not fail again.
@@ -62,8 +72,11 @@ def trace(
     Console(stderr=True, highlight=False).print(f"wrote {out}")
 
 
-def _write(fh, events) -> None:
+def _write(fh, events, finished: list[int]) -> None:
+    """Write the events, one a line; finished[0] counts the games written to their end."""
     write = fh.write
     for event in events:
         write(json.dumps(event, separators=(",", ":")) + "\n")
+        if event["ev"] == "end":
+            finished[0] += 1
     fh.flush()
