@@ -60,3 +60,20 @@ def test_rules_values_and_bad_input():
         uno_sim.run("standard", overrides={"hand_size": 200})
     with pytest.raises(uno_sim.BadInput, match="at least two"):
         uno_sim.compare(["standard"])
+
+
+def test_the_api_functions_stay_functions_whatever_is_imported():
+    """No module shares a name with a public function: importing every module of the package
+    (as a tournament or --skill run does) must not turn `uno_sim.tournament` or
+    `uno_sim.api.run` into a module."""
+    import importlib
+    import pkgutil
+
+    import uno_sim.api
+
+    for info in pkgutil.walk_packages(uno_sim.__path__, "uno_sim."):
+        if ".engine" not in info.name and not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    for name in ("run", "compare", "sweep", "match", "tournament"):
+        assert callable(getattr(uno_sim, name)) and not isinstance(getattr(uno_sim, name), type(uno_sim)), name
+        assert callable(getattr(uno_sim.api, name)) and not isinstance(getattr(uno_sim.api, name), type(uno_sim)), name

@@ -1,4 +1,4 @@
-"""Tournaments (uno_sim.tournament): the table design, the Luce ratings and their intervals on
+"""Tournaments (uno_sim.tournament_play): the table design, the Luce ratings and their intervals on
 rigged data with a known answer, the skill index, the games actually played (common deals,
 rotated seats), the files, `compare/sweep --skill` and bad input."""
 
@@ -13,7 +13,7 @@ from scipy.optimize import minimize
 
 from uno_sim import api, cli
 from uno_sim.rules import Rules
-from uno_sim.tournament import (MAX_TABLES, PresetGames, fit_ratings, rating_covariance, skill_index, skill_table,
+from uno_sim.tournament_play import (MAX_TABLES, PresetGames, fit_ratings, rating_covariance, skill_index, skill_table,
                                 table_design, table_name)
 
 

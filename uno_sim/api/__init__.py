@@ -22,23 +22,23 @@ stopped; uno_sim.checkpoint).
 
 The package holds one job a module: common.py (checks, rule loading, the command line that
 reproduces a result), result_base.py (what every result shares: charts, report, JSON rows),
-then one module a command, each with its result, plan, `prepare_*` and function: run.py,
-compare.py and sweep.py (both built on run.py), match.py, tournament.py. Imports run one way
-(common, result_base <- run <- compare, sweep); this module only gathers the public names.
+then one module a command, each with its result, plan, `prepare_*` and function: runs.py,
+comparisons.py and sweeps.py (both built on runs.py), matches.py, tournaments.py (named in the
+plural so that no module shares a name with the function `uno_sim.api.run`, ...). Imports run
+one way (common, result_base <- runs <- comparisons, sweeps); this module only gathers the
+public names.
 """
 
-# Every public name the single module api.py had, so that `api.X` keeps working. Each command's
-# function is bound here over its submodule of the same name: `uno_sim.api.run` is the function,
-# the module is `sys.modules["uno_sim.api.run"]` (all submodules load here, so none rebinds later).
+# Every public name the single module api.py had, so that `api.X` keeps working.
 from ..errors import InputError
 from .common import MAX_GAMES, MAX_SEED, RuleSpec, check_count, command_line, load_rules, override_dict
 from .result_base import VariantCharts
-from .run import Run, RunPlan, check_per_game, prepare_run, run
-from .compare import ComparePlan, Comparison, compare, prepare_compare
-from .sweep import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS,
+from .runs import Run, RunPlan, check_per_game, prepare_run, run
+from .comparisons import ComparePlan, Comparison, compare, prepare_compare
+from .sweeps import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS,
                     Sweep, SweepPlan, is_fair, metric_names, parse_vary, prepare_sweep, sweep)
-from .match import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
-from .tournament import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
+from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
+from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
 
 __all__ = [
     "run", "compare", "sweep", "match", "tournament",

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..errors import InputError
 from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
 from .result_base import VariantCharts, _frame_records
-from .run import Run, RunPlan, _play_runs, prepare_run
+from .runs import Run, RunPlan, _play_runs, prepare_run
 
 
 @dataclass

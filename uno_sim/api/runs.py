@@ -44,7 +44,7 @@ class Run(VariantCharts):
         import pandas as pd
 
         from ..stats import summary_frame
-        from ..tournament import skill_measure
+        from ..tournament_play import skill_measure
 
         skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
         return pd.concat([frame, skill], ignore_index=True)
@@ -62,7 +62,7 @@ class Run(VariantCharts):
         """Every metric (docs/METRICS.md), with `skill_index` last when the skill games were played."""
         ms = self.result.measures()
         if self.skill_result is not None:
-            from ..tournament import skill_measure
+            from ..tournament_play import skill_measure
 
             ms.append(skill_measure(self.skill_result))
         return ms
@@ -190,7 +190,7 @@ def _skill_games(plan: RunPlan, progress: bool) -> Any:
     """The skill games of a plan with `skill` (expert against random, seats rotated), else None."""
     if not plan.skill:
         return None
-    from ..tournament import skill_games
+    from ..tournament_play import skill_games
 
     return skill_games(plan.rules, plan.games, plan.seed, plan.workers, progress, f"{plan.name} (skill index)")
 

@@ -1,4 +1,4 @@
-"""Tournaments (played by uno_sim.tournament): the bot list, `prepare_tournament`,
+"""Tournaments (played by uno_sim.tournament_play): the bot list, `prepare_tournament`,
 `TournamentPlan`, `Tournament`."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, l
 
 @dataclass
 class Tournament:
-    """Every table of the bots under each rule set (uno_sim.tournament): `tables` (the rows of
+    """Every table of the bots under each rule set (uno_sim.tournament_play): `tables` (the rows of
     tournament.csv: each bot's win rate at each table), `ratings` (ratings.csv: Luce ratings
     with 95% intervals), `skill` (skill.csv: the skill index of each rule set);
     `plot_ratings()` (a bot x rule set heatmap) and `plot_skill()` (bars with intervals)."""
@@ -88,12 +88,12 @@ class TournamentPlan:
     @property
     def tables(self) -> dict[int, int]:
         """Tables per player count."""
-        from ..tournament import table_design
+        from ..tournament_play import table_design
 
         return {rules.players: len(table_design(len(self.bots), rules.players)[0]) for _, rules in self.rule_sets}
 
     def execute(self, progress: bool = False) -> Tournament:
-        from ..tournament import play_tournament
+        from ..tournament_play import play_tournament
 
         return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress))
 
@@ -101,7 +101,7 @@ class TournamentPlan:
 def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
     """Distinct bots from `random,greedy,expert:challenge_prob=0` (or a list of entries)."""
     from ..bots import parse_bot
-    from ..tournament import MAX_BOTS
+    from ..tournament_play import MAX_BOTS
 
     entries = spec.split(",") if isinstance(spec, str) else list(spec)
     bots = [parse_bot(entry) for entry in entries]
@@ -140,6 +140,6 @@ def tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] 
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                progress: bool = False) -> Tournament:
     """Every table of the bots under each rule set, on common deals with rotated seats; see
-    uno_sim.tournament."""
+    uno_sim.tournament_play."""
     return prepare_tournament(presets_, bots=bots, deals=deals, players=players, seed=seed, overrides=overrides,
                               workers=workers).execute(progress=progress)

@@ -18,7 +18,7 @@ from ..rules import Rules, RulesError, parse_value
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
                      override_dict)
 from .result_base import _Charts, _frame_records
-from .run import Run, RunPlan, _play_runs, prepare_run
+from .runs import Run, RunPlan, _play_runs, prepare_run
 
 PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
 DEFAULT_METRICS = ("mean_turns", "first_player_edge")
