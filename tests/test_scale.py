@@ -192,7 +192,7 @@ def test_cluster_local_starts_its_own_workers(capsys, tmp_path):
     code, out, err = cli(capsys, "run", "stacking", "--games", 40000, "--seed", 9, "--cluster", "local:2",
                          "--out", tmp_path / "c")
     assert code == 0, err
-    assert "a local Dask cluster of 2 worker process(es)" in " ".join(out.split())
+    assert "a local Dask cluster of 2 worker processes" in " ".join(out.split())
     same_files(tmp_path / "t", tmp_path / "c", ["summary.csv", "distributions.csv"])
 
 
@@ -456,6 +456,8 @@ def test_heatmaps_follow_metric_and_three_knobs_make_small_multiples(capsys, tmp
     width, height = Image.open(tmp_path / "o" / "heatmap-mean_draws.png").size
     assert width > 1.5 * height  # two panels side by side
     assert len(pd.read_csv(tmp_path / "o" / "ranked.csv")) == 8
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "<h2>no winner rate at every grid point</h2>" in page and "heatmap-" not in page.split("<img")[0]
 
 
 def test_heatmap_layout_and_panel_limit():

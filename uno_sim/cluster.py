@@ -277,7 +277,7 @@ def connect(spec: ClusterSpec) -> DaskExecutor:
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                    host="127.0.0.1", silence_logs=logging.CRITICAL)
         client = Client(cluster, set_as_default=False)
-        return DaskExecutor(client, f"a local Dask cluster of {n} worker process(es)", cluster)
+        return DaskExecutor(client, f"a local Dask cluster of {n} worker process{'es' if n != 1 else ''}", cluster)
     try:
         client = Client(spec.address, timeout=CONNECT_SECONDS, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ...

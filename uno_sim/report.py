@@ -35,6 +35,20 @@ CAPTIONS = {
 TITLES = {"run": "run", "compare": "compare", "sweep": "sweep", "match": "match"}
 
 
+def chart_heading(name: str) -> str:
+    """A chart's section heading: `game length`; a grid sweep's `heatmap-mean_turns` reads
+    `mean turns at every grid point`."""
+    if name.startswith("heatmap-"):
+        return f"{name.removeprefix('heatmap-').replace('_', ' ')} at every grid point"
+    return name.replace("_", " ")
+
+
+def chart_caption(name: str) -> str:
+    if name.startswith("heatmap-"):
+        return "Each grid point's value (bold) with its 95% interval under it."
+    return CAPTIONS.get(name, "")
+
+
 def _environment():
     from jinja2 import Environment, PackageLoader, select_autoescape
 
@@ -89,7 +103,7 @@ def context(result) -> dict:
 
     names = " vs ".join(result.names) if hasattr(result, "names") else result.name
     headline = list(result.headline)
-    charts = [{"name": name, "caption": CAPTIONS.get(name, ""),
+    charts = [{"name": name, "heading": chart_heading(name), "caption": chart_caption(name),
                "src": "data:image/png;base64," + base64.b64encode(result.chart_png(name)).decode("ascii")}
               for name in result.chart_names()]
     setups = _sweep_setups(result) if result.kind == "sweep" else _setups(result)
