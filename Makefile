@@ -11,6 +11,7 @@ STAMP  := $(VENV)/.uno-sim-installed
 UNO    := $(BIN)/uno-sim
 BENCH_GAMES ?= 1000000
 DEMO_GAMES ?= 1000000
+DEMO_OUT ?= reports/demo
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
@@ -26,9 +27,10 @@ $(STAMP): pyproject.toml
 
 # Stacking against the official no-stacking rule: the same 1,000,000 deals each (seed 0);
 # table on the terminal, CSV and charts in reports/demo/. `make demo DEMO_GAMES=100000` for a
-# quicker look.
+# quicker look. The folder is the demo's own: --force replaces the files an earlier demo wrote
+# there (those listed in its .uno-sim-files), and nothing else.
 demo: $(STAMP)
-	$(UNO) compare stacking nostacking --games $(DEMO_GAMES) --out reports/demo
+	$(UNO) compare stacking nostacking --games $(DEMO_GAMES) --out $(DEMO_OUT) --force
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

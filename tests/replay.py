@@ -34,9 +34,9 @@ def assert_clean(rules: Rules, games: int, seed: int = 1, bots=None):
 
 
 # The house rules of the rule sheets' "other ways to play" (sum jump-in, hand-sum win, Wild swap,
-# UNO catchers): the trace checker learns them on branch seed-checker-matches. Until then the
-# replay tests keep these knobs at their defaults and skip these presets; their replays live in
-# test_seed_replay.py (expected to fail until the checker knows them).
+# UNO catchers), added after the first variants: their presets have replays of their own in
+# test_seed_replay.py, and traces written before them lack these knobs (test_trace_checker.py
+# fills in the defaults). rule_sets below draws them like every other knob.
 SEED_KNOBS = ("sum_jump_in", "sum_jump_win_only", "hand_sum_win", "wild_swap", "uno_catchers")
 SEED_PRESETS = ("sum-jump-in", "hand-sum", "wild-swap", "uno-catchers")
 

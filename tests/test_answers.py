@@ -102,6 +102,25 @@ def test_compare_headline_in_words():
     assert "jump" not in text  # nothing to say: 0 in both
 
 
+def test_a_small_change_keeps_its_digits_in_the_headline_and_the_table():
+    """1.05% vs 1.18% of games reshuffle: 0.0105 vs 0.0118 reshuffles a game; the change must
+    not read "+0.00 reshuffles a game"."""
+    from uno_sim import tables
+
+    summary = pd.concat([
+        summary_rows("base", 10**6, [("mean_reshuffles", 0.0105, 0.0103, 0.0107), ("mean_turns", 50.0, 49.9, 50.1)]),
+        summary_rows("v", 10**6, [("mean_reshuffles", 0.0118, 0.0116, 0.0120), ("mean_turns", 50.0, 49.9, 50.1)]),
+    ], ignore_index=True)
+    diffs = pd.DataFrame([diff_row("v", "mean_reshuffles", 0.0013, 0.00101, 0.00159, 1e-6, 0.11),
+                          diff_row("v", "mean_turns", 0.0, -0.1, 0.1, 1.0, 20.0)])
+    text = "\n".join(headline.compare_headline(summary, diffs))
+    assert "the pile is reshuffled 12.4% more often (+0.0013 reshuffles a game, 95% CI +0.0010 to +0.0016)" in text
+    assert "+0.00 reshuffles" not in text
+    assert tables.fmt_diff("mean", diffs.iloc[0]) == "+0.0013 [+0.0010, +0.0016]"
+    assert tables.fmt_diff("mean", diffs.iloc[1]) == "+0.00 [-0.10, +0.10]"  # a zero is a zero
+    assert tables.fmt_diff("rate", {"diff": 0.4, "diff_ci_low": 0.37, "diff_ci_high": 0.43}) == "+40.00 [+37.00, +43.00]"
+
+
 def test_quiet_metrics_all_zero_all_na_always_one():
     nan = math.nan
     summary = pd.concat([
@@ -159,11 +178,34 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
 
 
 def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
+    import hashlib
+
     monkeypatch.setattr(warmup, "cache_folder", lambda: tmp_path)
     assert not warmup.cached("games")
-    (tmp_path / "engine_x").mkdir()
-    (tmp_path / "engine_x" / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    # another copy of the same sources (say a pip-installed one) files its kernels under the
+    # subfolder of its own path: that does not make this copy's cache warm
+    (tmp_path / "engine_0123456789abcdef").mkdir()
+    (tmp_path / "engine_0123456789abcdef" / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    assert not warmup.cached("games")
+    engine_dir = Path(warmup.__file__).resolve().parent / "engine"
+    own = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"  # numba's naming
+    own.mkdir()
+    (own / "batch._play_games-46.py311.nbi").write_bytes(b"")
     assert warmup.cached("games") and not warmup.cached("matches")
+
+
+def test_preparing_the_games_loads_no_compiled_code():
+    """The start-up message comes before any compiling: getting a run's work ready (rules,
+    bots, run key) must not import the compiled engine."""
+    code = ("import sys\n"
+            "from uno_sim import simulate\n"
+            "from uno_sim.bots import parse_bots\n"
+            "from uno_sim.rules import Rules\n"
+            "simulate.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
+            "loaded = [m for m in ('uno_sim.engine.batch', 'uno_sim.engine.play') if m in sys.modules]\n"
+            "assert not loaded, loaded\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_games_per_second_exclude_the_start_up(capsys, tmp_path, monkeypatch):
@@ -194,7 +236,7 @@ def test_compare_table_leaves_out_quiet_rows(capsys, tmp_path, compared):
     rows = {line.split()[1] for line in out.splitlines() if line.startswith("│")}
     assert "mean_turns" in rows and "stack_rate" in rows
     assert "jump_in_rate" not in rows and "challenge_success_rate" not in rows
-    assert re.search(r"left out, 0 or n/a in every variant \(--all-metrics shows them\): .*jump_in_rate", out)
+    assert re.search(r"left out, 0, n/a or a rate of 100% in every variant \(--all-metrics shows them\): .*jump_in_rate", out)
     diffs = pd.read_csv(compared / "differences.csv")
     assert "jump_in_rate" in set(diffs["metric"])  # still in the CSV
     code, out, err = invoke(capsys, "compare", "stacking", "nostacking", "--games", "20000", "--seed", "2",
@@ -234,6 +276,23 @@ def test_differences_chart_and_seat_chart(compared):
     seats = cmp.plot_win_rates().axes[0]
     low, high = seats.get_ylim()
     assert low > 0.15 and high < 0.35  # zoomed around 1/4, not from 0
+
+
+def test_bot_chart_points_with_intervals_on_a_zoomed_axis():
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    run = uno_sim.run("standard", games=4000, seed=5, bots="expert,random,random,random")
+    ax = run.plot_bot_win_rates().axes[0]
+    assert not any(isinstance(c, BarContainer) for c in ax.containers)  # no bars from 0
+    points = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    rates = run.summary.set_index("metric")["value"]
+    drawn = sorted(float(c.lines[0].get_ydata()[0]) for c in points)
+    assert drawn == pytest.approx(sorted([rates["win_rate_bot_expert"], rates["win_rate_bot_random"]]))
+    low, high = ax.get_ylim()
+    assert 0.1 < low < 0.25 and 0.75 < high < 0.9  # around the fair shares 25% and 75%, not from 0
+    single = uno_sim.run("standard", games=2000, seed=5).plot_bot_win_rates().axes[0]
+    low, high = single.get_ylim()
+    assert low > 0.9 and high >= 1.0  # one bot everywhere: its point at 100% stays inside the frame
 
 
 def chromium():

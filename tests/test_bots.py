@@ -448,3 +448,6 @@ def test_cli_run_rotate_seats_prints_and_writes_per_bot_win_rates(capsys, tmp_pa
     assert rows.loc["win_rate_bot_expert", "ci_low"] < rows.loc["win_rate_bot_expert", "value"]
     total = rows.loc["win_rate_bot_expert", "value"] + rows.loc["win_rate_bot_random", "value"]
     assert abs(total - (1 - rows.loc["no_winner_rate", "value"])) < 1e-12
+    # two kinds of bot at the table: the per-bot chart is drawn (with one kind it is left out)
+    assert (out / "bot_win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "bot_win_rates.png" in (out / ".uno-sim-files").read_text().split()

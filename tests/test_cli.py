@@ -171,8 +171,8 @@ def test_run_writes_summary_and_chart_same_for_any_workers(capsys, tmp_path):
         assert code == 0, err
         assert "summary.csv" in out and "win_rates.png" in out
         assert (out_dir / "win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-        written = [  # standard: no stacking chart
-            "bot_win_rates.png", "distributions.csv", "game_length.png", "report.html", "summary.csv", "win_rates.png",
+        written = [  # standard, one bot: no stacking chart, no bot chart
+            "distributions.csv", "game_length.png", "report.html", "summary.csv", "win_rates.png",
             "winner_points.png",
         ]
         assert sorted(p.name for p in out_dir.iterdir()) == [".uno-sim-files", *written]  # no temp files
@@ -301,3 +301,47 @@ def test_help_keeps_square_brackets(capsys):
     assert checked >= 4  # --cluster on run, compare, sweep and match
     code, out, _ = invoke(capsys, "run", "--help")
     assert "'uno-sim[cluster]'" in out
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["presets"], ["show", "standard"], ["rules"], ["run", "--help"]])
+def test_commands_that_simulate_nothing_import_no_heavy_library(argv):
+    """--help, presets, show and rules start in a fraction of a second: they import neither
+    the compiler (numba) nor pandas, matplotlib or scipy."""
+    code = ("import io, sys, contextlib\n"
+            "from uno_sim.cli.app import run_cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    status = run_cli({argv!r})\n"
+            "heavy = [m for m in ('numba', 'pandas', 'matplotlib', 'scipy') if m in sys.modules]\n"
+            "print(status, heavy)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "0 []"
+
+
+def test_make_demo_runs_again_into_its_own_folder(tmp_path):
+    """`make demo` twice: the second run replaces the first one's files (not a user's)."""
+    import shlex
+    import shutil
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = ROOT
+    out = tmp_path / "demo"
+    # the demo's command line as make runs it (-o: without re-installing the environment)
+    shown = subprocess.run(["make", "-s", "-n", "-o", ".venv/.uno-sim-installed", "demo", "DEMO_GAMES=300",
+                            f"DEMO_OUT={out}"], cwd=root, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    (line,) = [x for x in shown.stdout.splitlines() if "compare" in x]
+    words = shlex.split(line)
+    assert words[0].endswith("uno-sim") and str(out) in words  # never the repository's own reports/demo
+    command = [sys.executable, "-m", "uno_sim", *words[1:]]
+    first = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    (out / "notes.txt").write_text("mine")
+    before = (out / "compare.csv").stat().st_mtime_ns
+    second = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stderr
+    assert (out / "compare.csv").stat().st_mtime_ns > before  # written anew
+    assert (out / "notes.txt").read_text() == "mine"  # not uno-sim's: kept
+    assert sorted(set((out / ".uno-sim-files").read_text().split())) == sorted(
+        p.name for p in out.iterdir() if p.name not in ("notes.txt", ".uno-sim-files"))

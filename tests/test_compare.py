@@ -173,8 +173,49 @@ def test_differences_detect_a_real_shift():
     diffs = stats.differences([("a", stats.measures(a)), ("b", stats.measures(b))]).set_index("metric")
     assert diffs.loc["mean_turns", "diff"] == pytest.approx(10 + rb[:, L.COL_TURNS].mean() - 10 - ra[:, L.COL_TURNS].mean())
     assert diffs.loc["mean_turns", "significant"] and diffs.loc["mean_turns", "test"] == "Welch t"
-    assert diffs.loc["median_turns", "test"] == "Mann-Whitney U" and diffs.loc["median_turns", "p_value"] < 1e-6
+    assert diffs.loc["median_turns", "diff"] > 0 and diffs.loc["median_turns", "test"] == ""
     assert diffs.loc["win_rate_seat_0", "test"] == "two-proportion z"
+
+
+def test_a_quantile_row_carries_no_test_and_holm_counts_each_test_once():
+    """Only the upper half of the game lengths grows: p10 is unchanged. A test of the whole
+    distribution must not mark that row (it marked "+0.00 ***"), nor count thrice in Holm."""
+    a, b = Aggregate(players=4), Aggregate(players=4)
+    ra = fake_records(4000, 4, seed=1)
+    rb = ra.copy()
+    long = rb[:, L.COL_TURNS] > np.median(rb[:, L.COL_TURNS])
+    rb[long, L.COL_TURNS] += 30
+    a.add(ra)
+    b.add(rb)
+    diffs = stats.differences([("a", stats.measures(a)), ("b", stats.measures(b))]).set_index("metric")
+    assert diffs.loc["p10_turns", "diff"] == 0 and diffs.loc["p90_turns", "diff"] == 30
+    assert mann_whitney(a.distribution("turns"), b.distribution("turns"))[1] < 1e-6  # the distributions differ
+    for metric in ("median_turns", "p10_turns", "p90_turns", "maximum_turns"):
+        row = diffs.loc[metric]
+        assert math.isnan(row["p_value"]) and math.isnan(row["p_adjusted"]) and not row["significant"], metric
+        assert row["test"] == "", metric
+    assert diffs.loc["mean_turns", "significant"]  # the shift is the mean row's question
+    tested = diffs[diffs["p_value"].notna()]
+    assert set(tested["test"]) <= {"two-proportion z", "Welch t"}
+    assert not tested.index.str.startswith(("median_", "p10_", "p90_", "maximum_")).any()
+    # Holm over exactly these m tests: the smallest p is multiplied by m
+    m = len(tested)
+    smallest = tested["p_value"].idxmin()
+    assert diffs.loc[smallest, "p_adjusted"] == pytest.approx(min(1.0, m * diffs.loc[smallest, "p_value"]))
+
+
+def test_compare_table_marks_no_quantile_row(capsys, tmp_path):
+    code, out, err = invoke(capsys, "compare", "standard", "sum-jump-in", "--games", 3000, "--out", tmp_path / "o")
+    assert code == 0, err
+    rows = {cells[0]: cells for cells in ([c.strip() for c in line.strip("│").split("│")]
+                                          for line in out.splitlines() if line.startswith("│ "))}
+    quantiles = [name for name in rows if name.startswith(("median_", "p10_", "p90_"))]
+    assert "p10_plays" in quantiles and "median_turns" in quantiles
+    for name in quantiles:
+        assert rows[name][-2:] == ["n/a", ""], rows[name]  # p (Holm), stars
+    assert rows["mean_turns"][-1] == "***"
+    diffs = pd.read_csv(tmp_path / "o" / "differences.csv")
+    assert diffs.loc[diffs["metric"].str.startswith(("median_", "p10_", "p90_")), "p_value"].isna().all()
 
 
 def test_stars():
@@ -197,7 +238,7 @@ def test_same_preset_two_seeds_no_significant_difference_at_1_percent():
     b = simulate(rules, bots, 20_000, seed=2, progress=False)
     diffs = stats.differences([("a", a.measures()), ("b", b.measures())])
     tested = diffs.dropna(subset=["p_value"])
-    assert len(tested) >= 20
+    assert len(tested) >= 12  # the rates and means (order statistics carry no test)
     assert (tested["p_value"] >= 0.01).all(), tested.loc[tested["p_value"] < 0.01, ["metric", "p_value"]]
 
 
@@ -262,7 +303,7 @@ def test_compare_same_for_any_workers(capsys, tmp_path):
         assert "compare.csv" in out and "differences.csv" in out
         names = sorted(p.name for p in out_dir.iterdir())
         assert names == [
-            ".uno-sim-files", "bot_win_rates.png", "compare.csv", "differences.csv", "differences.png",
+            ".uno-sim-files", "compare.csv", "differences.csv", "differences.png",
             "distributions.csv", "game_length.png", "max_pending.png", "report.html", "win_rates.png",
             "winner_points.png",
         ]
@@ -352,3 +393,32 @@ def test_sweep_knob_list(capsys, tmp_path):
     assert list(dict.fromkeys(table["jump_in"])) == ["false", "true"]
     value = table.set_index(["jump_in", "metric"])["value"]
     assert value["false", "jump_in_rate"] == 0 and value["true", "jump_in_rate"] > 0
+
+
+def test_compare_table_is_whole_when_stdout_is_not_a_terminal(capsys, tmp_path):
+    """Into a file or pipe (capsys is neither a terminal) the wide five-variant table keeps
+    every name and number: no cell cut to "st…", every row the full set of columns."""
+    variants = ["standard", "sum-jump-in", "hand-sum", "wild-swap", "uno-catchers"]
+    code, out, err = invoke(capsys, "compare", *variants, "--games", 2000, "--out", tmp_path / "o")
+    assert code == 0, err
+    assert "…" not in out
+    header = next(line for line in out.splitlines() if line.startswith("┃ metric"))
+    cells = [c.strip() for c in header.strip("┃").split("┃")]
+    assert cells[:6] == ["metric", *variants]
+    assert [c for c in cells if c.endswith(" - standard")] == [f"{v} - standard" for v in variants[1:]]
+    rows = [line for line in out.splitlines() if line.startswith("│ ")]
+    assert rows and all(line.count("│") == header.count("┃") for line in rows)
+    summary = pd.read_csv(tmp_path / "o" / "compare.csv")
+    turns = summary[summary["metric"] == "mean_turns"].set_index("variant")["value"]
+    (row,) = [line for line in rows if line.split("│")[1].strip() == "mean_turns"]
+    shown = [c.strip() for c in row.strip("│").split("│")][1:6]
+    assert shown == [f"{turns[v]:.2f}" for v in variants]
+
+
+def test_compare_table_on_a_terminal_keeps_its_width(monkeypatch, capsys):
+    from uno_sim.cli import render
+
+    monkeypatch.setenv("COLUMNS", "90")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    console = render.stdout()
+    assert console.is_terminal and console.width == 90

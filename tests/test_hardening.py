@@ -2,6 +2,7 @@
 leftover temporary files, signals, bounds, tiny runs, small surprises."""
 
 import json
+import re
 import os
 import signal
 import stat
@@ -27,7 +28,7 @@ def invoke(capsys, *args):
 
 def one_error(err, needle):
     assert err.count("\n") == 1 and err.startswith("error: ") and needle in err, err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and "unexpected failure" not in err
 
 
 # ---------------------------------------------------------------- output files
@@ -66,6 +67,98 @@ def test_trace_through_a_symlink_replaces_its_target(capsys, tmp_path):
     assert link.is_symlink() and json.loads(target.read_text().splitlines()[0])["ev"] == "deal"
 
 
+def trace_lines(text):
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_trace_to_dev_stdout_through_a_pipe():
+    done = subprocess.run([*UNO, "trace", "standard", "--games", "2", "--out", "/dev/stdout"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "error" not in done.stderr
+    assert [e["ev"] for e in trace_lines(done.stdout)].count("end") == 2
+
+
+@pytest.mark.parametrize("target", ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"])
+def test_trace_to_stdout_opened_for_appending_appends(tmp_path, target):
+    log = tmp_path / "log.txt"
+    log.write_text("previous line\n")
+    with open(log, "a") as appending:  # the shell's `>> log.txt`
+        done = subprocess.run([*UNO, "trace", "standard", "--out", target], stdout=appending,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    first, *rest = log.read_text().splitlines()
+    assert first == "previous line"
+    assert [e["ev"] for e in trace_lines("\n".join(rest))][0] == "deal"
+    assert [e["ev"] for e in trace_lines("\n".join(rest))][-1] == "end"
+
+
+def test_trace_to_dev_stdout_into_a_closed_pipe_exits_quietly():
+    proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000", "--out", "/dev/stdout"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 0
+    assert proc.stderr.read() == b""
+
+
+def test_trace_write_failures_are_one_line(tmp_path):
+    full = [*UNO, "trace", "standard", "--games", "3"]
+    done = subprocess.run([*full, "--out", "/dev/full"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    one_error(done.stderr, "No space left on device")
+    with open("/dev/full", "w") as device:  # stdout itself is full: default, `-` and /dev/stdout
+        for out in ([], ["--out", "-"], ["--out", "/dev/stdout"]):
+            done = subprocess.run([*full, *out], stdout=device, stderr=subprocess.PIPE, text=True, timeout=300)
+            assert done.returncode == 2, (out, done.stderr)
+            one_error(done.stderr, "No space left on device")
+    readonly = tmp_path / "readonly.txt"
+    readonly.write_text("")
+    with open(readonly) as reading:  # stdout open for reading only: refused before anything runs
+        done = subprocess.run([*full, "--out", "/dev/stdout"], stdout=reading, stderr=subprocess.PIPE, text=True,
+                              timeout=300)
+    assert done.returncode == 2
+    one_error(done.stderr, "--out '/dev/stdout': cannot write to it")
+
+
+def test_atomic_path_writes_through_an_open_descriptor_without_truncating(tmp_path):
+    from uno_sim.files import atomic_path, descriptor_of
+
+    log = tmp_path / "log.txt"
+    log.write_text("kept\n")
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+    try:
+        path = f"/dev/fd/{fd}"
+        assert descriptor_of(path) == (os.getpid(), fd)
+        with atomic_path(path) as tmp:
+            Path(tmp).write_bytes(b"new\n")
+        assert log.read_text() == "kept\nnew\n" and not log.is_symlink()
+    finally:
+        os.close(fd)
+    assert descriptor_of(log) is None and descriptor_of(tmp_path) is None
+
+
+def test_a_full_stdout_or_disk_is_one_line_not_an_unexpected_failure(capsys, tmp_path, monkeypatch):
+    with open("/dev/full", "w") as device:
+        done = subprocess.run([*UNO, "run", "standard", "--games", "300", "--out", str(tmp_path / "a")],
+                              stdout=device, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert done.returncode == 1
+    one_error(done.stderr, "cannot write to standard output: No space left on device")
+    assert "unexpected" not in done.stderr
+
+    from uno_sim import charts
+
+    def full_disk(data, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(charts, "write_png", full_disk)
+    code, _, err = invoke(capsys, "run", "standard", "--games", 300, "--out", tmp_path / "b")
+    assert code == 2
+    one_error(err, "--out")
+    assert "No space left on device" in err and "unexpected" not in err
+    assert not (tmp_path / "b").exists()
+
+
 def test_a_folder_holds_one_run(capsys, tmp_path):
     out = tmp_path / "prev"
     assert invoke(capsys, "run", "standard", "--games", 300, "--per-game", "--out", out)[0] == 0
@@ -91,6 +184,46 @@ def test_leftover_temporary_files_are_removed(capsys, tmp_path):
     code, _, err = invoke(capsys, "run", "standard", "--games", 200, "--out", out, "--force")
     assert code == 0, err
     assert not stale.exists() and other.exists()
+
+
+def test_a_killed_trace_leaves_a_temporary_file_the_next_trace_removes(capsys, tmp_path):
+    import fcntl
+
+    target = tmp_path / "x.jsonl"
+    proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000000", "--out", str(target)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while (not any(p.stat().st_size > 0 for p in tmp_path.glob(".x.jsonl.*.tmp")) and time.time() < deadline
+           and proc.poll() is None):
+        time.sleep(0.05)
+    proc.kill()  # SIGKILL: no clean-up of its own
+    proc.wait(timeout=60)
+    (leftover,) = tmp_path.glob(".x.jsonl.*.tmp")
+    # beside it: a write of the same file still under way (its writer holds the lock), another
+    # file's leftover, and a file that is not uno-sim's
+    running = tmp_path / ".x.jsonl.Run9ning.tmp"
+    running.write_text("partial")
+    holder = os.open(running, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    other = tmp_path / ".y.jsonl.abcd1234.tmp"
+    other.write_text("y")
+    mine = tmp_path / ".x.jsonl.tmp"
+    mine.write_text("mine")
+    try:
+        code, _, err = invoke(capsys, "trace", "standard", "--out", target)
+        assert code == 0, err
+        assert not leftover.exists()
+        assert running.read_text() == "partial" and other.exists() and mine.exists()
+        assert json.loads(target.read_text().splitlines()[0])["ev"] == "deal"
+        # a run into the folder removes every leftover, but not a running writer's file
+        code, _, err = invoke(capsys, "run", "standard", "--games", 200, "--out", tmp_path, "--force")
+        assert code == 0, err
+        assert not other.exists() and running.exists() and mine.exists()
+    finally:
+        os.close(holder)
+    code, _, err = invoke(capsys, "trace", "standard", "--out", target)
+    assert code == 0, err
+    assert not running.exists()  # its writer has gone now
 
 
 # ---------------------------------------------------------------- signals
@@ -123,6 +256,36 @@ def test_a_signal_stops_cleanly(tmp_path, signum, status, word):
     assert not out.exists() or not any(out.iterdir())  # no temporary file left
 
 
+@pytest.mark.parametrize("to_file", [True, False])
+def test_a_signal_stops_a_trace_saying_how_far_it_got(tmp_path, to_file):
+    """SIGINT during a trace: one line with the games traced; to a file nothing is left, to
+    standard output the line says what went out (whole games, every one ending in `end`)."""
+    target = tmp_path / "t.jsonl"
+    out = ["--out", str(target)] if to_file else []
+    with open(tmp_path / "stdout.txt", "w") as stdout:
+        proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000000", *out], stdout=stdout,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 300
+        sink = target if to_file else tmp_path / "stdout.txt"
+        grown = lambda: any(p.stat().st_size > 100_000 for p in [*tmp_path.glob(".t.jsonl.*.tmp"), sink] if p.exists())
+        while not grown() and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    last = err.strip().splitlines()[-1]
+    match = re.fullmatch(r"error: interrupted \(Ctrl-C\) after ([\d,]+) of 100,000,000 games traced; (.*)", last)
+    assert match, err
+    done = int(match.group(1).replace(",", ""))
+    if to_file:
+        assert match.group(2) == "nothing was written"
+        assert not target.exists() and not list(tmp_path.glob(".t.jsonl.*"))
+    else:
+        assert match.group(2) == f"the events of {done:,} whole games went to standard output"
+        ends = sum(1 for line in (tmp_path / "stdout.txt").read_text().splitlines() if '"ev":"end"' in line)
+        assert ends >= done > 0
+
+
 def test_trace_into_a_closed_pipe_exits_quietly():
     proc = subprocess.Popen([*UNO, "trace", "standard", "--games", "100000"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
@@ -130,6 +293,19 @@ def test_trace_into_a_closed_pipe_exits_quietly():
     proc.stdout.close()
     assert proc.wait(timeout=120) == 0
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize("argv", [["presets"], ["run", "standard", "--games", "2000"]])
+def test_every_command_into_a_closed_pipe_exits_quietly(argv, tmp_path):
+    """`uno-sim ... | head -1` under `set -o pipefail`: exit 0, nothing on stderr, and the
+    folder of a run complete (it is written before the tables are printed)."""
+    out = ["--out", str(tmp_path / "o")] if argv[0] == "run" else []
+    done = subprocess.run(["bash", "-c", 'set -o pipefail; "$@" | head -1 > /dev/null', "sh", *UNO, *argv, *out],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "error" not in done.stderr
+    if out:
+        assert (tmp_path / "o" / "summary.csv").is_file() and (tmp_path / "o" / "report.html").is_file()
 
 
 # ---------------------------------------------------------------- bounds and small surprises
@@ -161,6 +337,34 @@ def test_match_target_out_of_reach_is_refused(capsys, tmp_path):
     code, _, err = invoke(capsys, "match", "standard", "--target", 1_000_000, "--out", tmp_path / "o")
     assert code == 2
     one_error(err, "out of reach")
+
+
+def test_match_checks_out_before_its_pilot(capsys, tmp_path, monkeypatch):
+    """A bad --out fails at once: the pilot (and the engine's start-up) never runs, and the
+    folder's error wins over a target that the pilot would refuse."""
+    import uno_sim.simulate
+
+    def no_pilot(*args, **kwargs):
+        raise AssertionError("the pilot played before --out was checked")
+
+    monkeypatch.setattr(uno_sim.simulate, "simulate", no_pilot)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "mine.txt").write_text("kept")
+    for extra in ([], ["--target", 1_000_000]):
+        code, _, err = invoke(capsys, "match", "standard", "--matches", 10, *extra, "--out", busy)
+        assert code == 2
+        one_error(err, "is not empty")
+    assert sorted(p.name for p in busy.iterdir()) == ["mine.txt"]
+
+
+def test_match_plan_without_pilot_still_refuses_an_unreachable_target(tmp_path):
+    from uno_sim import BadInput, api
+
+    plan = api.prepare_match("standard", matches=10, target=1_000_000, pilot=False)
+    assert plan.expected_rounds is None
+    with pytest.raises(BadInput, match="out of reach"):
+        plan.execute()
 
 
 def test_tiny_runs_work_for_every_command(capsys, tmp_path):

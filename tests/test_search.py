@@ -1,6 +1,7 @@
-"""The `search` bot (engine/search.py, docs/BOTS.md): it finds a winning move the expert
-misses, uses only what a player sees, plays legal moves under every rule set (replayed in
-the independent checker), is deterministic, and its parameters parse and pack."""
+"""The `search` bot (engine/bots/search.py and engine/search_rounds.py, docs/BOTS.md): it
+finds a winning move the expert misses, uses only what a player sees, plays legal moves
+under every rule set (replayed in the independent checker), is deterministic, and its
+parameters parse and pack."""
 
 import pytest
 from numba import njit
@@ -12,7 +13,8 @@ from uno_sim.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bot, 
 from uno_sim.cards import FACE_TEXTS, N_FACES
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.engine.search import continue_searching, plan_move, scratch
+from uno_sim.engine.bots.search import scratch
+from uno_sim.engine.search_rounds import continue_searching, plan_move
 from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.presets import load as load_preset
 from uno_sim.rules import Rules

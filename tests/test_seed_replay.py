@@ -1,7 +1,6 @@
 """Traces of the sheets' remaining house rules (sum jump-in, hand-sum win, Wild swap, UNO
-catchers): replayed by the independent trace checker (expected to fail until the checker
-learns these rules, on branch seed-checker-matches), and meanwhile followed card by card by
-a small flow check written here from the rules, independent of the engine."""
+catchers): replayed by the independent trace checker, and followed card by card by a small
+flow check written here from the rules, independent of the engine."""
 
 import os
 from collections import Counter
@@ -43,7 +42,7 @@ def bots_for(players, bots):
     return (bots * players)[:players]
 
 
-# ---------------------------------------------------------------- the independent checker (pending)
+# ---------------------------------------------------------------- the independent checker
 
 
 @pytest.mark.parametrize("players", [2, 4, 7])

@@ -222,11 +222,16 @@ class VariantCharts(_Charts):
     def plot_max_pending(self):
         return self.plot("max_pending")
 
+    def _mixed_bots(self) -> bool:
+        return any(len({b.label for b in v.bots}) > 1 for v in getattr(self, "runs", [self]))
+
     def chart_names(self) -> list[str]:
-        """The charts that apply (max_pending only when some variant stacks)."""
+        """The charts that apply: max_pending only when some variant stacks, bot_win_rates only
+        when some variant seats more than one kind of bot (with one bot everywhere it would
+        only restate the no-winner rate)."""
         from .charts import variant_chart_names
 
-        return variant_chart_names(self._stacking())
+        return variant_chart_names(self._stacking(), self._mixed_bots())
 
     def figure(self, name: str):
         return self.plot(name)
@@ -1029,6 +1034,14 @@ class MatchPlan:
     startup: Any = None  # the engine's start-up in the pilot (warmup.Startup)
     cluster: Any = None  # cluster.ClusterSpec
     checkpoint: Any = None  # checkpoint.Checkpoint
+    piloted: bool = False  # the pilot (expected_rounds) has run
+
+    def run_pilot(self, progress: bool = False) -> None:
+        """Play the pilot once: sets `expected_rounds`; raises BadInput for a target out of
+        reach within the round cap."""
+        if not self.piloted:
+            self.expected_rounds = expected_rounds(self, progress)
+            self.piloted = True
 
     def unit_params(self) -> dict[str, Any]:
         from .checkpoint import unit_params
@@ -1042,6 +1055,7 @@ class MatchPlan:
         from . import cluster as cluster_mod
         from .matches import simulate_matches
 
+        self.run_pilot(progress)  # a plan prepared with pilot=False
         with cluster_mod.executor(self.cluster, self.workers) as executor:
             store = None
             if self.checkpoint is not None:
@@ -1060,9 +1074,11 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                   rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
-                  checkpoint: str | Path | None = None) -> MatchPlan:
+                  checkpoint: str | Path | None = None, pilot: bool = True) -> MatchPlan:
     """`progress`: say on standard error when the engine compiles or loads (for the pilot);
-    `cluster`, `checkpoint`: as for prepare_run."""
+    `cluster`, `checkpoint`: as for prepare_run. The pilot (a few thousand single rounds that
+    refuse a target out of reach) plays here; `pilot=False` leaves it to `plan.run_pilot()`
+    or `execute()`, so that a caller can check cheaper things (an output folder) first."""
     _check_common(matches, seed, workers, "--matches")
     check_count("--target", target, maximum=int(BY_NAME["target"].high))
     given = override_dict(overrides)
@@ -1076,7 +1092,8 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
         options[2:2] = ["--target", str(target)]
     plan.command = command_line("match", [rules], options)
     plan.checkpoint = _open_checkpoint(checkpoint, "match", lambda: [plan.unit_params()])
-    plan.expected_rounds = expected_rounds(plan, progress)
+    if pilot:
+        plan.run_pilot(progress)
     return plan
 
 

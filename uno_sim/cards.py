@@ -1,8 +1,9 @@
 """The 54 card faces, their text forms and points, and the 108-card deck (docs/RULES.md, "Cards").
 
 Face index = colour * 13 + symbol for coloured cards (symbols 0-9 numbers, 10 Skip,
-11 Reverse, 12 Draw Two), 52 = Wild, 53 = Wild Draw Four. The engine imports these
-constants, so the kernel and the reports share one numbering.
+11 Reverse, 12 Draw Two), 52 = Wild, 53 = Wild Draw Four. The engine takes these
+constants, and face_points compiled, through engine/access.py, so the kernel and the reports
+share one numbering and one points rule.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def parse_face(text: str) -> int:
 
 
 def face_points(face: int, zero_points: int = 0) -> int:
-    """Points of a face: numbers their value (0 counts zero_points), actions 20, wilds 50."""
+    """Points of a face: numbers their value (0 counts zero_points), actions 20, wilds 50.
+    The engine compiles this very function (engine/access.py): plain integer arithmetic only."""
     if face >= WILD:
         return 50
     symbol = face % N_SYMBOLS

@@ -173,38 +173,46 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
 
 
 def bot_win_rates(variants: list[Variant]) -> Figure:
-    """Win rate of each bot (all seats playing it together), with its fair share marked."""
+    """Win rate of each bot (all seats playing it together) as points with 95% (Wilson)
+    intervals on an axis zoomed around the fair shares (seats with the bot / players, dashed),
+    variants side by side, like the seat chart."""
     labels = list(dict.fromkeys(label for v in variants for label in v.bot_labels))
     k = len(variants)
-    x, width = _bar_groups(len(labels), k)
     fig, ax = plt.subplots(figsize=(max(7.5, 1.2 * len(labels) * k + 3.0), 5.2))
-    top = 0.0
+    spread = 0.6 / max(k, 1)
+    lows, highs = [], []
     fair_drawn = False
     for j, v in enumerate(variants):
         for i, label in enumerate(labels):
             if label not in v.bot_labels:
                 continue
             value, low, high = _value(v.summary, f"win_rate_bot_{label}")
-            pos = x[i] - 0.4 + width * (j + 0.5)
-            ax.bar(pos, value, width=width * 0.92, color=COLORS[j % 10], label=v.name if i == 0 else None)
-            ax.errorbar([pos], [value], yerr=_errors([value], [low], [high]), fmt="none", ecolor="black", capsize=3)
+            pos = i - 0.3 + spread * (j + 0.5)
+            ax.errorbar([pos], [value], yerr=_errors([value], [low], [high]), fmt="o", color=COLORS[j % 10],
+                        ecolor=COLORS[j % 10], capsize=4, markersize=6, linewidth=1.4,
+                        label=f"{v.name} (95% interval, Wilson)" if i == 0 else None)
             fair = v.bot_labels.count(label) / v.players
-            ax.hlines(fair, pos - width / 2, pos + width / 2, colors=FAIR_COLOR, linestyles="--", linewidth=1.5,
+            ax.hlines(fair, pos - spread / 2, pos + spread / 2, colors=FAIR_COLOR, linestyles="--", linewidth=1.5,
                       label=None if fair_drawn else "fair share (seats with the bot / players)")
             fair_drawn = True
-            top = max(top, high, fair)
-    ax.errorbar([], [], yerr=[], fmt="none", ecolor="black", capsize=3, label="95% interval (Wilson)")
-    ax.set_xticks(x)
+            lows += [low, value, fair]
+            highs += [high, value, fair]
+    lo, hi = _finite_range(np.array(lows, dtype=float), np.array(highs, dtype=float))
+    pad = max(0.15 * (hi - lo), 0.005)  # a point at 100% (one bot in every seat) stays inside the frame
+    bottom, top = max(0.0, lo - pad), hi + pad
+    ax.set_ylim(bottom, top)
+    ax.set_yticks([t for t in ax.get_yticks() if bottom - 1e-9 <= t <= min(top, 1.0) + 1e-9])  # none above 100%
+    ax.set_ylim(bottom, top)  # setting the ticks may have widened the limits
+    ax.set_xticks(np.arange(len(labels)))
     ax.set_xticklabels([textwrap.fill(label, 24) for label in labels], fontsize=9)
     ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.set_xlabel("bot (all seats playing it)")
-    ax.set_ylabel("win rate (share of games won)")
-    ax.set_ylim(0.0, min(1.1, top * 1.2) if top > 0 else 1.0)
-    ax.set_yticks([t for t in ax.get_yticks() if t <= 1.0 + 1e-9])
+    ax.set_ylabel("win rate (% of games; axis zoomed around the fair shares)")
     if all(len(set(v.bot_labels)) == 1 for v in variants):
         ax.set_xlabel("bot (all seats playing it; one bot in every seat, so its win rate is 1 - no-winner rate)")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
     ax.grid(axis="y", alpha=0.3)
+
     def best(v: Variant) -> str:
         rates = [(label, _value(v.summary, f"win_rate_bot_{label}")[0], v.bot_labels.count(label) / v.players)
                  for label in dict.fromkeys(v.bot_labels)]
@@ -219,7 +227,7 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     else:
         finding = _finding(variants, "The strongest bot: {}", "The strongest bot (win rate against fair share)", best)
     _title(ax, finding, variants)
-    _legend_below(ax, k + 2)
+    _legend_below(ax, min(k + 1, 3))
     fig.tight_layout()
     return fig
 
@@ -381,8 +389,9 @@ VARIANT_CHARTS = {
 }
 
 
-def variant_chart_names(stacking: bool) -> list[str]:
-    return [name for name in VARIANT_CHARTS if stacking or name != "max_pending"]
+def variant_chart_names(stacking: bool, mixed_bots: bool = True) -> list[str]:
+    skip = ({"max_pending"} if not stacking else set()) | ({"bot_win_rates"} if not mixed_bots else set())
+    return [name for name in VARIANT_CHARTS if name not in skip]
 
 
 # ---------------------------------------------------------------- differences (compare)
@@ -476,7 +485,7 @@ def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Varia
     fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.3 * bottom), ncol=2, fontsize=8,
                frameon=False)
     fig.text(0.01, 0.005, "Medians, percentiles and maxima have no interval and are not drawn (they are in "
-             "differences.csv); nor are metrics that are 0 or n/a in every variant.", fontsize=7, color="#555555")
+             "differences.csv); nor are metrics that are 0, n/a or 100% in every variant.", fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, bottom, 1, 1))
     return fig
 

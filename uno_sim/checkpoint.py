@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from .errors import BadInput
-from .files import durable_write, stale_temp_files
+from .files import durable_write, remove_stale_temp_files
 from .stats import IntHistogram
 
 FORMAT = 1
@@ -273,8 +273,7 @@ class Checkpoint:
             os.close(fd)
             raise CheckpointError(f"--checkpoint {str(self.path)!r} is in use by another uno-sim run") from None
         self.lock_fd = fd
-        for leftover in stale_temp_files(self.path):
-            leftover.unlink(missing_ok=True)
+        remove_stale_temp_files(self.path)
         manifest = {"format": FORMAT, **self.identity, "command": self.command, "units": self.units}
         if self.argv is not None:
             manifest["argv"] = list(self.argv)
@@ -344,8 +343,7 @@ class UnitStore:
         """(first, n, aggregate) of every recorded chunk, in order: all of them in one piece
         once the run was complete."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        for leftover in stale_temp_files(self.folder):  # a write cut short by SIGKILL
-            leftover.unlink(missing_ok=True)
+        remove_stale_temp_files(self.folder)  # a write cut short by SIGKILL
         total = self.folder / TOTAL_FILE
         if total.exists():
             agg = self._load(total, work.empty(), self.total)

@@ -3,22 +3,33 @@
 - A file is written to a temporary name in the same folder (`.NAME.XXXXXXXX.tmp`) and renamed
   onto its final name only when complete, and only onto a regular file or a new path. A
   device, FIFO or other special file is written directly (renaming would replace it); a
-  symbolic link is followed to its target.
+  symbolic link is followed to its target. A path that names an open file descriptor
+  (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) is written through that
+  descriptor: at its current position, appending when it was opened for appending (`>>`),
+  never truncated or replaced.
 - An output folder is used for one run at a time: a folder that already holds files is
   refused unless `force`, which first removes the files uno-sim wrote there before (listed
-  in its `.uno-sim-files` manifest) and nothing else. Temporary files a killed run left
-  behind (uno-sim's own pattern only) are removed by the next run into that folder.
+  in its `.uno-sim-files` manifest) and nothing else.
+- A writer holds an exclusive lock (flock) on its temporary file for as long as it writes;
+  the kernel drops it when the process ends, however it ends (SIGKILL too). A temporary file
+  of uno-sim's pattern that nobody holds is a killed writer's leftover: the next run into
+  that folder removes all of them, and the next write of a single file (`trace --out`, a
+  chart, a report) removes those of that file's name (`.NAME.XXXXXXXX.tmp`). A file whose
+  writer is still running is never touched.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import shutil
 import stat
+import sys
 import tempfile
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 from .errors import BadInput
 
@@ -26,6 +37,9 @@ MANIFEST = ".uno-sim-files"
 # mkstemp names: prefix `.NAME.`, 8 random characters, suffix `.tmp`
 TEMP_PATTERN = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 PROBE_PREFIX = ".uno-sim-probe-"
+# the folder of a process's open file descriptors, after following links (/proc/self/fd,
+# /dev/fd and /proc/thread-self/fd all end here)
+_FD_FOLDER = re.compile(r"/proc/(\d+)(?:/task/\d+)?/fd")
 
 
 class OutputError(BadInput):
@@ -58,11 +72,70 @@ def probe_writable(folder: Path, what: str) -> None:
         raise OutputError(f"{what}: cannot write in {folder} ({exc.strerror or exc})") from None
 
 
-def stale_temp_files(folder: Path) -> list[Path]:
-    """Temporary files of an earlier, killed uno-sim run in the folder (uno-sim's pattern only)."""
+def _temp_pattern(name: str | None) -> re.Pattern:
+    if name is None:
+        return TEMP_PATTERN
+    return re.compile(rf"^\.{re.escape(name)}\.[A-Za-z0-9_]{{8}}\.tmp$")
+
+
+def _abandoned(path: Path) -> int | None:
+    """A descriptor holding the lock of a temporary file nobody writes any more (the caller
+    closes it), or None when its writer still holds the lock (or it is gone)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # a writer holds it
+        os.close(fd)
+        return None
+    return fd
+
+
+def stale_temp_files(folder: Path, name: str | None = None) -> list[Path]:
+    """Temporary files a killed uno-sim writer left in the folder: uno-sim's pattern (of the
+    file `name` only, when given), regular files, and not locked by a running writer."""
     if not folder.is_dir():
         return []
-    return [p for p in folder.iterdir() if TEMP_PATTERN.match(p.name) and p.is_file() and not p.is_symlink()]
+    pattern = _temp_pattern(name)
+    found = []
+    for p in folder.iterdir():
+        if pattern.match(p.name) and p.is_file() and not p.is_symlink():
+            fd = _abandoned(p)
+            if fd is not None:
+                os.close(fd)
+                found.append(p)
+    return found
+
+
+def remove_stale_temp_files(folder: Path, name: str | None = None) -> list[Path]:
+    """Remove the files `stale_temp_files` lists, each while holding its lock (so a writer
+    starting at that moment notices and makes a new one); the paths removed."""
+    removed = []
+    for p in stale_temp_files(folder, name):
+        fd = _abandoned(p)
+        if fd is None:
+            continue
+        try:
+            p.unlink(missing_ok=True)
+            removed.append(p)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def locked_temp_file(path: Path) -> tuple[int, str]:
+    """A new temporary file beside `path` (`.NAME.XXXXXXXX.tmp`), open and locked for as long
+    as the descriptor returned stays open: (descriptor, its path)."""
+    while True:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if os.fstat(fd).st_nlink > 0:
+            return fd, tmp
+        os.close(fd)  # a cleaner took it for a leftover between mkstemp and the lock: again
 
 
 def previous_outputs(folder: Path) -> list[Path]:
@@ -92,9 +165,52 @@ def check_out_dir(path: Path, option: str = "--out", force: bool = False) -> Non
             )
 
 
+def descriptor_of(path: str | os.PathLike) -> tuple[int, int] | None:
+    """(process id, descriptor) when the path names an open file descriptor, following
+    links: `/dev/stdout` -> `/proc/self/fd/1`, `/dev/fd/N`, `/proc/PID/fd/N`; else None."""
+    probe = Path(os.path.abspath(path))
+    for _ in range(40):  # the kernel's own limit on nested links
+        try:
+            parent = os.path.realpath(probe.parent)
+        except OSError:
+            return None
+        found = _FD_FOLDER.fullmatch(parent)
+        if found and probe.name.isdigit():
+            return int(found.group(1)), int(probe.name)
+        if not probe.is_symlink():
+            return None
+        try:
+            target = os.readlink(probe)
+        except OSError:
+            return None
+        probe = Path(os.path.abspath(os.path.join(parent, target)))
+    return None
+
+
+def _writable_descriptor(path: Path) -> int:
+    """A new descriptor writing to the open file `path` names (see `descriptor_of`), without
+    truncating it: our own descriptors are duplicated (sharing position and append mode);
+    another process's are opened for appending."""
+    pid, fd = descriptor_of(path)
+    if pid != os.getpid():
+        return os.open(path, os.O_WRONLY | os.O_APPEND)
+    if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE not in (os.O_WRONLY, os.O_RDWR):
+        raise OSError(9, "not open for writing", str(path))
+    for stream in (sys.stdout, sys.stderr):  # what was printed before comes first
+        if stream is not None:
+            stream.flush()
+    return os.dup(fd)
+
+
 def check_out_file(path: Path, option: str = "--out") -> None:
     """The file must be creatable (its folder existing and writable, or creatable)."""
     what = f"{option} {str(path)!r}"
+    if descriptor_of(path) is not None:
+        try:
+            os.close(_writable_descriptor(path))
+        except OSError as exc:
+            raise OutputError(f"{what}: cannot write to it ({exc.strerror or exc})") from None
+        return
     if path.is_dir():
         raise OutputError(f"{what} is a folder, expected a file name")
     if is_special(path):
@@ -137,15 +253,23 @@ def made_dirs(path: Path) -> Iterator[None]:
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A path to write `path` through: a temporary file beside it, renamed onto it on success
     and removed on failure; a symbolic link is followed (its target is replaced); a special
-    file (device, FIFO) is written directly."""
+    file (device, FIFO) is written directly; an open file descriptor (`/dev/stdout`) gets the
+    whole file on success, written through it (see `descriptor_of`)."""
     path = Path(path)
+    if descriptor_of(path) is not None:
+        with tempfile.TemporaryDirectory(prefix="uno-sim-") as folder:
+            tmp = Path(folder) / "output"
+            yield tmp
+            with open(tmp, "rb") as source, os.fdopen(_writable_descriptor(path), "wb") as sink:
+                shutil.copyfileobj(source, sink)
+        return
     if path.is_symlink():
         path = path.resolve()
     if is_special(path):
         yield path
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
+    remove_stale_temp_files(path.parent, path.name)  # a killed earlier write of this file
+    fd, tmp = locked_temp_file(path)
     try:
         yield Path(tmp)
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
@@ -153,15 +277,30 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        os.close(fd)  # the lock goes last, after the rename (or the removal)
+
+
+@contextmanager
+def output_stream(path: str | os.PathLike, mode: str = "w", **open_args) -> Iterator[IO]:
+    """An open file to write `path` through, streamed: an open file descriptor (`/dev/stdout`)
+    or a special file directly, anything else through `atomic_path` (renamed into place on
+    success)."""
+    path = Path(path)
+    if descriptor_of(path) is not None:
+        with os.fdopen(_writable_descriptor(path), mode, **open_args) as fh:
+            yield fh
+        return
+    with atomic_path(path) as tmp, open(tmp, mode, **open_args) as fh:
+        yield fh
 
 
 def durable_write(path: str | os.PathLike, data: bytes) -> None:
     """Write a file so that it survives a crash whole or not at all: a temporary file beside
     it, flushed to disk (fsync), renamed onto the final name, and the folder synced."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = locked_temp_file(path)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with os.fdopen(os.dup(fd), "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -170,6 +309,7 @@ def durable_write(path: str | os.PathLike, data: bytes) -> None:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        os.close(fd)
     folder = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(folder)
@@ -193,8 +333,7 @@ class OutputFolder(ExitStack):
     def __enter__(self) -> "OutputFolder":
         super().__enter__()
         self.enter_context(made_dirs(self.folder))
-        for leftover in stale_temp_files(self.folder):
-            leftover.unlink(missing_ok=True)
+        remove_stale_temp_files(self.folder)
         if self.force:
             for old in previous_outputs(self.folder):
                 old.unlink(missing_ok=True)

@@ -16,10 +16,13 @@ n/a everywhere): the terminal table leaves them out.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas only for the annotations: tables.py imports this module on `--help`
+    import pandas as pd
 
 SIGNIFICANCE = 0.05
 MAX_ITEMS = 5  # significant differences spelled out per variant
@@ -33,6 +36,14 @@ class Headline(list):
 
 
 # ---------------------------------------------------------------- numbers in words
+
+
+def decimals(x: float, least: int = 2, most: int = 6) -> int:
+    """Decimals that show a value with at least two significant digits when two decimals
+    would round it to zero: 2 for 1.23 or 0.05, 4 for 0.0021 (never "+0.00" for a change)."""
+    if x != x or x == 0 or abs(x) >= 10.0 ** -least:
+        return least
+    return min(most, max(least, -math.floor(math.log10(abs(x))) + 1))
 
 
 def _pct(x: float, digits: int = 2) -> str:
@@ -57,10 +68,10 @@ def _p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}" if p < 0.1 else f"{p:.2f}"
 
 
-def _ci(low: float, high: float, scale: float = 1.0, unit: str = "") -> str:
+def _ci(low: float, high: float, scale: float = 1.0, unit: str = "", digits: int = 2) -> str:
     if low != low or high != high:
         return ""
-    return f", 95% CI {scale * low:+,.2f} to {scale * high:+,.2f}{unit}"
+    return f", 95% CI {scale * low:+,.{digits}f} to {scale * high:+,.{digits}f}{unit}"
 
 
 # ---------------------------------------------------------------- what each metric means to a player
@@ -155,12 +166,14 @@ def describe_change(metric: str, base: float, other: float, row, baseline: str) 
     if kind == "mean" and metric in MEANS:
         phrase = MEANS[metric]
         if base == 0:
-            return f"{_num(other)} {phrase.noun} a game, up from none ({_ci(low, high).removeprefix(', ')})"
+            d = decimals(other)
+            return f"{_num(other, d)} {phrase.noun} a game, up from none ({_ci(low, high, digits=d).removeprefix(', ')})"
         if other == 0:
-            return f"no {phrase.noun}, down from {_num(base)} a game under {baseline}"
+            return f"no {phrase.noun}, down from {_num(base, decimals(base))} a game under {baseline}"
         rel = f"{abs(diff / base) * 100:.1f}%"
         words = (phrase.more if diff > 0 else phrase.less).format(rel=rel)
-        return f"{words} ({diff:+,.2f} {phrase.unit}{_ci(low, high)})"
+        d = decimals(diff)  # a small change keeps its digits: "+0.0012 reshuffles a game", not "+0.00"
+        return f"{words} ({diff:+,.{d}f} {phrase.unit}{_ci(low, high, digits=d)})"
     if kind == "edge":
         grows = abs(other) > abs(base)
         return (f"the first player's edge over the fair share {'grows' if grows else 'shrinks'} from "
@@ -346,6 +359,8 @@ def sweep_headline(frame: pd.DataFrame, knobs: list[str]) -> Headline:
     out = Headline()
     points = frame[knobs].drop_duplicates().to_dict("records")
     games = int(frame["games"].iloc[0])
+
+    import pandas as pd
 
     def at(metric: str) -> list[tuple[dict, pd.Series]]:
         rows = frame.loc[frame["metric"] == metric]

@@ -25,6 +25,7 @@ class Interrupted(BaseException):
         super().__init__(signum)
         self.signum, self.done, self.total, self.what = signum, done, total, what
         self.hint = ""  # how to resume, when a checkpoint kept the work done
+        self.kept = ""  # what was written all the same (a trace streamed to standard output)
 
     @property
     def exit_status(self) -> int:
@@ -34,7 +35,7 @@ class Interrupted(BaseException):
         text = NAMES.get(self.signum, f"stopped by signal {self.signum}")
         if self.done is not None:
             text += f" after {self.done:,} of {self.total:,} {self.what}"
-        text += "; nothing was written"
+        text += f"; {self.kept}" if self.kept else "; nothing was written"
         return f"{text}; {self.hint}" if self.hint else text
 
 

@@ -20,9 +20,10 @@ END = "<!-- knob-index:end -->"
 
 
 def readers() -> dict[str, list[str]]:
-    """knob name -> sorted `module.function` names of the engine functions that read it."""
+    """knob name -> sorted `module.function` names (module relative to the engine, e.g. `bots.strategy`) of the engine functions that read it."""
     found: dict[str, set[str]] = {k.name: set() for k in KNOBS}
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
+        module = ".".join(path.relative_to(ENGINE).with_suffix("").parts)  # e.g. bots.strategy
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for func in ast.walk(tree):
             if not isinstance(func, ast.FunctionDef):
@@ -30,7 +31,7 @@ def readers() -> dict[str, list[str]]:
             for node in ast.walk(func):
                 if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                         and node.value.id == "K" and node.attr in found):
-                    found[node.attr].add(f"{path.stem}.{func.name}")
+                    found[node.attr].add(f"{module}.{func.name}")
     return {name: sorted(funcs) for name, funcs in found.items()}
 
 

@@ -202,7 +202,7 @@ def _seatings(players: int) -> np.ndarray:
 
 
 def match_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> MatchWork:
-    from .engine.batch import run_key
+    from .engine.keys import run_key
 
     codes, params = pack_bots(bots)
     return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats), rules.match_scoring, rules.match_rounds)

@@ -80,7 +80,7 @@ def _summary_table(result) -> Table | None:
         table.add(row["metric"], fmt_metric(kind, row["value"]),
                   interval(lambda x, k=kind: fmt_metric(k, x), row["ci_low"], row["ci_high"]))
     if quiet:
-        table.notes.append("left out, 0 or n/a: " + ", ".join(sorted(quiet, key=list(result.summary["metric"]).index)))
+        table.notes.append("left out (0, n/a, or a rate of 100%: nothing varies): " + ", ".join(sorted(quiet, key=list(result.summary["metric"]).index)))
     return table
 
 

@@ -127,7 +127,7 @@ class GameWork:
 
 
 def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> GameWork:
-    from .engine.batch import run_key
+    from .engine.keys import run_key
 
     codes, params = pack_bots(bots)
     return GameWork(rules.pack(), codes, params, run_key(seed), bool(rotate_seats), rules.players, rules.teams)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .bots import describe
+from .headline import decimals
 from .knobs import DEFAULTS
 
 
@@ -70,9 +71,10 @@ def fmt_metric(kind: str, value: float) -> str:
 def fmt_diff(kind: str, row) -> str:
     """The difference with its interval; rates in percentage points (no unit, see the header)."""
     scale = 100.0 if kind in ("rate", "edge") else 1.0
+    digits = decimals(scale * row["diff"])  # a small nonzero difference is not shown as +0.00
 
     def f(x: float) -> str:
-        return "n/a" if x != x else f"{scale * x:+,.2f}"
+        return "n/a" if x != x else f"{scale * x:+,.{digits}f}"
 
     text = f(row["diff"])
     if row["diff_ci_low"] == row["diff_ci_low"]:
@@ -188,10 +190,11 @@ def compare_table(comparison, all_metrics: bool = False) -> Table:
         table.add(*cells, bold=any_sig)
     tested = int(diffs["p_adjusted"].notna().sum())
     table.notes.append(f"p (Holm): p-values adjusted for the {tested} tests in the table (Holm's method); "
-                       "* p < 0.05, ** p < 0.01, *** p < 0.001; bold rows: significant at 5%")
+                       "* p < 0.05, ** p < 0.01, *** p < 0.001; bold rows: significant at 5%; medians, "
+                       "percentiles and maxima are not tested (n/a): the mean row tests the shift")
     if quiet:
         left_out = [m for m in order if m in quiet]
-        table.notes.append(f"left out, 0 or n/a in every variant (--all-metrics shows them): {', '.join(left_out)}")
+        table.notes.append(f"left out, 0, n/a or a rate of 100% in every variant (--all-metrics shows them): {', '.join(left_out)}")
     return table
 
 

@@ -253,7 +253,7 @@ class TournamentResult:
 
 def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: int, seed: int,
                     workers: int | None = None, progress: bool = False) -> TournamentResult:
-    from .engine.batch import run_key
+    from .engine.keys import run_key
 
     workers = min(workers or available_threads(), available_threads())
     key = run_key(seed)

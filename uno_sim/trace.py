@@ -151,7 +151,7 @@ def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
     seed, and the same `rotate_seats`). `progress`: say on standard error when the engine
     compiles or loads first (warmup.py)."""
-    from .engine.batch import run_key
+    from .engine.keys import run_key
     from .warmup import warm_up
 
     warm_up("trace", progress=progress)

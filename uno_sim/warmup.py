@@ -57,8 +57,16 @@ def cache_folder() -> Path:
 
 
 def cached(kind: str) -> bool:
-    """True when numba's cache holds the kernel of `kind` (games, matches or trace)."""
-    return any(cache_folder().glob(f"*/{KERNELS[kind]}-*.nbi"))
+    """True when numba's cache holds the kernel of `kind` (games, matches or trace) compiled
+    from this copy of the engine. numba files a module's functions under a subfolder named
+    from the module's folder path, so another copy of the same sources (a checkout beside a
+    pip-installed copy) shares the cache folder but not the subfolder."""
+    from numba.core.caching import _CacheLocator
+
+    module, function = KERNELS[kind].split(".")
+    source = Path(__file__).resolve().parent / "engine" / f"{module}.py"
+    subfolder = cache_folder() / _CacheLocator.get_suitable_cache_subpath(str(source))
+    return any(subfolder.glob(f"{module}.{function}-*.nbi"))
 
 
 def warm_up(*kinds: str, progress: bool = False) -> Startup:

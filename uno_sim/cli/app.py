@@ -3,7 +3,10 @@
 Exit status: 0 done; 2 bad input (one `error: ...` line on stderr, nothing written); 1 a run
 that could not finish (a cluster failure: one line, with how to resume when a checkpoint was
 kept) or an unexpected failure (one line; UNO_SIM_DEBUG=1 prints the traceback); 130 interrupted
-(Ctrl-C), 143 terminated (SIGTERM). Commands that describe rules (presets, show, rules,
+(Ctrl-C), 143 terminated (SIGTERM). Standard output closed by its reader (`| head`) stops a
+command quietly (exit 1 as in any click program; `trace`, made for `| head`, exits 0); any other
+failure to write (a full disk, a closed descriptor) is one line naming what could not be
+written, exit 2 for an --out file, 1 otherwise. Commands that describe rules (presets, show, rules,
 --help) import nothing compiled.
 """
 
@@ -67,6 +70,14 @@ def _error(message: str) -> None:
     sys.stderr.flush()
 
 
+def _reader_gone() -> int:
+    """Standard output's reader went away (`| head -1`): it has read all it wanted. Exit 0,
+    quietly, as `trace` does, so a `set -o pipefail` script goes on; a command's folder is
+    written before its tables are printed, so nothing is lost."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def run_cli(argv: Optional[list[str]] = None) -> int:
     """Run the app on argv (default sys.argv[1:]) and return the exit status."""
     command = typer.main.get_command(app)
@@ -74,6 +85,8 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
     try:
         with interrupts.installed():
             result = command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # here, so that a failing flush is reported like any other
     except BadInput as exc:
         _error(str(exc))
         return EXIT_BAD_INPUT
@@ -88,6 +101,23 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
         return exc.exit_status
     except RunFailure as exc:
         _error(str(exc))
+        return EXIT_FAILURE
+    except BrokenPipeError:  # stdout's reader went away (`| head`): it has read all it wants
+        return _reader_gone()
+    except SystemExit as exc:  # click turns a broken pipe into exit 1 itself
+        if exc.code == 1 and isinstance(exc.__context__, BrokenPipeError):
+            return _reader_gone()
+        raise
+    except OSError as exc:  # not a bug: the system refused (a full disk, a closed descriptor, ...)
+        where = exc.filename
+        if where is None and sys.stdout is not None:
+            try:  # was it standard output's own failure? then drop what it still buffers
+                sys.stdout.flush()
+            except OSError:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                where = "standard output"
+        _error(f"cannot write to {where}: {exc.strerror or exc}" if where == "standard output"
+               else f"{exc.strerror or exc}{': ' + str(where) if where else ''}")
         return EXIT_FAILURE
     except (KeyboardInterrupt, typer.Abort):
         _error("interrupted (Ctrl-C); nothing was written")

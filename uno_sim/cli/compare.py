@@ -38,7 +38,7 @@ def compare(
     parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")] = False,
     rotate_seats: O.RotateSeats = False,
     all_metrics: Annotated[
-        bool, typer.Option("--all-metrics", help="Also show the metrics that are 0 or n/a in every variant.")
+        bool, typer.Option("--all-metrics", help="Also show the metrics that are 0, n/a or a rate of 100% in every variant.")
     ] = False,
     as_json: O.Json = False,
     cluster: O.Cluster = None,

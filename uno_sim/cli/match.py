@@ -43,8 +43,9 @@ def match(
     OUT/report.html (one page with all of it)."""
     plan = api.prepare_match(preset, matches=matches, target=target, players=players, bots=bots, seed=seed,
                              overrides=set_, workers=workers, rotate_seats=rotate_seats, progress=True,
-                             cluster=cluster, checkpoint=checkpoint)
-    folder = out_folder(out, plan.name, "match", force)
+                             cluster=cluster, checkpoint=checkpoint, pilot=False)
+    folder = out_folder(out, plan.name, "match", force)  # a bad --out fails before the pilot plays
+    plan.run_pilot(progress=True)
     note_workers(workers, cluster)
     note_checkpoint(plan.checkpoint)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))

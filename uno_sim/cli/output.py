@@ -3,16 +3,20 @@ write every file all-or-nothing, list what was written."""
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from ..files import OutputFolder, check_out_dir
+from ..files import OutputError, OutputFolder, check_out_dir
 from .render import stdout
 
 REPORTS_DIR = Path("reports")
+# what the file system can refuse while the files are written (a full disk, a quota, ...)
+STORAGE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO, errno.EACCES, errno.EPERM,
+                  errno.ENAMETOOLONG, errno.ENOTDIR, errno.EISDIR, errno.ENOENT, errno.EBADF}
 
 
 def default_out_dir(name: str, command: str) -> Path:
@@ -38,11 +42,17 @@ def out_folder(out: Path | None, name: str, command: str, force: bool) -> Path:
 def write_result(folder: Path, force: bool, play: Callable[[OutputFolder], object]) -> list[Path]:
     """Open the folder, `play(files)` (which may stream per-game files through
     `files.path_for`) returning a result with `files()`, write those files, and rename
-    everything into place together; on any failure nothing is left behind."""
-    with OutputFolder(folder, force=force) as files:
-        result = play(files)
-        for name, write in result.files().items():
-            write(files.path_for(folder / name))
+    everything into place together; on any failure nothing is left behind (and a failure of
+    the file system is one line naming the folder)."""
+    try:
+        with OutputFolder(folder, force=force) as files:
+            result = play(files)
+            for name, write in result.files().items():
+                write(files.path_for(folder / name))
+    except OSError as exc:
+        if exc.errno not in STORAGE_ERRORS:
+            raise
+        raise OutputError(f"--out {str(folder)!r}: cannot write ({exc.strerror or exc}); nothing was written") from None
     return result, files.written
 
 

@@ -11,11 +11,39 @@ from ..tables import (Table, compare_table, fmt_value, match_table, ranked_table
                       sweep_table)
 
 
-def stdout(wide: bool = False) -> Console:
-    """Standard output; `wide` tables get 120 columns when not writing to a terminal."""
-    console = Console(highlight=False)
-    if wide and not console.is_terminal:
-        console = Console(highlight=False, width=120)
+class _Stdout(Console):
+    """A console whose write failures name standard output; a closed pipe (`| head`) goes to
+    the app's one error path, which stops the command quietly with exit 0."""
+
+    def on_broken_pipe(self) -> None:  # rich's own: exit 1
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def print(self, *args, **kwargs) -> None:
+        if not self.is_terminal and len(args) == 1 and isinstance(args[0], RichTable) and args[0].title:
+            # a title on its own line, not centred (and padded with spaces) over a long table
+            args[0].title, title = None, args[0].title
+            self.print(Text(title) if isinstance(title, str) else title, soft_wrap=True)
+        try:
+            super().print(*args, **kwargs)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk, ...: name what could not be written
+            if exc.filename is not None:
+                raise
+            raise OSError(exc.errno, exc.strerror, "standard output") from exc
+
+
+# Not a terminal (a file, a pipe): rich would assume 80 columns and cut the cells of a wide table
+# ("st…"). Lines there can be as long as they need: a table is drawn at its natural width, every
+# cell whole, one line a row; plain text lines are never wrapped.
+UNBOUNDED = 100_000
+
+
+def stdout() -> Console:
+    """Standard output: on a terminal its width; otherwise wide enough for any table."""
+    console = _Stdout(highlight=False)
+    if not console.is_terminal:
+        console = _Stdout(highlight=False, width=UNBOUNDED)
     return console
 
 
@@ -71,7 +99,7 @@ def print_run(run) -> None:
 
 
 def print_compare(comparison, all_metrics: bool = False) -> None:
-    console = stdout(wide=True)
+    console = stdout()
     print_headline(console, comparison.headline)
     print_table(console, compare_table(comparison, all_metrics))
     results = [r.result for r in comparison.runs]
@@ -80,7 +108,7 @@ def print_compare(comparison, all_metrics: bool = False) -> None:
 
 
 def print_sweep(sweep) -> None:
-    console = stdout(wide=True)
+    console = stdout()
     print_headline(console, sweep.headline)
     print_table(console, sweep_table(sweep))
     results = [r.result for r in sweep.runs]
@@ -102,7 +130,7 @@ def print_tournament(t) -> None:
     """Ratings (bots x rule sets) and the skill index of each rule set (api.Tournament)."""
     from ..tables import pct, pp
 
-    console = stdout(wide=True)
+    console = stdout()
     r = t.result
     labels = [b.label for b in t.bots]
     console.print(f"[bold]tournament[/bold]: {len(labels)} bots, {t._subtitle()}")

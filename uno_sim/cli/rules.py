@@ -44,4 +44,4 @@ def rules(
         elif k.values is bool:
             values = "true, false" if k.default else "false, true"
         table.add_row(k.name, values, k.meaning)
-    stdout(wide=True).print(table)
+    stdout().print(table)

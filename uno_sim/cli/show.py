@@ -32,7 +32,7 @@ def show(preset: O.Preset, players: O.Players = None, set_: O.Overrides = None) 
         style = "bold yellow" if differs else None
         table.add_row(knob_name, fmt_value(value), fmt_value(knob.default), "*" if differs else "", knob.meaning,
                       style=style)
-    console = stdout(wide=True)
+    console = stdout()
     console.print(table)
     console.print(f"{changed} knob(s) differ from the official defaults (marked *). "
                   "`uno-sim rules KNOB` explains a knob in full.")

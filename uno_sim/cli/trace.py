@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from .. import api
-from ..files import atomic_path, check_out_file, made_dirs
+from .. import api, interrupts
+from ..files import OutputError, check_out_file, made_dirs, output_stream
 from . import options as O
 
 
@@ -26,7 +26,8 @@ def trace(
     out: Annotated[
         Optional[Path],
         typer.Option("--out", show_default=False,
-                     help="Output file (default, or `-`: standard output). A device or FIFO is written directly."),
+                     help="Output file (default, or `-`: standard output). A device, FIFO or open "
+                          "descriptor (/dev/stdout, /dev/fd/N) is written directly, appending after >>."),
     ] = None,
     rotate_seats: O.RotateSeats = False,
 ) -> None:
@@ -40,19 +41,42 @@ def trace(
     from ..trace import trace_events
 
     events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats, progress=True)
-    if to_stdout:
-        try:
-            write = sys.stdout.write
-            for event in events:
-                write(json.dumps(event, separators=(",", ":")) + "\n")
-            sys.stdout.flush()
-        except BrokenPipeError:
-            # The reader went away (`uno-sim trace ... | head`): stop quietly, successfully. Point
-            # stdout at /dev/null so that the interpreter's last flush does not fail again.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    finished = [0]  # games whose events were all written
+    try:
+        if to_stdout:
+            if sys.stdout is None:  # started with stdout closed (`>&-`)
+                raise OSError(9, "standard output is closed")
+            _write(sys.stdout, events, finished)
+            return
+        with made_dirs(out.parent), output_stream(out, "w", encoding="utf-8", newline="\n") as fh:
+            _write(fh, events, finished)
+    except interrupts.Interrupted as stop:  # how far it got; on standard output that much is out
+        stop.done, stop.total, stop.what = finished[0], games, "games traced"
+        if to_stdout:
+            try:
+                sys.stdout.flush()
+            except OSError:
+                pass
+            stop.kept = f"the events of {finished[0]:,} whole games went to standard output"
+        raise
+    except BrokenPipeError:
+        # The reader went away (`uno-sim trace ... | head`): stop quietly, successfully. Point
+        # stdout at /dev/null so that the interpreter's last flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return
-    with made_dirs(out.parent), atomic_path(out) as tmp:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            for event in events:
-                fh.write(json.dumps(event, separators=(",", ":")) + "\n")
+    except OSError as exc:  # a full disk, a closed descriptor, ...: one line, exit 2
+        if to_stdout:  # what is still buffered for stdout cannot be written either
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = "standard output" if to_stdout else f"--out {str(out)!r}"
+        raise OutputError(f"{where}: cannot write ({exc.strerror or exc})") from None
     Console(stderr=True, highlight=False).print(f"wrote {out}")
+
+
+def _write(fh, events, finished: list[int]) -> None:
+    """Write the events, one a line; finished[0] counts the games written to their end."""
+    write = fh.write
+    for event in events:
+        write(json.dumps(event, separators=(",", ":")) + "\n")
+        if event["ev"] == "end":
+            finished[0] += 1
+    fh.flush()

@@ -11,18 +11,14 @@ from . import layout as L
 from ..knobs import K
 from .play import play_round
 from .rng import seed_game
-from .search import play_round_any
+from .search_rounds import play_round_any
 from .threads import STOP, split_submit
 from .unowned import keep_alive, new_game, unowned
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 
 
-def run_key(seed: int) -> int:
-    """The 64-bit run key for a user seed (numpy SeedSequence spreads nearby seeds apart)."""
-    if seed < 0:
-        raise ValueError(f"seed must not be negative (got {seed})")
-    return int(np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0])
+from .keys import run_key  # noqa: E402,F401  (re-exported: the engine's entry points take the key)
 
 
 @njit(cache=True)
@@ -73,7 +69,7 @@ def _play_games(config, key, start, rotate, out, stop):
 
 @njit(cache=True, nogil=True)
 def _play_games_searching(config, key, start, rotate, out, stop):
-    """_play_games when a seat plays `search` (engine/search.py): a kernel of its own, so that
+    """_play_games when a seat plays `search` (engine/search_rounds.py): a kernel of its own, so that
     runs without it neither load nor run the search code."""
     players = config[K.players]
     dealer = players - 1

@@ -29,8 +29,8 @@ TABLES = (ENGINE_DIR.parent / "cards.py", ENGINE_DIR.parent / "knobs.py")
 
 def sources_hash() -> str:
     digest = hashlib.sha256(version("numba").encode())
-    for path in sorted(ENGINE_DIR.glob("*.py")) + list(TABLES):
-        digest.update(path.name.encode())
+    for path in sorted(ENGINE_DIR.rglob("*.py")) + list(TABLES):
+        digest.update(path.relative_to(ENGINE_DIR.parent).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

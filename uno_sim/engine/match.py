@@ -30,7 +30,7 @@ from .jit import njit
 from . import layout as L
 from ..knobs import BY_NAME, K
 from .rng import randint, seed_game
-from .search import play_round_any
+from .search_rounds import play_round_any
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
 from .unowned import keep_alive, new_game, unowned
 
@@ -60,7 +60,7 @@ def seating_classes(players: int) -> np.ndarray:
     return np.array([rows[j * stride % k] for j in range(k)], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def player_at(seatings, match, rnd, seat):
     """The player in `seat` in round `rnd` (from 0) of match number `match`, seats rotated.
 
@@ -76,7 +76,7 @@ def player_at(seatings, match, rnd, seat):
     return seatings[c, seat]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def side_of(g, seat):
     teams = g[K.teams]
     return seat if teams == 0 else seat % teams
@@ -194,7 +194,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     Logs of the first rounds, as many as the arrays hold (round r from 0): the totals after it
     in history[r + 1] (history[0] holds the running totals), its dealer's seat in dealers[r],
     the player in each of its seats in seated[r]."""
-    scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts (engine/search.py)
+    scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts (engine/search_rounds.py)
     sp = unowned(scratch)
     n = g[K.players]
     rotate = seatings.shape[0] > 0

@@ -6,19 +6,17 @@ happens after a card is put down follows docs/RULES.md step by step (`after_play
 
 from .jit import njit
 
-from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from ..knobs import K
 from . import layout as L
-from . import policies as bot
+from .access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
+from .bots import dispatch as bot
+from .bots.uniform import uniform_card
 from .rng import chance, randint, shuffle
 from .rules_check import (
     challenge_possible,
     d2_stacks,
     d4_stacks,
-    FACE_POINTS,
-    hand,
     holds_forbidding_card,
-    is_number,
     legal_answer,
     play_drawn_allows,
     playable_drawn,
@@ -29,7 +27,6 @@ from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
     DECK,
     O_CAPACITY,
-    N_FACES,
     O_CATCHERS,
     O_DISC,
     O_HSIZE,
@@ -81,15 +78,10 @@ def top_card(g):
     return g[O_DISC + g[S_NDISC] - 1]
 
 
-@njit(cache=True, inline="always")
-def hsize(g, p):
-    return g[O_HSIZE + p]
-
-
 # ---------------------------------------------------------------- trace writing
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def emit(g, x):
     pos = g[S_TPOS]
     if pos < g[O_CAPACITY]:
@@ -99,7 +91,7 @@ def emit(g, x):
         g[S_OVERFLOW] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ev_open(g, code):
     pos = g[S_TPOS]
     emit(g, code)
@@ -107,7 +99,7 @@ def ev_open(g, code):
     return pos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ev_close(g, pos):
     if g[S_OVERFLOW] == 0:
         g[pos + 1] = g[S_TPOS] - pos - 2
@@ -137,7 +129,7 @@ def emit_pile(g):
 # ---------------------------------------------------------------- seats
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def end_round(g, reason, winner):
     g[S_ENDED] = 1
     g[O_REC + L.COL_REASON] = reason
@@ -165,7 +157,7 @@ def reshuffle(g):
         ev_close(g, pos)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def close_draw_event(g):
     if g[S_DRAW_OPEN] >= 0:
         ev_close(g, g[S_DRAW_OPEN])
@@ -351,7 +343,7 @@ def last_one_left(g):
     end_round(g, L.REASON.out, first)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def jump_allowed(g, q, f):
     """May q jump in with face f (identical to the top card, or to a card of the sum set in
     force) now?"""
@@ -531,7 +523,7 @@ def wild_swap(g, p):
         g[O_HSIZE + p] -= 1
         g[O_SWAP3 + i] = f
     for i in range(k):  # the cards that come back, from the target's own hand
-        f = bot.uniform_card(g, t)
+        f = uniform_card(g, t)
         g[ht + f] -= 1
         g[O_HSIZE + t] -= 1
         g[O_SWAP3 + 3 + i] = f
@@ -595,7 +587,7 @@ def skip_count(g, k):
     return k if g[K.multi_skip] == 0 else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deflect_victim(g, p, k, s):
     """New victim of a chain passed on by p's Skip(s) or Reverse(s) (direction already flipped)."""
     if g[S_NACTIVE] == 2 or s == REVERSE:
@@ -603,7 +595,7 @@ def deflect_victim(g, p, k, s):
     return step(g, p, 1 + skip_count(g, k))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def add_pending(g, p, amount, kind):
     if g[S_PENDING] > 0:
         g[O_REC + L.COL_STACKS] += 1
@@ -613,7 +605,7 @@ def add_pending(g, p, amount, kind):
     g[S_NEXT] = step(g, p, 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def clear_pending(g):
     g[S_PENDING] = 0
     g[S_PKIND] = 0
@@ -851,7 +843,7 @@ def deal(g, dealer):
         ev_close(g, pos)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def acceptable_lead(g, f):
     if g[K.first_card] == 0:
         return f != WILD_DRAW_FOUR

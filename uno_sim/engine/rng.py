@@ -64,7 +64,7 @@ def randint(g, n):
     return np.int64(((next_u64(g) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def chance(g, threshold):
     """True with the fixed-point probability threshold/2**32; draws nothing at 0 or 1."""
     if threshold <= 0:

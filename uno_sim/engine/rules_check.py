@@ -3,40 +3,13 @@
 Pure reads of g; every function here is a question, none changes state.
 """
 
-import numpy as np
 from .jit import njit
 
-from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
 from ..knobs import K
-from .state import N_FACES, O_HANDS, O_HSIZE, S_SET_COLORS, S_SET_NUMS
+from .access import DRAW_TWO, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
+from .state import S_SET_COLORS, S_SET_NUMS
 
 N_CANDIDATES = 18  # 13 faces of the current colour, 3 of the top symbol, Wild, Wild Draw Four
-
-
-@njit(cache=True, inline="always")
-def hand(p):
-    """Offset of seat p's count vector in g."""
-    return O_HANDS + p * N_FACES
-
-
-@njit(cache=True, inline="always")
-def is_number(f):
-    return f < WILD and f % 13 < 10
-
-
-@njit(cache=True, inline="always")
-def face_points(f, zero_points):
-    """Points of face f (docs/RULES.md, "Cards"); a 0 counts zero_points."""
-    if f >= WILD:
-        return 50
-    s = f % 13
-    if s >= 10:
-        return 20
-    return zero_points if s == 0 else s
-
-
-# Points of each face with zero_points = 0 (a numba global: a constant in compiled code).
-FACE_POINTS = np.array([face_points.py_func(f, 0) for f in range(N_FACES)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -64,7 +37,7 @@ def matches(f, color, top):
     return f // 13 == color or (top < WILD and f % 13 == top % 13)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_matches(g, f):
     """A sum set is in force (sum_jump_in) and coloured face f has the colour or the number of
     one of its cards. False when no set is in force."""
@@ -90,7 +63,7 @@ def turn_candidate(g, i, color, top):
     return candidate(i, color, top)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def holds_forbidding_card(g, p, color, top):
     """True when p holds a card that makes a Wild Draw Four a bluff under wd4_rule."""
     rule = g[K.wd4_rule]
@@ -113,7 +86,7 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
     """Can p put down face f on an ordinary turn (no penalty pending)?"""
     if g[hand(p) + f] == 0:
         return False
-    if g[K.number_finish] and g[O_HSIZE + p] == 1 and not is_number(f):
+    if g[K.number_finish] and hsize(g, p) == 1 and not is_number(f):
         return False
     if f == WILD:
         return True
@@ -124,12 +97,12 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
     return matches(f, color, top) or set_matches(g, f)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_answer(g, p, f, color, top, pkind):
     """Can p answer a pending penalty whose last draw card is pkind (2 or 4) with face f?"""
     if g[hand(p) + f] == 0:
         return False
-    if g[K.number_finish] and g[O_HSIZE + p] == 1:
+    if g[K.number_finish] and hsize(g, p) == 1:
         return False  # an answer is never a number card
     if f == WILD_DRAW_FOUR:
         return (pkind == 4 and g[K.stack_draw_four] != 0) or (pkind == 2 and g[K.stack_four_on_two] != 0)
@@ -143,7 +116,7 @@ def legal_answer(g, p, f, color, top, pkind):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def playable_drawn(g, p, f, color, top):
     """A drawn card that could be played without a bluff (docs/RULES.md, "Drawing and the draw pile")."""
     if f == WILD:
@@ -153,7 +126,7 @@ def playable_drawn(g, p, f, color, top):
     return matches(f, color, top) or set_matches(g, f)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_drawn_allows(g, f):
     mode = g[K.play_drawn]
     if mode == 0:
@@ -163,17 +136,17 @@ def play_drawn_allows(g, f):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def d2_stacks(g):
     """A Draw Two goes onto a pending penalty instead of taking effect at once."""
     return g[K.stack_draw_two] != 0 or g[K.stack_four_on_two] != 0 or g[K.deflect] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def d4_stacks(g):
     return g[K.stack_draw_four] != 0 or g[K.stack_two_on_four] != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def challenge_possible(g):
     return g[K.challenge] != 0 and g[K.wd4_rule] != 2

@@ -8,11 +8,19 @@ from .state import O_PLACE, S_DIR, S_NACTIVE, S_PLAYERS
 @njit(cache=True, inline="always")
 def step(g, p, k):
     """The seat k places after p in the current direction (k < 0: before p), passing over
-    players who are out."""
+    players who are out. Inlined where it is called, so only the common case (everyone still
+    in) is written here; passing over players who are out is a call."""
+    n = g[S_PLAYERS]
+    if g[S_NACTIVE] == n:
+        return (p + g[S_DIR] * k) % n
+    return step_past_out(g, p, k)
+
+
+@njit(cache=True)
+def step_past_out(g, p, k):
+    """step() when some players are out (last_standing): walk seat by seat, skipping them."""
     n = g[S_PLAYERS]
     d = g[S_DIR]
-    if g[S_NACTIVE] == n:
-        return (p + d * k) % n
     if k < 0:
         d = -d
         k = -k

@@ -16,7 +16,7 @@ import numpy as np
 from .jit import njit
 
 from ..knobs import K
-from .rules_check import hand
+from .access import hand
 from .sigs import G, I, VOID
 from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_CACHE, O_SUM_FACES, O_SUM_REST, O_SUM_TAKE, SUM_CACHE_WIDTH
 
@@ -69,7 +69,7 @@ def stale(g, p):
     g[O_SUM_CACHE + p * SUM_CACHE_WIDTH] = 0
 
 
-@njit(I(I, I, I), cache=True, inline="always")
+@njit(I(I, I, I), cache=True)
 def sums_mask(one, two, zeros):
     """The sums N (bits) a sum set can reach, from the sums reachable with exactly one card of 1
     or more (`one`), with two or more (`two`), and the number of 0s: two or more cards of 1 or
@@ -82,7 +82,7 @@ def sums_mask(one, two, zeros):
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def refresh(g, p):
     """p's sum cache, recomputed if stale; returns its offset (read it at + C_*)."""
     base = O_SUM_CACHE + p * SUM_CACHE_WIDTH
@@ -151,7 +151,7 @@ def recompute(g, p, base):
     g[base] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def has_sum_set(g, p, f):
     """May p put down a sum set for number face f now (sum_jump_in, sum_jump_win_only)?"""
     base = refresh(g, p)
@@ -230,7 +230,7 @@ def sum_sets(g, m, n, whole, pick, rank):
     return found
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_sum_claims(g, q, n):
     """q's hand holds only number cards, at least one, adding up to n (hand_sum_win)."""
     size = g[O_HSIZE + q]

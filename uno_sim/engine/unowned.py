@@ -8,8 +8,11 @@ NRT_incref/NRT_decref per call and argument (7% in a later profile) and a negati
 check on every access. A plain `int64*` has neither: indexing it is one load or store. The
 engine's functions all take this pointer; the caller keeps the owning array alive
 (`keep_alive`) while it is used. The array's length is kept in the game at O_CAPACITY.
+
+With NUMBA_DISABLE_JIT=1 (plain Python, for debugging) the array stands for its pointer.
 """
 
+import numba
 import numpy as np
 from numba import types
 
@@ -28,10 +31,15 @@ def _int64_pointer(typingctx, address):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
-def unowned(g):
-    """A pointer to the data of the int64 array g (index it like the array; no bounds)."""
-    return _int64_pointer(g.ctypes.data)
+if numba.config.DISABLE_JIT:
+    def unowned(g):
+        """Plain Python: the array itself (the intrinsic has no Python version)."""
+        return g
+else:
+    @njit(cache=True, inline="always")
+    def unowned(g):
+        """A pointer to the data of the int64 array g (index it like the array; no bounds)."""
+        return _int64_pointer(g.ctypes.data)
 
 
 @njit(cache=True)

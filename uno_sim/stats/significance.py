@@ -1,5 +1,11 @@
 """Differences between variants: each metric of a variant minus the baseline's, with its
-interval, a p-value and the test used (two-proportion z, Welch's t, Mann-Whitney U)."""
+interval, a p-value and the test used (two-proportion z for rates, Welch's t for means).
+
+A p-value belongs to the row whose question its test answers, and each test is one member of
+Holm's family. Medians, percentiles and maxima get none: the Mann-Whitney U test (kept here,
+`mann_whitney`) asks whether a whole distribution shifted, not whether its 10th percentile
+did, so attached to those rows it marked "+0.00 ***" and was counted three times; the shift
+of a distribution is the mean row's question (Welch's t)."""
 
 from __future__ import annotations
 
@@ -79,7 +85,7 @@ TESTS = {
     "rate": "two-proportion z",
     "edge": "two-proportion z",
     "mean": "Welch t",
-    "quantile": "Mann-Whitney U",
+    "quantile": "",  # an order statistic: difference only (see the module's docstring)
     "max": "",
     "value": "",
 }
@@ -110,8 +116,6 @@ def difference(base: Measure, other: Measure, confidence: float = CONFIDENCE) ->
                 p = 2.0 * normal_sf(abs(diff) / se)
     elif kind == "mean":
         _, _, p, low, high = welch_t(base.n, base.value, base.var, other.n, other.value, other.var, confidence)
-    elif kind == "quantile" and base.hist is not None and other.hist is not None:
-        _, p = mann_whitney(base.hist, other.hist)
     return {
         "diff": diff,
         "diff_ci_low": low,

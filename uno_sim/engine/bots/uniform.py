@@ -1,53 +1,34 @@
-"""Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]).
+"""The `random` bot (docs/RULES.md, "Bots": exact): every decision uniform over its choices.
 
-The `random` bot (docs/RULES.md, "Bots": exact) lives here; every other bot code (`greedy`, `expert`,
-`bluffer`, `search`) goes to strategy.py (docs/BOTS.md), except a `search` bot's planned move
-(planned.py, set by search.py before its turn). Decisions draw from the game's own generator
-and never change the cards.
+dispatch.py asks here for every seat whose bot code is `random`; the functions carry the
+names of the questions they answer. Decisions draw from the game's own generator and never
+change the cards. The entry points are inlined into dispatch.py's (`inline="always"`), so
+the compiled code is one function per question, as before the bots had a package.
 """
 
-from .jit import njit
+from ..jit import njit
 
-from ..cards import WILD, WILD_DRAW_FOUR
-from ..knobs import K
-from . import layout as L
-from . import planned
-from . import strategy
-from .rng import chance, randint
-from .rules_check import (
+from ...knobs import K
+from .. import layout as L
+from ..access import N_FACES, WILD, WILD_DRAW_FOUR, hand, hsize, param
+from ..rng import chance, randint
+from ..rules_check import (
     N_CANDIDATES,
     candidate,
-    hand,
     holds_forbidding_card,
     legal_answer,
     legal_turn_card,
     turn_candidate,
     turn_candidates,
 )
-from .sigs import B, G, I
-from .state import N_FACES, O_BOTS, O_HSIZE, O_PARAMS, O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
-from .sumsets import ENUMERATE, collect, sum_sets
+from ..sigs import G, I
+from ..state import O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
+from ..sumsets import ENUMERATE, collect, sum_sets
 
 
 @njit(cache=True, inline="always")
-def strategic(g, p):
-    """Seat p plays a strategy bot (strategy.py), not `random`."""
-    return g[O_BOTS + p] != L.BOT.random
-
-
-@njit(cache=True, inline="always")
-def param(g, p, k):
-    """Seat p's bot parameter k (fixed point, see state.fixed_point)."""
-    return g[O_PARAMS + p * L.N_BOT_PARAMS + k]
-
-
-@njit(cache=True)
 def choose_turn_card(g, p, color, top):
-    """Face to play on an ordinary turn, or -1 to draw."""
-    if planned.has_move(g, p):  # a search bot's move (search.py)
-        return planned.take_move(g)
-    if strategic(g, p):
-        return strategy.choose_turn_card(g, p, color, top)
+    """Face to play on an ordinary turn, or -1 to draw: uniform over the legal cards."""
     h = hand(p)
     # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default).
     if (
@@ -59,7 +40,7 @@ def choose_turn_card(g, p, color, top):
         and chance(g, param(g, p, L.BP.bluff_prob))
     ):
         return WILD_DRAW_FOUR
-    if (g[K.number_finish] and g[O_HSIZE + p] == 1) or g[S_SET_COLORS] != 0:
+    if (g[K.number_finish] and hsize(g, p) == 1) or g[S_SET_COLORS] != 0:
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
 
@@ -139,7 +120,7 @@ def _pick_legal_slowly(g, p, color, top):
 
 
 @njit(I(G, I, I, I, I), cache=True)
-def _weighted_pick(g, p, color, top, pkind):
+def choose_answer(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
     draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
     h = hand(p)
@@ -160,50 +141,24 @@ def _weighted_pick(g, p, color, top, pkind):
     return -1
 
 
-@njit(cache=True)
-def choose_answer(g, p, color, top, pkind):
-    """Face answering a pending penalty, or -1 to accept it."""
-    if planned.has_move(g, p):
-        return planned.take_move(g)
-    if strategic(g, p):
-        return strategy.choose_answer(g, p, color, top, pkind)
-    return _weighted_pick(g, p, color, top, pkind)
-
-
 @njit(cache=True, inline="always")
 def choose_color(g, p):
-    if planned.has_color(g, p):
-        return planned.take_color(g)
-    if strategic(g, p):
-        return strategy.choose_color(g, p)
     return randint(g, 4)
 
 
 @njit(cache=True, inline="always")
 def plays_drawn_card(g, p, f):
-    if strategic(g, p):
-        return strategy.plays_drawn_card(g, p, f)
     return True
 
 
 @njit(cache=True, inline="always")
 def wants_challenge(g, p, target):
-    if strategic(g, p):
-        return strategy.wants_challenge(g, p, target)
     return chance(g, param(g, p, L.BP.challenge_prob))
 
 
 @njit(cache=True, inline="always")
-def forgets_uno(g, p):
-    return chance(g, param(g, p, L.BP.forget_uno))
-
-
-@njit(cache=True, inline="always")
 def wants_jump(g, p, f, idents, sums):
-    """Seat p holds a jump move after face f was played: `idents` identical-card moves, and a
-    sum set when `sums`. Does it want to move? random: with jump_in_prob."""
-    if strategic(g, p):
-        return strategy.wants_jump(g, p, f, idents, sums)
+    """With jump_in_prob."""
     return chance(g, param(g, p, L.BP.jump_in_prob))
 
 
@@ -220,19 +175,13 @@ def set_face(g, p, r):
     return -1
 
 
-@njit(I(G, I, I, I, B), cache=True)
+@njit(cache=True, inline="always")
 def jump_move(g, p, f, idents, sums):
-    """The move of seat p, picked to jump in after face f: a face to jump in with (identical to
-    f, or after a sum set to a card of the set), or -1 for a sum set, then written at O_PLAYED
-    (S_NPLAYED cards, last on top). `idents` and `sums` as for wants_jump.
-
-    random: uniform over its distinct moves: each identical face is one, each distinct
-    multiset of faces forming a sum set is one; a sum set goes down in face order."""
-    if strategic(g, p):
-        return strategy.jump_move(g, p, f, idents, sums)
+    """Uniform over its distinct moves: each identical face is one, each distinct multiset of
+    faces forming a sum set is one; a sum set goes down in face order."""
     m = 0
     n = f % 13
-    whole = g[O_HSIZE + p] if g[K.sum_jump_win_only] else 0
+    whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
     sets = 0
     if sums:
         m = collect(g, p, f)
@@ -247,10 +196,7 @@ def jump_move(g, p, f, idents, sums):
 
 @njit(cache=True, inline="always")
 def wants_wild_swap(g, p):
-    """After playing a Wild that was not its last card (wild_swap): swap cards instead of
-    naming a colour? random: one draw, with probability 1/2."""
-    if strategic(g, p):
-        return strategy.wants_wild_swap(g, p)
+    """One draw, with probability 1/2."""
     return randint(g, 2) == 0
 
 
@@ -258,7 +204,7 @@ def wants_wild_swap(g, p):
 def uniform_card(g, p):
     """A physical card of p's hand, uniformly at random: one draw indexing the cards in face order."""
     h = hand(p)
-    r = randint(g, g[O_HSIZE + p])
+    r = randint(g, hsize(g, p))
     for f in range(N_FACES):
         r -= g[h + f]
         if r < 0:
@@ -268,18 +214,13 @@ def uniform_card(g, p):
 
 @njit(cache=True, inline="always")
 def wild_swap_card(g, p):
-    """The next card p gives away in a Wild swap (the engine takes it out of p's hand before
-    asking for the next). random: a uniformly random card of its hand."""
-    if strategic(g, p):
-        return strategy.worst_card(g, p)
+    """A uniformly random card of its hand."""
     return uniform_card(g, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_swap_target(g, p):
     """Uniform among the other players still in the round."""
-    if strategic(g, p):
-        return strategy.swap_target(g, p)
     n = g[S_PLAYERS]
     others = 0
     for q in range(n):
@@ -296,7 +237,5 @@ def choose_swap_target(g, p):
 
 @njit(cache=True, inline="always")
 def extra_cards(g, p, f):
-    """Multi-play: further cards to put down after face f (appended at O_PLAYED); random adds none."""
-    if strategic(g, p):
-        return strategy.extra_cards(g, p, f)
+    """None."""
     return 0

@@ -1,40 +1,35 @@
 """The strategy bots `greedy`, `expert` and `bluffer` (docs/BOTS.md states every rule).
 
-policies.py dispatches here for every seat whose bot code is not BOT_RANDOM. A bot sees only
+dispatch.py sends here every seat whose bot code is not `random`. A bot sees only
 what a player at the table could know: its own hand, the discard pile, every hand's size,
 the current colour and direction, the pending penalty, and the colour that was current
 before the last card (everyone saw it). Never the draw pile nor another hand.
 
 `bluffer` is `expert` with another default `bluff_prob` (set on the Python side), so the two
-share every function here. Bot parameters are fixed point (state.fixed_point); a negative
+share every function here. Bot parameters are fixed point (layout.fixed_point); a negative
 `challenge_prob` means "not set": expert and bluffer then use their odds rule.
 """
 
-from .jit import njit
+from ..jit import njit
 
-from ..cards import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR
-from ..knobs import K
-from . import layout as L
-from .rng import chance
-from .rules_check import (
+from ...knobs import K
+from .. import layout as L
+from ..access import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
+from ..rng import chance
+from ..rules_check import (
     N_CANDIDATES,
     candidate,
-    face_points,
-    hand,
     holds_forbidding_card,
-    is_number,
     legal_answer,
     legal_turn_card,
     turn_candidate,
     turn_candidates,
 )
-from .seats import step
-from .sigs import B, G, I
-from .state import (
+from ..seats import step
+from ..sigs import B, G, I
+from ..state import (
     O_BOTS,
     O_DISC,
-    O_HSIZE,
-    O_PARAMS,
     O_PLACE,
     O_PLAYED,
     O_SWAP3,
@@ -46,7 +41,7 @@ from .state import (
     S_SET_COLORS,
     S_SET_FACES,
 )
-from .sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
+from ..sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
 
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
@@ -70,21 +65,11 @@ T_W4 = 13
 
 
 @njit(cache=True, inline="always")
-def param(g, p, k):
-    return g[O_PARAMS + p * L.N_BOT_PARAMS + k]
-
-
-@njit(cache=True, inline="always")
 def is_expert(g, p):
     return g[O_BOTS + p] != L.BOT.greedy
 
 
-@njit(cache=True, inline="always")
-def hsize(g, p):
-    return g[O_HSIZE + p]
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def opponents(g, p, q):
     t = g[K.teams]
     return t == 0 or (p % t) != (q % t)
@@ -465,7 +450,7 @@ def colour_held_most_on_top(g, p, k):
     g[O_PLAYED + k - 1] = t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def forgets_uno(g, p):
     return chance(g, param(g, p, L.BP.forget_uno))
 

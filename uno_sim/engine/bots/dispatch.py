@@ -1,0 +1,127 @@
+"""Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]): what play.py asks.
+
+Each question goes, in this order, to a `search` bot's planned move (planned.py, set by the
+search before its turn, for the move that starts the turn), to the strategy bots
+(strategy.py: `greedy`, `expert`, `bluffer`, and every other decision of `search`), or to
+the `random` bot (uniform.py). Decisions draw from the game's own generator and never change
+the cards.
+"""
+
+from ..jit import njit
+
+from .. import layout as L
+from ..access import param
+from ..rng import chance
+from ..sigs import B, G, I
+from ..state import O_BOTS
+from . import planned
+from . import strategy
+from . import uniform
+
+
+@njit(cache=True, inline="always")
+def strategic(g, p):
+    """Seat p plays a strategy bot (strategy.py), not `random`."""
+    return g[O_BOTS + p] != L.BOT.random
+
+
+@njit(cache=True)
+def choose_turn_card(g, p, color, top):
+    """Face to play on an ordinary turn, or -1 to draw."""
+    if planned.has_move(g, p):  # a search bot's move (search_rounds.plan_move)
+        return planned.take_move(g)
+    if strategic(g, p):
+        return strategy.choose_turn_card(g, p, color, top)
+    return uniform.choose_turn_card(g, p, color, top)
+
+
+@njit(cache=True)
+def choose_answer(g, p, color, top, pkind):
+    """Face answering a pending penalty, or -1 to accept it."""
+    if planned.has_move(g, p):
+        return planned.take_move(g)
+    if strategic(g, p):
+        return strategy.choose_answer(g, p, color, top, pkind)
+    return uniform.choose_answer(g, p, color, top, pkind)
+
+
+@njit(cache=True)
+def choose_color(g, p):
+    if planned.has_color(g, p):
+        return planned.take_color(g)
+    if strategic(g, p):
+        return strategy.choose_color(g, p)
+    return uniform.choose_color(g, p)
+
+
+@njit(cache=True)
+def plays_drawn_card(g, p, f):
+    if strategic(g, p):
+        return strategy.plays_drawn_card(g, p, f)
+    return uniform.plays_drawn_card(g, p, f)
+
+
+@njit(cache=True)
+def wants_challenge(g, p, target):
+    if strategic(g, p):
+        return strategy.wants_challenge(g, p, target)
+    return uniform.wants_challenge(g, p, target)
+
+
+@njit(cache=True)
+def forgets_uno(g, p):
+    """Every bot forgets to call UNO with its forget_uno."""
+    return chance(g, param(g, p, L.BP.forget_uno))
+
+
+@njit(cache=True)
+def wants_jump(g, p, f, idents, sums):
+    """Seat p holds a jump move after face f was played: `idents` identical-card moves, and a
+    sum set when `sums`. Does it want to move?"""
+    if strategic(g, p):
+        return strategy.wants_jump(g, p, f, idents, sums)
+    return uniform.wants_jump(g, p, f, idents, sums)
+
+
+@njit(I(G, I, I, I, B), cache=True)
+def jump_move(g, p, f, idents, sums):
+    """The move of seat p, picked to jump in after face f: a face to jump in with (identical to
+    f, or after a sum set to a card of the set), or -1 for a sum set, then written at O_PLAYED
+    (S_NPLAYED cards, last on top). `idents` and `sums` as for wants_jump."""
+    if strategic(g, p):
+        return strategy.jump_move(g, p, f, idents, sums)
+    return uniform.jump_move(g, p, f, idents, sums)
+
+
+@njit(cache=True)
+def wants_wild_swap(g, p):
+    """After playing a Wild that was not its last card (wild_swap): swap cards instead of
+    naming a colour?"""
+    if strategic(g, p):
+        return strategy.wants_wild_swap(g, p)
+    return uniform.wants_wild_swap(g, p)
+
+
+@njit(cache=True)
+def wild_swap_card(g, p):
+    """The next card p gives away in a Wild swap (the engine takes it out of p's hand before
+    asking for the next)."""
+    if strategic(g, p):
+        return strategy.worst_card(g, p)
+    return uniform.wild_swap_card(g, p)
+
+
+@njit(cache=True)
+def choose_swap_target(g, p):
+    """The player p swaps hands with."""
+    if strategic(g, p):
+        return strategy.swap_target(g, p)
+    return uniform.choose_swap_target(g, p)
+
+
+@njit(cache=True)
+def extra_cards(g, p, f):
+    """Multi-play: further cards to put down after face f (appended at O_PLAYED)."""
+    if strategic(g, p):
+        return strategy.extra_cards(g, p, f)
+    return uniform.extra_cards(g, p, f)
