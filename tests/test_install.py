@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,13 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path):
     built = sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", dist, ROOT, cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     wheel = next(dist.glob("uno_sim-*.whl"))
+    with zipfile.ZipFile(wheel) as zf:
+        shipped = {name for name in zf.namelist() if name.startswith("uno_sim/") and name.endswith(".py")}
+    source = {p.relative_to(ROOT).as_posix() for p in (ROOT / "uno_sim").rglob("*.py")}
+    # setuptools copies into build/lib and never deletes there: a module moved or removed since an
+    # earlier build (api.py, now the api/ package) would ship again beside its replacement
+    assert shipped == source, (f"the wheel's modules differ from the source tree's (a stale build/ folder? "
+                               f"`make clean`): extra {sorted(shipped - source)}, missing {sorted(source - shipped)}")
 
     venv = tmp_path / "venv"
     assert sh(sys.executable, "-m", "venv", venv, cwd=tmp_path).returncode == 0

@@ -1,0 +1,52 @@
+"""uno-sim from Python: `run`, `compare`, `sweep` and `match`, for notebooks and scripts.
+
+    import uno_sim
+    res = uno_sim.run("stacking", games=200_000, players=5, seed=7)
+    res.summary                 # tidy DataFrame, the columns of summary.csv
+    res.plot_win_rates()        # a matplotlib Figure
+
+    cmp = uno_sim.compare(["standard", "house.toml"], games=200_000, overrides={"jump_in": True})
+    cmp.differences             # each variant minus the first, with intervals and p-values
+
+Rules are given as a built-in preset name, a path to a TOML rule file (see uno_sim.presets),
+or a `Rules` value; `overrides` is a dict of knob values (`{"hand_size": 5}`) applied on top;
+`bots` a spec like "expert,random,random,random" (uno_sim.bots). Every argument is checked
+before anything is played; bad input raises a `uno_sim.BadInput` whose message names it.
+The command line is a thin layer over this module: `prepare_*` checks and plans, the plan's
+`execute()` plays, and each result's `files()` names the files a command writes.
+
+Every call takes `cluster` (a Dask scheduler address `tcp://host:8786`, or `local[:N]`: the
+same numbers, played by a cluster's workers; uno_sim.cluster) and `checkpoint` (a folder
+keeping every finished chunk, so that the same call after an interruption continues where it
+stopped; uno_sim.checkpoint).
+
+The package holds one job a module: common.py (checks, rule loading, the command line that
+reproduces a result), result_base.py (what every result shares: charts, report, JSON rows),
+then one module a command, each with its result, plan, `prepare_*` and function: run.py,
+compare.py and sweep.py (both built on run.py), match.py, tournament.py. Imports run one way
+(common, result_base <- run <- compare, sweep); this module only gathers the public names.
+"""
+
+# Every public name the single module api.py had, so that `api.X` keeps working. Each command's
+# function is bound here over its submodule of the same name: `uno_sim.api.run` is the function,
+# the module is `sys.modules["uno_sim.api.run"]` (all submodules load here, so none rebinds later).
+from ..errors import InputError
+from .common import MAX_GAMES, MAX_SEED, RuleSpec, check_count, command_line, load_rules, override_dict
+from .result_base import VariantCharts
+from .run import Run, RunPlan, check_per_game, prepare_run, run
+from .compare import ComparePlan, Comparison, compare, prepare_compare
+from .sweep import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS,
+                    Sweep, SweepPlan, is_fair, metric_names, parse_vary, prepare_sweep, sweep)
+from .match import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
+from .tournament import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
+
+__all__ = [
+    "run", "compare", "sweep", "match", "tournament",
+    "prepare_run", "prepare_compare", "prepare_sweep", "prepare_match", "prepare_tournament",
+    "Run", "RunPlan", "Comparison", "ComparePlan", "Sweep", "SweepPlan", "MatchRun", "MatchPlan",
+    "Tournament", "TournamentPlan", "VariantCharts",
+    "RuleSpec", "load_rules", "override_dict", "check_count", "check_per_game", "command_line", "parse_vary",
+    "is_fair", "metric_names", "expected_rounds", "parse_bot_list", "InputError",
+    "MAX_GAMES", "MAX_SEED", "MAX_SWEEP_POINTS", "MAX_PANELS", "PILOT_GAMES", "PRESET_AXIS", "DEFAULT_METRICS",
+    "DEFAULT_FAIR_WITHIN", "DEFAULT_TOP",
+]

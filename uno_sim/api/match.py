@@ -1,0 +1,204 @@
+"""Whole matches to a target score: the pilot that estimates their length (and refuses a
+target out of reach); `prepare_match`, `MatchPlan`, `MatchRun`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from ..bots import Bot, describe, parse_bots
+from ..errors import InputError
+from ..knobs import BY_NAME
+from ..rules import Rules
+from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, check_count, command_line,
+                     load_rules, override_dict)
+from .result_base import _Charts, _frame_records
+
+
+@dataclass
+class MatchRun(_Charts):
+    """Whole matches: `summary` (the rows of match.csv), `headline`, `plot_rounds()` and
+    `to_html()` the one-page report."""
+
+    name: str
+    result: Any  # matches.MatchResult
+    command: str = ""
+    pilot_startup: Any = None  # the engine's start-up spent in the plan's pilot (warmup.Startup)
+
+    kind = "match"
+
+    @property
+    def rules(self) -> Rules:
+        return self.result.rules
+
+    @property
+    def bots(self) -> list[Bot]:
+        return self.result.bots
+
+    @cached_property
+    def summary(self):
+        return self.result.summary(self.name)
+
+    @cached_property
+    def headline(self):
+        from ..headline import match_headline
+        from ..matches import match_length
+
+        return match_headline(self.summary, match_length(self.rules))
+
+    @property
+    def startup(self):
+        return self.result.startup + self.pilot_startup if self.pilot_startup is not None else self.result.startup
+
+    @property
+    def runs(self) -> list["MatchRun"]:
+        return [self]
+
+    def tables(self):
+        from ..tables import match_table
+
+        return [match_table(self)]
+
+    def to_dict(self) -> dict:
+        """What `uno-sim match --json` prints: the headline and the match.csv rows."""
+        return {"command": self.command, "variant": self.name, "matches": self.result.matches,
+                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+
+    def plot_rounds(self):
+        from ..charts import rounds_per_match
+
+        return rounds_per_match(self.result, self.name, describe(self.bots))
+
+    def chart_names(self) -> list[str]:
+        return ["rounds_per_match"]
+
+    def figure(self, name: str):
+        return self.plot_rounds()
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from .. import stats
+
+        out: dict[str, Callable[[Path], None]] = {"match.csv": lambda path: stats.write_csv(self.summary, path)}
+        return out | self._chart_files() | self._report_file()
+
+
+@dataclass
+class MatchPlan:
+    name: str
+    rules: Rules
+    bots: list[Bot]
+    matches: int
+    seed: int
+    workers: int | None = None
+    rotate_seats: bool = False
+    expected_rounds: float | None = None  # from a pilot of single rounds (expected_rounds)
+    command: str = ""
+    startup: Any = None  # the engine's start-up in the pilot (warmup.Startup)
+    cluster: Any = None  # cluster.ClusterSpec
+    checkpoint: Any = None  # checkpoint.Checkpoint
+    piloted: bool = False  # the pilot (expected_rounds) has run
+
+    def run_pilot(self, progress: bool = False) -> None:
+        """Play the pilot once: sets `expected_rounds`; raises BadInput for a target out of
+        reach within the round cap."""
+        if not self.piloted:
+            self.expected_rounds = expected_rounds(self, progress)
+            self.piloted = True
+
+    def unit_params(self) -> dict[str, Any]:
+        from ..checkpoint import unit_params
+        from ..chunks import fixed_chunk
+        from ..matches import MatchWork
+
+        return unit_params("matches", self.rules, self.bots, self.seed, self.matches, self.rotate_seats,
+                           fixed_chunk(MatchWork, self.matches))
+
+    def execute(self, progress: bool = False) -> MatchRun:
+        from .. import cluster as cluster_mod
+        from ..matches import simulate_matches
+
+        self.run_pilot(progress)  # a plan prepared with pilot=False
+        with cluster_mod.executor(self.cluster, self.workers) as executor:
+            store = None
+            if self.checkpoint is not None:
+                self.checkpoint.begin()
+                store = self.checkpoint.store(0)
+            try:
+                result = simulate_matches(self.rules, self.bots, self.matches, self.seed, progress=progress,
+                                          rotate_seats=self.rotate_seats, executor=executor, store=store)
+            finally:
+                if self.checkpoint is not None:
+                    self.checkpoint.end()
+        return MatchRun(self.name, result, self.command, self.startup)
+
+
+def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
+                  players: int | None = None, bots: str | None = None, seed: int = 0,
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+                  rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+                  checkpoint: str | Path | None = None, pilot: bool = True) -> MatchPlan:
+    """`progress`: say on standard error when the engine compiles or loads (for the pilot);
+    `cluster`, `checkpoint`: as for prepare_run. The pilot (a few thousand single rounds that
+    refuse a target out of reach) plays here; `pilot=False` leaves it to `plan.run_pilot()`
+    or `execute()`, so that a caller can check cheaper things (an output folder) first."""
+    _check_common(matches, seed, workers, "--matches")
+    check_count("--target", target, maximum=int(BY_NAME["target"].high))
+    given = override_dict(overrides)
+    if target is not None:
+        given["target"] = target
+    label, loaded = load_rules(rules, given, players)
+    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats,
+                     cluster=_cluster(cluster))
+    options = _common_options("--matches", matches, players, bots, seed, rules, overrides, rotate_seats)
+    if target is not None:
+        options[2:2] = ["--target", str(target)]
+    plan.command = command_line("match", [rules], options)
+    plan.checkpoint = _open_checkpoint(checkpoint, "match", lambda: [plan.unit_params()])
+    if pilot:
+        plan.run_pilot(progress)
+    return plan
+
+
+PILOT_GAMES = 2000
+
+
+def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
+    """About how many rounds a match takes to reach the target, from a pilot of single
+    rounds (None when the match length is fixed by match_rounds). A target out of reach
+    within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
+    from ..engine.layout import MAX_MATCH_ROUNDS
+    from ..simulate import simulate
+    from ..warmup import warm_up
+
+    rules = plan.rules
+    if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
+        return None
+    plan.startup = warm_up("games", "matches", progress=progress)  # shown here: the pilot plays first
+    pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers, progress=False)
+    agg = pilot.aggregate
+    sides = rules.teams or rules.players
+    if rules.match_scoring == "winner_takes":  # the leading side gains about its share of the winners' points
+        gain = agg.winner_points.mean_interval()[0] / sides if agg.winner_points.n else 0.0
+    else:  # every losing side adds its own hand points
+        gain = agg.loser_points.mean_interval()[0] * (sides - 1) / sides if agg.loser_points.n else 0.0
+    rounds = rules.target / gain if gain > 0 else float("inf")
+    if rounds > MAX_MATCH_ROUNDS:
+        raise InputError(
+            f"--target {rules.target:,} is out of reach: a match would need about "
+            f"{'infinitely many' if rounds == float('inf') else f'{rounds:,.0f}'} rounds, and a match stops "
+            f"undecided after {MAX_MATCH_ROUNDS:,} (a round scores about {gain:,.1f} points a side)"
+        )
+    return rounds
+
+
+def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
+          players: int | None = None, bots: str | None = None, seed: int = 0,
+          overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+          rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+          checkpoint: str | Path | None = None) -> MatchRun:
+    """Play whole matches to the target score (or match_rounds); see the module docstring."""
+    return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,
+                         overrides=overrides, workers=workers, rotate_seats=rotate_seats, cluster=cluster,
+                         checkpoint=checkpoint).execute(progress=progress)

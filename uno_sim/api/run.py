@@ -1,0 +1,220 @@
+"""One run: `prepare_run` checks and plans, `RunPlan.execute` plays, `Run` is the result;
+`_play_runs` plays several plans through one pipeline (compare and sweep build on it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from ..bots import Bot, describe, parse_bots
+from ..errors import InputError
+from ..rules import Rules
+from .common import RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, command_line, load_rules
+from .result_base import VariantCharts, _frame_records
+
+
+@dataclass
+class Run(VariantCharts):
+    """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
+    asked for) as tidy DataFrames with the columns of the CSV files; `headline`, a few
+    sentences; `plot_*()` give Figures; `to_html()` the one-page report."""
+
+    name: str
+    result: Any  # simulate.RunResult
+    command: str = ""  # the uno-sim command that reproduces it
+    skill_result: Any = None  # simulate.RunResult of the skill games (--skill), else None
+
+    kind = "run"
+
+    @property
+    def rules(self) -> Rules:
+        return self.result.rules
+
+    @property
+    def bots(self) -> list[Bot]:
+        return self.result.bots
+
+    @cached_property
+    def summary(self):
+        frame = self.result.summary(self.name)
+        if self.skill_result is None:
+            return frame
+        import pandas as pd
+
+        from ..stats import summary_frame
+        from ..tournament import skill_measure
+
+        skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
+        return pd.concat([frame, skill], ignore_index=True)
+
+    @cached_property
+    def distributions(self):
+        return self.result.distributions(self.name)
+
+    @property
+    def games(self):
+        """The per-game rows (`run(..., per_game=True)`), else None."""
+        return self.result.games_frame
+
+    def measures(self):
+        """Every metric (docs/METRICS.md), with `skill_index` last when the skill games were played."""
+        ms = self.result.measures()
+        if self.skill_result is not None:
+            from ..tournament import skill_measure
+
+            ms.append(skill_measure(self.skill_result))
+        return ms
+
+    @cached_property
+    def headline(self):
+        from ..headline import run_headline
+
+        seats = {label: [b.label for b in self.bots].count(label) for label in dict.fromkeys(b.label for b in self.bots)}
+        return run_headline(self.summary, seats)
+
+    @property
+    def startup(self):
+        """The engine's start-up before the games were timed (warmup.Startup)."""
+        return self.result.startup
+
+    @property
+    def runs(self) -> list["Run"]:
+        return [self]
+
+    def tables(self):
+        from ..tables import run_tables
+
+        return run_tables(self)
+
+    def to_dict(self) -> dict:
+        """What `uno-sim run --json` prints: the headline and the summary rows."""
+        return {"command": self.command, "variant": self.name, "games": self.result.games, "seed": self.result.seed,
+                "headline": list(self.headline), "summary": _frame_records(self.summary)}
+
+    def _chart_variant(self):
+        from ..charts import Variant
+
+        return Variant(name=self.name, summary=self.summary, aggregate=self.result.aggregate,
+                       players=self.rules.players, bots=describe(self.bots),
+                       bot_labels=[b.label for b in self.bots], games=self.result.games)
+
+    def _variants(self) -> list:
+        return [self._chart_variant()]
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        """The files `uno-sim run` writes, by name, each with its writer (path -> None)."""
+        from .. import stats
+
+        return {
+            "summary.csv": lambda path: stats.write_csv(self.summary, path),
+            "distributions.csv": lambda path: stats.write_csv(self.distributions, path),
+        } | self._chart_files() | self._report_file()
+
+
+@dataclass
+class RunPlan:
+    """A checked run, ready to play (`execute`)."""
+
+    name: str
+    rules: Rules
+    bots: list[Bot]
+    games: int
+    seed: int
+    workers: int | None = None
+    rotate_seats: bool = False
+    skill: bool = False  # also play the skill games (expert against random, seats rotated)
+    spec: RuleSpec = "standard"  # as given, for the command line that reproduces the run
+    options: list[str] = field(default_factory=list)  # its options (games, seed, players, ...)
+
+    cluster: Any = None  # cluster.ClusterSpec: play on a Dask cluster
+    checkpoint: Any = None  # checkpoint.Checkpoint: keep every finished chunk there
+    progress_label: str | None = None  # the progress bar's text (default: the name)
+
+    @property
+    def command(self) -> str:
+        return command_line("run", [self.spec], self.options)
+
+    def unit_params(self) -> dict[str, Any]:
+        """What the run's numbers depend on (recorded in a checkpoint)."""
+        from ..checkpoint import unit_params
+        from ..chunks import fixed_chunk
+        from ..simulate import GameWork
+
+        return unit_params("games", self.rules, self.bots, self.seed, self.games, self.rotate_seats,
+                           fixed_chunk(GameWork, self.games))
+
+    def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
+                per_game_parquet: Path | None = None) -> Run:
+        paths = (lambda name: (per_game_csv, per_game_parquet)) if per_game_csv or per_game_parquet else None
+        return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
+
+
+def check_per_game(per_game: bool, cluster: Any, checkpoint: Any) -> None:
+    """Per-game rows need every game's row back here: not with --cluster or --checkpoint."""
+    if per_game and (cluster is not None or checkpoint is not None):
+        which = "--cluster" if cluster is not None else "--checkpoint"
+        raise InputError(f"--per-game and --parquet cannot be combined with {which}: only each chunk's aggregate "
+                         "is sent back and kept, not every game's row; leave one of them out")
+
+
+def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: bool,
+               per_game: bool = False,
+               per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
+    """Play several runs through one pipeline, on threads or a cluster, with a checkpoint."""
+    from .. import cluster as cluster_mod
+    from ..simulate import GameRun, play_runs
+
+    paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
+    check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
+    runs = [GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=csv, parquet_path=parquet,
+                    description=plan.progress_label or plan.name, rotate_seats=plan.rotate_seats,
+                    keep_games=per_game)
+            for plan, (csv, parquet) in zip(plans, paths)]
+    with cluster_mod.executor(cluster, workers) as executor:
+        if checkpoint is not None:
+            checkpoint.begin()
+            for i, run_ in enumerate(runs):
+                run_.unit().store = checkpoint.store(i)
+        try:
+            results = play_runs(runs, executor, progress)
+        finally:
+            if checkpoint is not None:
+                checkpoint.end()
+    return [Run(plan.name, result, plan.command, _skill_games(plan, progress))
+            for plan, result in zip(plans, results)]
+
+
+def _skill_games(plan: RunPlan, progress: bool) -> Any:
+    """The skill games of a plan with `skill` (expert against random, seats rotated), else None."""
+    if not plan.skill:
+        return None
+    from ..tournament import skill_games
+
+    return skill_games(plan.rules, plan.games, plan.seed, plan.workers, progress, f"{plan.name} (skill index)")
+
+
+def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
+                bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
+                workers: int | None = None, rotate_seats: bool = False, name: str | None = None,
+                cluster: str | None = None, checkpoint: str | Path | None = None) -> RunPlan:
+    """A checked run. `cluster`: a Dask scheduler address (`tcp://host:8786`) or `local[:N]`;
+    `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues."""
+    _check_common(games, seed, workers)
+    label, loaded = load_rules(rules, overrides, players)
+    options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
+    plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
+                   spec=rules, options=options, cluster=_cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: [plan.unit_params()])
+    return plan
+
+
+def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
+        seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+        rotate_seats: bool = False, per_game: bool = False, progress: bool = False, cluster: str | None = None,
+        checkpoint: str | Path | None = None) -> Run:
+    """Simulate `games` games of one rule set; see the module docstring."""
+    plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
+                       workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
+    return plan.execute(progress=progress, per_game=per_game)

@@ -1,0 +1,375 @@
+"""Sweeps: one run per value (or grid point) of the varied knobs; `--vary` parsing, the
+fairness rule, the ranked grid points and the heatmap layout; `prepare_sweep`, `SweepPlan`,
+`Sweep`."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from .. import presets
+from ..bots import describe
+from ..errors import InputError
+from ..knobs import BY_NAME
+from ..rules import Rules, RulesError, parse_value
+from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
+                     override_dict)
+from .result_base import _Charts, _frame_records
+from .run import Run, RunPlan, _play_runs, prepare_run
+
+PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
+DEFAULT_METRICS = ("mean_turns", "first_player_edge")
+DEFAULT_FAIR_WITHIN = 1.0  # percentage points: the first-player edge's 95% interval within +-this is "fair"
+DEFAULT_TOP = 10
+MAX_PANELS = 12  # small multiples: at most this many heatmap panels (grids of 3 or more knobs)
+MAX_SWEEP_POINTS = 1000
+
+
+def parse_vary(text: str) -> tuple[str, list[Any]]:
+    """`KNOB=V1,V2,...` or `KNOB=A..B` (whole numbers, inclusive) -> (knob, typed values);
+    `preset=A,B,...`: presets or rule files (checked to exist)."""
+    knob, sep, spec = text.partition("=")
+    knob, spec = knob.strip(), spec.strip()
+    if not sep or not knob or not spec:
+        raise InputError(f"bad --vary {text!r}: expected KNOB=V1,V2,... or KNOB=A..B")
+    if knob == PRESET_AXIS:
+        specs = [v.strip() for v in spec.split(",")]
+        if any(not v for v in specs):
+            raise InputError(f"bad --vary {text!r}: empty value in the list")
+        if len(set(specs)) != len(specs):
+            raise InputError(f"bad --vary {text!r}: a preset is listed twice")
+        for item in specs:
+            try:
+                presets.find(item)
+            except RulesError as exc:
+                raise InputError(f"bad --vary {text!r}: {exc}") from None
+        return knob, specs
+    if knob not in BY_NAME:
+        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list; "
+                         f"`{PRESET_AXIS}=A,B,...` varies the preset)")
+    if ".." in spec:
+        first, _, last = spec.partition("..")
+        try:
+            a, b = int(first), int(last)
+        except ValueError:
+            raise InputError(f"bad --vary {text!r}: a range A..B needs two whole numbers") from None
+        if BY_NAME[knob].values is not int:
+            raise InputError(f"bad --vary {text!r}: knob {knob!r} is not a whole number; list the values")
+        if a > b:
+            raise InputError(f"bad --vary {text!r}: the range {a}..{b} is empty")
+        if b - a >= 100:
+            raise InputError(f"bad --vary {text!r}: at most 100 values")
+        texts = [str(v) for v in range(a, b + 1)]
+    else:
+        texts = [v.strip() for v in spec.split(",")]
+        if any(not v for v in texts):
+            raise InputError(f"bad --vary {text!r}: empty value in the list")
+    try:
+        typed = [parse_value(knob, v) for v in texts]
+    except RulesError as exc:
+        raise InputError(f"bad --vary {text!r}: {exc}") from None
+    if len(set(typed)) != len(typed):
+        raise InputError(f"bad --vary {text!r}: a value is listed twice")
+    return knob, typed
+
+
+def _setting(value: Any) -> Any:
+    """A knob value as written in sweep.csv: numbers as numbers, booleans as true/false."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def is_fair(low: float, high: float, within_pp: float) -> bool:
+    """Fair: the first-player edge's 95% interval lies inside +-within_pp percentage points
+    (the data show the first player's advantage is at most that large)."""
+    limit = within_pp / 100.0
+    return bool(low == low and high == high and -limit <= low and high <= limit)
+
+
+@dataclass
+class Sweep(_Charts):
+    """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
+    per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
+    win rate and the mean turns; `plot_heatmap(metric)` (two knobs; small multiples for more)
+    a metric over the grid; `ranked` orders the grid points by `rank_by`, the fair ones first
+    (`is_fair`); `to_html()` the one-page report."""
+
+    preset: str
+    knobs: list[str]
+    points: list[dict[str, Any]]
+    runs: list[Run]
+    command: str = ""
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    rank_by: str = "mean_turns"
+    fair_within: float = DEFAULT_FAIR_WITHIN
+    top: int = DEFAULT_TOP
+
+    kind = "sweep"
+
+    @cached_property
+    def summary(self):
+        import pandas as pd
+
+        frames = []
+        for point, run_ in zip(self.points, self.runs):
+            frame = run_.summary.copy()
+            for i, knob in enumerate(self.knobs):
+                frame.insert(1 + i, knob, _setting(point[knob]))
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    @property
+    def bots_text(self) -> str:
+        all_bots = [r.bots for r in self.runs]
+        labels = {b.label for bots in all_bots for b in bots}
+        if len(labels) == 1:
+            return f"{next(iter(labels))} in every seat"
+        return "; ".join(dict.fromkeys(describe(b) for b in all_bots))
+
+    @cached_property
+    def headline(self):
+        from ..headline import sweep_headline
+
+        return sweep_headline(self.summary, self.knobs)
+
+    @property
+    def startup(self):
+        from ..warmup import Startup
+
+        return sum((r.startup for r in self.runs), Startup())
+
+    @property
+    def names(self) -> list[str]:
+        return [self.preset]
+
+    @cached_property
+    def ranked(self):
+        """Every grid point: rank, the knobs, the ranking metric and the first-player edge
+        with their 95% intervals, and `fair`; fair points first, each group by the metric
+        (smallest first)."""
+        import pandas as pd
+
+        rows = []
+        for point, run_ in zip(self.points, self.runs):
+            by = run_.summary.set_index("metric")
+            row = {knob: _setting(point[knob]) for knob in self.knobs}
+            for name in dict.fromkeys([self.rank_by, "first_player_edge"]):
+                m = by.loc[name] if name in by.index else None
+                row[name] = m["value"] if m is not None else float("nan")
+                row[f"{name}_ci_low"] = m["ci_low"] if m is not None else float("nan")
+                row[f"{name}_ci_high"] = m["ci_high"] if m is not None else float("nan")
+            row["fair"] = is_fair(row["first_player_edge_ci_low"], row["first_player_edge_ci_high"], self.fair_within)
+            row["games"] = run_.result.games
+            rows.append(row)
+        frame = pd.DataFrame(rows)
+        frame = frame.sort_values(["fair", self.rank_by], ascending=[False, True], kind="stable").reset_index(drop=True)
+        frame.insert(0, "rank", range(1, len(frame) + 1))
+        frame["fair"] = frame["fair"].map({True: "true", False: "false"})
+        return frame
+
+    def tables(self):
+        from ..tables import ranked_table, sweep_table
+
+        return [sweep_table(self)] + ([ranked_table(self)] if len(self.knobs) > 1 else [])
+
+    def to_dict(self) -> dict:
+        """What `uno-sim sweep --json` prints: the headline and the sweep.csv rows (and with
+        two or more knobs the ranked grid points)."""
+        first = self.runs[0].result
+        out = {"command": self.command, "preset": self.preset, "knobs": self.knobs, "games": first.games,
+               "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+        if len(self.knobs) > 1:
+            out["ranked"] = _frame_records(self.ranked)
+        return out
+
+    def chart_names(self) -> list[str]:
+        """`sweep` for one knob; `heatmap-METRIC` per metric for a grid (when it fits)."""
+        if len(self.knobs) == 1:
+            return ["sweep"]
+        if self.heatmap_layout() is None:
+            return []
+        return [f"heatmap-{metric}" for metric in self.metrics]
+
+    def figure(self, name: str):
+        if name.startswith("heatmap-"):
+            return self.plot_heatmap(name[len("heatmap-"):])
+        return self.plot()
+
+    def plot(self):
+        from .. import charts
+
+        if len(self.knobs) != 1:
+            raise ValueError("the sweep chart shows one varied knob")
+        return charts.sweep(self.summary, self.knobs[0], self.preset, self.bots_text, self.runs[0].result.games,
+                            [r.rules.players for r in self.runs])
+
+    def heatmap_layout(self) -> tuple[str, str, list[str]] | None:
+        """(x knob, y knob, facet knobs) of the heatmaps, or None (one knob, or too many panels)."""
+        if len(self.knobs) < 2:
+            return None
+        sizes = {k: len(dict.fromkeys(p[k] for p in self.points)) for k in self.knobs}
+        order = sorted(self.knobs, key=lambda k: -sizes[k])  # stable: the first given wins ties
+        x, y, facets = order[0], order[1], [k for k in self.knobs if k not in order[:2]]
+        panels = 1
+        for k in facets:
+            panels *= sizes[k]
+        return (x, y, facets) if panels <= MAX_PANELS else None
+
+    def plot_heatmap(self, metric: str):
+        from .. import charts
+
+        layout = self.heatmap_layout()
+        if layout is None:
+            raise ValueError("heatmaps need two or more varied knobs (and at most "
+                             f"{MAX_PANELS} panels of the knobs beyond two)")
+        x, y, facets = layout
+        return charts.sweep_heatmap(self.summary, metric, x, y, facets, self.preset, self.bots_text,
+                                    self.runs[0].result.games, [r.rules.players for r in self.runs])
+
+    def files(self) -> dict[str, Callable[[Path], None]]:
+        from .. import stats
+
+        out: dict[str, Callable[[Path], None]] = {"sweep.csv": lambda path: stats.write_csv(self.summary, path)}
+        if len(self.knobs) > 1:
+            out["ranked.csv"] = lambda path: stats.write_csv(self.ranked, path)
+        return out | self._chart_files() | self._report_file()
+
+
+@dataclass
+class SweepPlan:
+    preset: str
+    knobs: list[str]
+    points: list[dict[str, Any]]
+    plans: list[RunPlan] = field(default_factory=list)
+    command: str = ""
+    metrics: list[str] = field(default_factory=lambda: list(DEFAULT_METRICS))
+    rank_by: str = "mean_turns"
+    fair_within: float = DEFAULT_FAIR_WITHIN
+    top: int = DEFAULT_TOP
+    cluster: Any = None
+    checkpoint: Any = None
+
+    def execute(self, progress: bool = False) -> Sweep:
+        runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
+        return Sweep(self.preset, self.knobs, self.points, runs, self.command, list(self.metrics), self.rank_by,
+                     self.fair_within, self.top)
+
+
+def metric_names(plan: RunPlan) -> list[str]:
+    """The metric names a run of this plan reports (summary.csv's `metric` column)."""
+    from .. import stats
+
+    agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams, rotate=plan.rotate_seats)
+    return [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
+
+
+def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+                  players: int | None = None, bots: str | None = None, seed: int = 0,
+                  overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+                  metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
+                  fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, cluster: str | None = None,
+                  checkpoint: str | Path | None = None, skill: bool = False) -> SweepPlan:
+    """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid. The
+    knob `preset` varies the rule set itself (presets or rule files; then `rules` is None).
+    `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
+    `fair_within` (percentage points) and `top`: the ranked table of grid points. `skill`: also
+    the `skill_index` metric at every point (expert against random, seats rotated)."""
+    if isinstance(vary, Mapping):
+        axes = []
+        for knob, values in vary.items():
+            if knob == PRESET_AXIS:
+                axes.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
+                continue
+            if knob not in BY_NAME:
+                raise InputError(f"bad vary: unknown knob {knob!r} (see `uno-sim rules` for the list)")
+            axes.append((knob, [parse_value(knob, v) for v in values]))
+    else:
+        axes = [parse_vary(text) for text in vary]
+    if not axes:
+        raise InputError("sweep needs at least one --vary KNOB=VALUES")
+    knobs = [k for k, _ in axes]
+    if len(set(knobs)) != len(knobs):
+        dup = next(k for k in knobs if knobs.count(k) > 1)
+        raise InputError(f"--vary {dup} is given twice")
+    by_preset = PRESET_AXIS in knobs
+    if by_preset and rules is not None:
+        raise InputError(f"give either PRESET or --vary {PRESET_AXIS}=A,B,..., not both")
+    if not by_preset and rules is None:
+        raise InputError(f"sweep needs a PRESET (or --vary {PRESET_AXIS}=A,B,... to vary the preset)")
+    given = override_dict(overrides)
+    for knob in knobs:
+        if knob in given:
+            raise InputError(f"--vary {knob} conflicts with --set {knob}=...")
+        if knob == "players" and players is not None:
+            raise InputError("--vary players conflicts with --players")
+    check_count("--top", top, maximum=MAX_SWEEP_POINTS)
+    if not (isinstance(fair_within, (int, float)) and 0 < fair_within <= 100):
+        raise InputError(f"--fair-within must be between 0 and 100 percentage points (got {fair_within})")
+    points = [dict(zip(knobs, combo)) for combo in itertools.product(*(values for _, values in axes))]
+    if len(points) > MAX_SWEEP_POINTS:
+        raise InputError(f"--vary: the grid has {len(points):,} points; at most {MAX_SWEEP_POINTS:,}")
+    names: dict[str, str] = {}
+    if by_preset:
+        specs = dict(axes)[PRESET_AXIS]
+        names = dict(zip(specs, _unique_names([presets.find(spec).name for spec in specs])))
+        label = ", ".join(names.values())
+    else:
+        label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
+    plans = []
+    for point in points:
+        knob_values = {k: v for k, v in point.items() if k != PRESET_AXIS}
+        spec = point[PRESET_AXIS] if by_preset else rules
+        try:
+            plans.append(prepare_run(spec, games=games, players=players, bots=bots, seed=seed,
+                                     overrides=given | knob_values, workers=workers,
+                                     name=names.get(spec, label) if by_preset else label))
+        except RulesError as exc:
+            where = ", ".join(f"{k}={_setting(v)}" for k, v in point.items())
+            raise InputError(f"grid point {where}: {exc}") from None
+        if by_preset:
+            point[PRESET_AXIS] = names[spec]
+        plans[-1].progress_label = " ".join(f"{k}={_setting(v)}" for k, v in point.items() if k != PRESET_AXIS)
+        if by_preset or len(plans[-1].progress_label) < 40:
+            plans[-1].progress_label = f"{plans[-1].name} {plans[-1].progress_label}".strip()
+    for plan in plans:
+        plan.skill = skill
+    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+    known = set(metric_names(plans[0]))
+    for p in plans[1:]:
+        known &= set(metric_names(p))
+    for name in [*metrics, rank_by]:
+        if name not in known:
+            option = "--rank-by" if name == rank_by and name not in metrics else "--metric"
+            raise InputError(f"{option} {name!r}: not a metric of every grid point (e.g. mean_turns, "
+                             "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
+    vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
+    options = vary_words + _common_options("--games", games, players, bots, seed, rules or "standard", given)
+    if skill:
+        options.append("--skill")
+    command = command_line("sweep", [rules] if rules is not None else [], options)
+    plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
+                     _cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: [p.unit_params() for p in plans])
+    return plan
+
+
+def _setting_text(value: Any) -> str:
+    from ..tables import fmt_value
+
+    return fmt_value(value)
+
+
+def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
+          players: int | None = None, bots: str | None = None, seed: int = 0,
+          overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+          metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
+          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: bool = False,
+          cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Sweep:
+    """Simulate a rule set once per value (or grid point) of the varied knobs."""
+    return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
+                         workers=workers, metrics=metrics, rank_by=rank_by, fair_within=fair_within, top=top,
+                         cluster=cluster, checkpoint=checkpoint, skill=skill).execute(progress=progress)
