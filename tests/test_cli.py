@@ -282,6 +282,27 @@ def test_simulate_same_numbers_for_any_chunking_and_threads():
     assert not a.summary("x").equals(c.summary("x"))  # the seed matters
 
 
+def test_help_keeps_square_brackets(capsys):
+    """Help texts are rich markup: an unescaped "[cluster]" vanished from --help."""
+    import re
+
+    import typer
+
+    command = typer.main.get_command(cli.app)
+    checked = 0
+    for name, sub in command.commands.items():
+        wanted = {m.replace("\\", "") for p in sub.params
+                  for m in re.findall(r"\\?\[[a-z][^\]\s]*\]", getattr(p, "help", None) or "")}
+        code, out, _ = invoke(capsys, name, "--help")
+        assert code == 0
+        for text in wanted:
+            assert text in out, (name, text)
+            checked += 1
+    assert checked >= 4  # --cluster on run, compare, sweep and match
+    code, out, _ = invoke(capsys, "run", "--help")
+    assert "'uno-sim[cluster]'" in out
+
+
 @pytest.mark.parametrize("argv", [["--help"], ["presets"], ["show", "standard"], ["rules"], ["run", "--help"]])
 def test_commands_that_simulate_nothing_import_no_heavy_library(argv):
     """--help, presets, show and rules start in a fraction of a second: they import neither

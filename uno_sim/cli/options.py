@@ -53,12 +53,13 @@ Skill = Annotated[
                  help="Also play as many games of one expert against random bots (seats rotated) and report the "
                       "skill index: the expert's win rate minus 1/n (metric skill_index)."),
 ]
+# Help texts are rich markup: a literal "[word]" needs a backslash before its "[".
 Cluster = Annotated[
     Optional[str],
     typer.Option("--cluster", metavar="ADDRESS|local[:N]", show_default=False,
                  help="Play on a Dask cluster: a scheduler address (tcp://HOST:8786), or local[:N] to start N "
                       "worker processes here (default one per core). Same numbers as on threads. Needs "
-                      "pip install 'uno-sim[cluster]'."),
+                      "pip install 'uno-sim\\[cluster]'."),
 ]
 Checkpoint = Annotated[
     Optional[Path],
