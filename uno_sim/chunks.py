@@ -305,12 +305,13 @@ def describe_items(units: list[Unit]) -> str:
     return f"{what} ({len(units)} variants)"
 
 
-def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
+def run_chunks(units: list[Unit], executor=None, progress: bool = True, label: str | None = None) -> None:
     """Play every unit's items in chunks on `executor` (default: all this process's threads),
     consuming the chunks in order; chunks a unit's checkpoint holds are consumed first and
     not played again. A signal raises interrupts.Interrupted at a safe point (with the
     checkpoint to resume from, if any); a failed chunk raises errors.RunFailure when a
-    checkpoint keeps the work done."""
+    checkpoint keeps the work done. `label` names the progress bar (default: the unit's
+    description, or `N variants`)."""
     from .errors import RunFailure
 
     executor = executor or Threads()
@@ -328,7 +329,7 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True) -> None:
                 unit.restored += n
                 unit.left -= n
     stores = [u.store for u in units if u.store is not None]
-    bar = Progress(total, progress, units[0].description if len(units) == 1 else f"{len(units)} variants",
+    bar = Progress(total, progress, label or (units[0].description if len(units) == 1 else f"{len(units)} variants"),
                    units[0].work.what)
     pending: deque = deque()
     planners: dict = {}

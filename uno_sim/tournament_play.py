@@ -103,6 +103,7 @@ def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int
     winners = np.full((len(tables), games), -1, dtype=np.int8)
     executor = Threads(workers)
     began = time.perf_counter()
+    units = []
     for t, table in enumerate(tables):
         codes, params = pack_bots([bots[b] for b in table])
         work = GameWork(packed, codes, params, key, True, n, rules.teams)
@@ -111,7 +112,9 @@ def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int
         def consume(first: int, count: int, partial, records, out=out) -> None:
             out[first : first + count] = records[:, L.COL_WINNER_BOT]
 
-        run_chunks([Unit(work, games, consume, f"{name}: table {t + 1}/{len(tables)}")], executor, progress)
+        units.append(Unit(work, games, consume, f"{name}: table {t + 1}/{len(tables)}"))
+    # one pipeline (and one progress bar, plain lines without a terminal) over the rule set's tables
+    run_chunks(units, executor, progress, label=f"{name}: {len(tables)} tables")
     return PresetGames(name, rules, tables, winners, time.perf_counter() - began)
 
 
