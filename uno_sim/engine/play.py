@@ -81,7 +81,7 @@ def top_card(g):
 # ---------------------------------------------------------------- trace writing
 
 
-@njit(cache=True)
+@njit(VOID(G, I), cache=True)
 def emit(g, x):
     pos = g[S_TPOS]
     if pos < g[O_CAPACITY]:
@@ -129,7 +129,7 @@ def emit_pile(g):
 # ---------------------------------------------------------------- seats
 
 
-@njit(cache=True)
+@njit(VOID(G, I, I), cache=True)
 def end_round(g, reason, winner):
     g[S_ENDED] = 1
     g[O_REC + L.COL_REASON] = reason
@@ -595,7 +595,7 @@ def deflect_victim(g, p, k, s):
     return step(g, p, 1 + skip_count(g, k))
 
 
-@njit(cache=True)
+@njit(VOID(G, I, I, I), cache=True)
 def add_pending(g, p, amount, kind):
     if g[S_PENDING] > 0:
         g[O_REC + L.COL_STACKS] += 1

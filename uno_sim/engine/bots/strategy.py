@@ -26,7 +26,7 @@ from ..rules_check import (
     turn_candidates,
 )
 from ..seats import step
-from ..sigs import B, G, I
+from ..sigs import B, G, I, VOID
 from ..state import (
     O_BOTS,
     O_DISC,
@@ -216,7 +216,7 @@ def expert_tier(g, p, f, danger):
 
 
 
-@njit(cache=True)
+@njit(I(G, I, I, B, I), cache=True)
 def expert_score(g, p, f, danger, keep):
     """Lower plays first: tier, then the colour held most after the play (`keep`, see
     keep_after), then for numbers the low/high rule (a 7/8/9 first only when its colour is
@@ -430,7 +430,7 @@ def choose_color(g, p):
     return best
 
 
-@njit(cache=True)
+@njit(VOID(G, I, I), cache=True)
 def colour_held_most_on_top(g, p, k):
     """Of the k cards at O_PLAYED (still in p's hand), move to the top (last) the one whose
     colour p holds most of after putting all k down (ties: the lowest colour index)."""
