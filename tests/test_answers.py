@@ -138,10 +138,17 @@ def test_quiet_metrics_all_zero_all_na_always_one():
 def test_run_sweep_match_headlines_from_real_frames():
     run = uno_sim.run("standard", games=4000, seed=3, bots="expert,random,random,random")
     lines = run.headline
-    assert lines[0].startswith("In 4,000 games of standard with 4 players, the first player (seat 0) wins")
-    seat0 = run.summary.set_index("metric").loc["win_rate_seat_0", "value"]
-    assert f"{100 * seat0:.2f}%" in lines[0]
-    assert any("expert" in line and "fair share 25.0%" in line for line in lines)
+    # a mixed table opens with the bots, with intervals and fair shares; then the seats
+    rows = run.summary.set_index("metric")
+    expert = rows.loc["win_rate_bot_expert"]
+    assert lines[0].startswith("Games won by bot in 4,000 games of standard with 4 players: expert ")
+    assert (f"expert {100 * expert['value']:.2f}% (95% CI {100 * expert['ci_low']:.2f}% to "
+            f"{100 * expert['ci_high']:.2f}%; fair share 25.0%)") in lines[0]
+    assert "random" in lines[0] and "fair share 75.0%" in lines[0]
+    assert lines[1].startswith("In 4,000 games of standard with 4 players, the first player (seat 0) wins")
+    assert f"{100 * rows.loc['win_rate_seat_0', 'value']:.2f}%" in lines[1]
+    plain = uno_sim.run("standard", games=2000, seed=3).headline  # one bot: the seats come first
+    assert plain[0].startswith("In 2,000 games of standard") and not any("Games won by bot" in x for x in plain)
     sweep = uno_sim.sweep("standard", {"players": [2, 3]}, games=2000)
     assert sweep.headline[0] == "2 settings of players, 2,000 games each."
     turns = sweep.summary.loc[sweep.summary["metric"] == "mean_turns"].set_index("players")["value"]

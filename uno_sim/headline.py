@@ -328,15 +328,17 @@ def run_headline(summary: pd.DataFrame, bot_seats: dict[str, int] | None = None)
     if points is not None and points["value"] == points["value"]:
         out.append(f"The winner scores {_num(points['value'], 1)} points on average.")
     bots = [m for m in summary["metric"] if m.startswith("win_rate_bot_")]
-    if len(bots) > 1:
+    if len(bots) > 1:  # a mixed table: how the bots fare is the question, so it comes first
         parts = []
         for m in bots:
             label = m.removeprefix("win_rate_bot_")
             row = _row(summary, m)
             share = (bot_seats or {}).get(label)
-            fair_text = f" (fair share {_pct(share / players, 1)})" if share else ""
-            parts.append(f"{label} {_pct(row['value'])}{fair_text}")
-        out.append("Games won by bot: " + ", ".join(parts) + ".")
+            fair_text = f"; fair share {_pct(share / players, 1)}" if share else ""
+            parts.append(f"{label} {_pct(row['value'])} (95% CI {_pct(row['ci_low'])} to {_pct(row['ci_high'])}"
+                         f"{fair_text})")
+        out.insert(0, f"Games won by bot in {games:,} games of {name} with {players} players: "
+                      + ", ".join(parts) + ".")
     stack, top = _row(summary, "stack_rate"), _row(summary, "maximum_max_pending")
     if stack is not None and stack["value"] > 0:
         out.append(f"A penalty is stacked in {_pct(stack['value'], 1)} of games; the largest penalty seen is "
