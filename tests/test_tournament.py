@@ -195,6 +195,9 @@ def test_compare_skill_reports_the_expert_edge_over_random(tmp_path, capsys):
     diffs = pd.read_csv(out / "differences.csv")
     assert "skill_index" in set(diffs["metric"])
     assert "skill_index" in stdout
+    # the timing lines: the main games, then the skill games played beside them
+    assert "8,000 games in " in stdout
+    assert "plus 8,000 skill-index games (one expert against random bots, seats rotated) in " in stdout
 
 
 def test_sweep_skill_adds_a_row_per_point_and_without_it_none(tmp_path, capsys):
@@ -204,6 +207,7 @@ def test_sweep_skill_adds_a_row_per_point_and_without_it_none(tmp_path, capsys):
     rows = pd.read_csv(tmp_path / "s" / "sweep.csv")
     assert list(rows.loc[rows["metric"] == "skill_index", "players"]) == [2, 3]
     assert "skill index" in stdout
+    assert "plus 2,400 skill-index games" in stdout
     plain = api.sweep("standard", ["players=2"], games=500)
     assert "skill_index" not in set(plain.summary["metric"])
 

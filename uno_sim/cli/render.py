@@ -105,6 +105,16 @@ def print_compare(comparison, all_metrics: bool = False) -> None:
     results = [r.result for r in comparison.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
                          results[0].workers, comparison.startup, results[0].where, sum(r.resumed for r in results)))
+    _skill_line(console, comparison.runs)
+
+
+def _skill_line(console, runs) -> None:
+    """`--skill`: the skill-index games played beside the main ones (not in the line above)."""
+    skill = [r.skill_result for r in runs if getattr(r, "skill_result", None) is not None]
+    if skill:
+        games, seconds = sum(s.games for s in skill), sum(s.seconds for s in skill)
+        _line(console, f"plus {games:,} skill-index games (one expert against random bots, seats rotated) "
+                       f"in {seconds:.1f} s")
 
 
 def print_sweep(sweep) -> None:
@@ -114,6 +124,7 @@ def print_sweep(sweep) -> None:
     results = [r.result for r in sweep.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
                          results[0].workers, sweep.startup, results[0].where, sum(r.resumed for r in results)))
+    _skill_line(console, sweep.runs)
     if len(sweep.knobs) > 1:
         print_table(console, ranked_table(sweep))
 
