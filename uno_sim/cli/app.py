@@ -104,7 +104,7 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
         return EXIT_FAILURE
     except BrokenPipeError:  # stdout's reader went away (`| head`): it has read all it wants
         return _reader_gone()
-    except SystemExit as exc:  # click turns a broken pipe into exit 1 itself
+    except SystemExit as exc:  # click and rich turn a broken pipe into exit 1 themselves
         if exc.code == 1 and isinstance(exc.__context__, BrokenPipeError):
             return _reader_gone()
         raise

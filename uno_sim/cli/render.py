@@ -12,11 +12,8 @@ from ..tables import (Table, compare_table, fmt_value, match_table, ranked_table
 
 
 class _Stdout(Console):
-    """A console whose write failures name standard output; a closed pipe (`| head`) goes to
-    the app's one error path, which stops the command quietly with exit 0."""
-
-    def on_broken_pipe(self) -> None:  # rich's own: exit 1
-        raise BrokenPipeError(32, "Broken pipe")
+    """A console whose write failures name standard output; a closed pipe (`| head`) is left
+    to rich, whose exit the app turns into a quiet exit 0 (app._reader_gone)."""
 
     def print(self, *args, **kwargs) -> None:
         if not self.is_terminal and len(args) == 1 and isinstance(args[0], RichTable) and args[0].title:
