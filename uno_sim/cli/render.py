@@ -107,7 +107,7 @@ def print_compare(comparison, all_metrics: bool = False) -> None:
 
 def _skill_line(console, runs) -> None:
     """`--skill`: the skill-index games played beside the main ones (not in the line above)."""
-    skill = [r.skill_result for r in runs if getattr(r, "skill_result", None) is not None]
+    skill = [r.skill_result for r in runs if r.skill_result is not None]
     if skill:
         games, seconds = sum(s.games for s in skill), sum(s.seconds for s in skill)
         _line(console, f"plus {games:,} skill-index games (one expert against random bots, seats rotated) "
