@@ -14,7 +14,7 @@ from ..jit import njit
 
 from ...knobs import K
 from .. import layout as L
-from ..access import DRAW_TWO, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
+from ..access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
 from ..rng import chance
 from ..rules_check import (
     N_CANDIDATES,
@@ -87,9 +87,9 @@ def color_count(g, p, c):
 @njit(I(G, I, I), cache=True)
 def color_points(g, p, c):
     h = hand(p) + c * 13
-    t = 0
+    t = g[h] * g[K.zero_points]  # face_points: a 0 counts zero_points, FACE_POINTS has it as 0
     for s in range(13):
-        t += g[h + s] * face_points(c * 13 + s, g[K.zero_points])
+        t += g[h + s] * FACE_POINTS[c * 13 + s]
     return t
 
 
@@ -199,6 +199,12 @@ def keeps_draw_two(g, p):
 
 
 @njit(cache=True, inline="always")
+def attack_face(f):
+    """A Skip, Reverse, Draw Two or Wild Draw Four: the faces whose tier depends on `danger`."""
+    return f == WILD_DRAW_FOUR or (f < WILD and f % 13 >= SKIP)
+
+
+@njit(cache=True, inline="always")
 def tier_of(f, danger, last, reverses, gain, kept_d2):
     """expert_tier of face f from the facts it depends on, read by the caller: `last`
     (last_action), `reverses` (reverse_attacks), f's swap_gain, `kept_d2` (keeps_draw_two).
@@ -300,7 +306,7 @@ def best_turn_card(g, p, color, top):
     counts, and the facts of the expert's tiers (tier_of); only the candidates p holds are
     looked at (held_candidates), in candidate order, so ties go to the same card."""
     expert = is_expert(g, p)
-    danger = expert and danger_next(g, p)
+    danger = -1  # danger_next, found out at the first card it matters to (attack_face), if any
     last = last_action(g, p)
     reverses = reverse_attacks(g)
     kept_d2 = keeps_draw_two(g, p)
@@ -329,9 +335,11 @@ def best_turn_card(g, p, color, top):
             c = f // 13
             keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
         if expert:
+            if danger < 0 and attack_face(f):
+                danger = 1 if danger_next(g, p) else 0
             # only a 7 or a 0 can have a swap gain, and only under seven_swap / zero_rotate
             gain = swap_gain(g, p, f) if swaps and is_number(f) and (f % 13 == 7 or f % 13 == 0) else 0
-            score = score_of(tier_of(f, danger, last, reverses, gain, kept_d2), f, keep)
+            score = score_of(tier_of(f, danger > 0, last, reverses, gain, kept_d2), f, keep)
         else:
             score = greedy_score(g, p, f, keep)
         if score < best_score:
@@ -360,7 +368,7 @@ def choose_turn_card(g, p, color, top):
     # expert's voluntary draws: rather one more card than a wasted Wild Draw Four or a bad swap
     if f == WILD_DRAW_FOUR and save_w4(g, p):
         return -1
-    if expert_tier(g, p, f, False) == T_BAD_SWAP and bad_swap_received(g, p, f) > hsize(g, p):
+    if swap_gain(g, p, f) < 0 and bad_swap_received(g, p, f) > hsize(g, p):  # tier T_BAD_SWAP
         return -1
     return f
 
