@@ -74,10 +74,14 @@ def _pick_legal(g, h, color, top):
         return -1
     r = randint(g, total)
     if r < in_color:
+        # the first face whose running count passes r: as many faces as have a running count
+        # <= r come before it (counted without a branch per face, which would be mispredicted)
+        before = 0
+        running = 0
         for i in range(13):
-            r -= g[base + i]
-            if r < 0:
-                return color * 13 + i
+            running += g[base + i]
+            before += 1 if running <= r else 0
+        return color * 13 + before
     r -= in_color
     if r < same_symbol:
         s = top % 13
