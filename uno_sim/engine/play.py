@@ -285,8 +285,18 @@ def after_play(g, p, f):
     jump-in window."""
     if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(f):
         hand_sum_win(g, p, f)
-    if g[K.jump_in] or g[K.sum_jump_in]:
+    if g[K.sum_jump_in] or (g[K.jump_in] and (g[S_SET_COLORS] != 0 or someone_holds(g, top_card(g)))):
         jump_ins(g)
+
+
+@njit(cache=True, inline="always")
+def someone_holds(g, f):
+    """Some hand holds face f. Without it (and without sum jump-ins) the jump-in window
+    cannot open: the usual case after a play, answered before the window is set up."""
+    for q in range(g[S_PLAYERS]):
+        if g[hand(q) + f] > 0:
+            return True
+    return False
 
 
 @njit(cache=True)
