@@ -4,7 +4,7 @@ Every function takes the game array g (layout in state.py) and changes it in pla
 happens after a card is put down follows docs/RULES.md step by step (`after_play`).
 """
 
-from .jit import njit
+from .jit import njit, njit_typed
 
 from ..knobs import K
 from . import layout as L
@@ -81,7 +81,7 @@ def top_card(g):
 # ---------------------------------------------------------------- trace writing
 
 
-@njit(VOID(G, I), cache=True)
+@njit_typed(VOID(G, I), cache=True)
 def emit(g, x):
     pos = g[S_TPOS]
     if pos < g[O_CAPACITY]:
@@ -105,7 +105,7 @@ def ev_close(g, pos):
         g[pos + 1] = g[S_TPOS] - pos - 2
 
 
-@njit(VOID(G, I, I, I, I, I), cache=True)
+@njit_typed(VOID(G, I, I, I, I, I), cache=True)
 def ev(g, code, n, a, b, c):
     """An event with n (0-3) fixed fields a, b, c."""
     if g[S_TRACING]:
@@ -129,7 +129,7 @@ def emit_pile(g):
 # ---------------------------------------------------------------- seats
 
 
-@njit(VOID(G, I, I), cache=True)
+@njit_typed(VOID(G, I, I), cache=True)
 def end_round(g, reason, winner):
     g[S_ENDED] = 1
     g[O_REC + L.COL_REASON] = reason
@@ -164,7 +164,7 @@ def close_draw_event(g):
         g[S_DRAW_OPEN] = -1
 
 
-@njit(I(G, I, I, I, B), cache=True)
+@njit_typed(I(G, I, I, I, B), cache=True)
 def draw_cards(g, p, n, why, until_playable):
     """One draw obligation of p: n cards, or (until_playable) up to the first playable card.
 
@@ -212,7 +212,7 @@ def draw_cards(g, p, n, why, until_playable):
     return drawn
 
 
-@njit(I(G, I, I, I), cache=True)
+@njit_typed(I(G, I, I, I), cache=True)
 def draw_penalty(g, p, n, why):
     """A Draw Two / Wild Draw Four penalty (or the lead Draw Two): counts towards max_pending."""
     drawn = draw_cards(g, p, n, why, False)
@@ -356,7 +356,7 @@ def jump_allowed(g, q, f):
     return True
 
 
-@njit(I(G, I), cache=True)
+@njit_typed(I(G, I), cache=True)
 def set_jumps(g, q):
     """Identical jump-in moves of q after a sum set: the distinct faces of the set it holds."""
     faces = g[S_SET_FACES]
@@ -484,7 +484,7 @@ def call_uno(g, p):
     caught_by_each(g, p)
 
 
-@njit(VOID(G, I), cache=True)
+@njit_typed(VOID(G, I), cache=True)
 def caught_by_each(g, p):
     """uno_catchers = each: every other player still in, in the direction of play after p,
     catches with uno_catch; p draws uno_penalty per catcher, in one draw."""
@@ -509,7 +509,7 @@ def caught_by_each(g, p):
         draw_cards(g, p, g[K.uno_penalty] * catchers, L.WHY.uno, False)
 
 
-@njit(VOID(G, I), cache=True)
+@njit_typed(VOID(G, I), cache=True)
 def wild_swap(g, p):
     """p played a Wild as a swap (wild_swap): k = min(3, own hand, target's hand) cards of p's
     choice go to the target, k cards picked uniformly from the target's hand come back."""
@@ -595,7 +595,7 @@ def deflect_victim(g, p, k, s):
     return step(g, p, 1 + skip_count(g, k))
 
 
-@njit(VOID(G, I, I, I), cache=True)
+@njit_typed(VOID(G, I, I, I), cache=True)
 def add_pending(g, p, amount, kind):
     if g[S_PENDING] > 0:
         g[O_REC + L.COL_STACKS] += 1
@@ -612,7 +612,7 @@ def clear_pending(g):
     g[S_CHAL_OK] = 0
 
 
-@njit(VOID(G, I, I, B), cache=True)
+@njit_typed(VOID(G, I, I, B), cache=True)
 def do_challenge(g, v, target, guilty):
     """v challenges target's Wild Draw Four (docs/RULES.md, "Wild Draw Four and challenges"); sets who acts next."""
     g[O_REC + L.COL_CHALLENGES] += 1
@@ -627,7 +627,7 @@ def do_challenge(g, v, target, guilty):
         g[S_NEXT] = step(g, v, 1)
 
 
-@njit(VOID(G, I, I, I, I, B), cache=True)
+@njit_typed(VOID(G, I, I, I, I, B), cache=True)
 def apply_effects(g, p, k, f, pend0, guilty):
     """Skip / Reverse / Draw Two / Wild Draw Four effects and who acts next (S_NEXT)."""
     s = f % 13 if f < WILD else f
@@ -670,7 +670,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
         g[S_NEXT] = step(g, p, 1)
 
 
-@njit(VOID(G, I, I, I, I), cache=True)
+@njit_typed(VOID(G, I, I, I, I), cache=True)
 def go_out(g, p, k, f, pend0):
     """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
     s = f % 13 if f < WILD else f
@@ -717,7 +717,7 @@ def go_out(g, p, k, f, pend0):
     g[S_NEXT] = nxt
 
 
-@njit(VOID(G, I, I, B), cache=True)
+@njit_typed(VOID(G, I, I, B), cache=True)
 def resolve(g, p, k, guilty):
     """Everything a play of k cards (at O_PLAYED, all of one symbol) by p sets off."""
     pend0 = g[S_PENDING]
