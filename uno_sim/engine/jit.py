@@ -22,7 +22,7 @@ from pathlib import Path
 import numba
 import platformdirs
 from numba import njit
-from numba.core import event
+from numba.core import config, event
 
 ENGINE_DIR = Path(__file__).resolve().parent
 TABLES = (ENGINE_DIR.parent / "cards.py", ENGINE_DIR.parent / "knobs.py")
@@ -113,15 +113,39 @@ def compile_declared() -> None:
         _compiling = False
 
 
+# LLVM optimisation level of a function compiled inside another one's compilation (see
+# `_Compiling`); the outermost function (a kernel called from Python) keeps numba's own
+# level (3, or $NUMBA_OPT).
+INNER_OPT = 1
+
+
 class _Compiling(event.Listener):
-    """Before numba compiles any function (a cache miss), compile the declared ones first, so
-    that what calls them links their declared versions."""
+    """numba's compile events (a cache miss; numba compiles a function's callees while it
+    compiles the function, so the events nest):
+
+    - Before anything compiles, compile the declared functions first, so that what calls them
+      links their declared versions.
+    - Optimise the functions compiled inside another one at level INNER_OPT, and only the
+      outermost at full level. numba links the optimised code of every callee into each
+      caller and optimises the whole again, so at full level the engine's deeper functions
+      were optimised once per level above them. The kernel's own full optimisation covers
+      all the code it links in: the kernels run as fast as before (kernel-only games/s
+      within noise for standard, house and expert) and a cold compile takes about 20% less.
+      Only how much LLVM optimises changes, never what the code computes (integer code, no
+      fast-math), so results are byte-identical.
+    """
+
+    def __init__(self):
+        self.levels = []  # numba's level before each compile under way
 
     def on_start(self, event):
+        self.levels.append(config.OPT)
+        if len(self.levels) > 1:
+            config.OPT = config._OptLevel(min(int(config.OPT), INNER_OPT))
         compile_declared()
 
     def on_end(self, event):
-        pass
+        config.OPT = self.levels.pop()
 
 
 event.register("numba:compile", _Compiling())
