@@ -750,7 +750,7 @@ def resolve(g, p, k, guilty):
 # ---------------------------------------------------------------- turns
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
@@ -779,7 +779,7 @@ def normal_turn(g, p):
         g[S_NEXT] = step(g, p, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def penalty_turn(g, v):
     """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
     if g[S_CHAL_OK]:
