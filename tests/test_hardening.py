@@ -334,6 +334,9 @@ def test_bounds_and_repeats_exit_2(capsys, tmp_path, args, needle):
 
 
 def test_match_target_out_of_reach_is_refused(capsys, tmp_path):
+    from uno_sim.warmup import warm_up
+
+    warm_up("matches")  # else a cold cache adds the compile note to stderr
     code, _, err = invoke(capsys, "match", "standard", "--target", 1_000_000, "--out", tmp_path / "o")
     assert code == 2
     one_error(err, "out of reach")

@@ -23,7 +23,7 @@ def test_perf_map_names_the_engine_functions():
         starts = [int(start, 16) for start, _, _ in rows]
         assert starts == sorted(starts) and all(int(size, 16) > 0 for _, size, _ in rows)
         names = " ".join(name for _, _, name in rows)
-        for function in ("_play_games", "normal_turn", "choose_turn_card", "deal"):
+        for function in ("_play_games", "continue_round", "choose_turn_card", "deal"):
             assert function in names, function
         # the functions follow one another without overlapping
         assert all(a + int(size, 16) <= b for a, (_, size, _), b in zip(starts, rows, starts[1:]))

@@ -1,4 +1,4 @@
-"""matplotlib (Agg) PNG charts: one figure per question, for one variant (`run`) or several
+"""matplotlib PNG charts: one figure per question, for one variant (`run`) or several
 side by side (`compare`), the differences of a comparison (a forest plot), the sweep chart
 and the rounds of a match.
 
@@ -15,20 +15,16 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+from matplotlib import colormaps, ticker
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
+from .files import atomic_path
+from .stats import Aggregate, IntHistogram
 
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from .files import atomic_path  # noqa: E402
-from .stats import Aggregate, IntHistogram  # noqa: E402
-
-COLORS = plt.get_cmap("tab10").colors
+COLORS = colormaps["tab10"].colors
 FAIR_COLOR = "#555555"
 
 
@@ -45,20 +41,26 @@ class Variant:
     games: int
 
 
+def _subplots(*grid, figsize, layout=None, **options):
+    """A new figure and its axes (`Figure.subplots`). Figures are made without pyplot: pyplot
+    costs about 0.2 s to import, and its figure manager would keep every chart open and
+    choose a display backend; a Figure renders to PNG (Agg) by itself and shows in a
+    notebook as it is."""
+    fig = Figure(figsize=figsize, layout=layout)
+    return fig, fig.subplots(*grid, **options)
+
+
 def save_figure(fig, path: str | os.PathLike) -> Path:
     """Save as PNG through a temporary file in the same folder, then rename (atomic)."""
     return write_png(png_bytes(fig), path)
 
 
 def png_bytes(fig) -> bytes:
-    """The figure as PNG bytes (the figure is closed)."""
+    """The figure as PNG bytes."""
     import io
 
     buffer = io.BytesIO()
-    try:
-        fig.savefig(buffer, format="png", dpi=120, metadata={"Software": None})
-    finally:
-        plt.close(fig)
+    fig.savefig(buffer, format="png", dpi=120, metadata={"Software": None})
     return buffer.getvalue()
 
 
@@ -132,7 +134,7 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
     share 1/n (dashed), variants side by side; the title states the first player's edge."""
     seats = max(v.players for v in variants)
     k = len(variants)
-    fig, ax = plt.subplots(figsize=(max(7.5, 0.45 * seats * k + 4.0), 5.4))
+    fig, ax = _subplots(figsize=(max(7.5, 0.45 * seats * k + 4.0), 5.4))
     spread = 0.6 / max(k, 1)
     lows, highs = [], []
     for j, v in enumerate(variants):
@@ -156,7 +158,7 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
     ax.set_xlim(-0.5, seats - 0.5)
     ax.set_xlabel("seat (seat 0 acts first; the dealer is seat n-1)")
     ax.set_ylabel("win rate (% of games; axis zoomed around 1/n)")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=1))
     ax.grid(axis="y", alpha=0.3)
 
     def edge(v: Variant) -> str:
@@ -178,7 +180,7 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     variants side by side, like the seat chart."""
     labels = list(dict.fromkeys(label for v in variants for label in v.bot_labels))
     k = len(variants)
-    fig, ax = plt.subplots(figsize=(max(7.5, 1.2 * len(labels) * k + 3.0), 5.2))
+    fig, ax = _subplots(figsize=(max(7.5, 1.2 * len(labels) * k + 3.0), 5.2))
     spread = 0.6 / max(k, 1)
     lows, highs = [], []
     fair_drawn = False
@@ -210,7 +212,7 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     ax.set_ylabel("win rate (% of games; axis zoomed around the fair shares)")
     if all(len(set(v.bot_labels)) == 1 for v in variants):
         ax.set_xlabel("bot (all seats playing it; one bot in every seat, so its win rate is 1 - no-winner rate)")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=1))
     ax.grid(axis="y", alpha=0.3)
 
     def best(v: Variant) -> str:
@@ -268,7 +270,7 @@ def game_lengths(variants: list[Variant]) -> Figure:
     lo = min(h.offset for h in hists if h.n) if any(h.n for h in hists) else 0
     width = _nice_width(hi - lo)
     lo = (lo // width) * width
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12.0, 5.2))
+    fig, (left, right) = _subplots(1, 2, figsize=(12.0, 5.2))
     for j, (v, h) in enumerate(zip(variants, hists)):
         if not h.n:
             continue
@@ -283,13 +285,13 @@ def game_lengths(variants: list[Variant]) -> Figure:
     left.set_xlim(lo, hi)
     left.set_xlabel(f"game length (regular turns; bins of {width})")
     left.set_ylabel(f"share of games per {width}-turn bin")
-    left.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    left.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
     left.grid(alpha=0.3)
     right.set_xlim(lo, hi)
     right.set_ylim(0.0, 1.01)
     right.set_xlabel("game length (regular turns)")
     right.set_ylabel("share of games with at most x turns (ECDF)")
-    right.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    right.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
     right.grid(alpha=0.3)
     def mean_turns(v: Variant) -> str:
         h = v.aggregate.hists["turns"]
@@ -307,7 +309,7 @@ def game_lengths(variants: list[Variant]) -> Figure:
 def winner_points(variants: list[Variant]) -> Figure:
     """Distribution of the winner's points (games with a winner), step histograms overlaid."""
     hists = [v.aggregate.winner_points for v in variants]
-    fig, ax = plt.subplots(figsize=(9.0, 5.2))
+    fig, ax = _subplots(figsize=(9.0, 5.2))
     if any(h.n for h in hists):
         hi = int(_upper(hists)) + 1
         lo = min(h.offset for h in hists if h.n)
@@ -328,7 +330,7 @@ def winner_points(variants: list[Variant]) -> Figure:
         ax.text(0.5, 0.5, "no game had a winner", ha="center", va="center", transform=ax.transAxes)
         ax.set_xlabel("winner's points")
         ax.set_ylabel("share of won games")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
     ax.grid(alpha=0.3)
     def mean_points(v: Variant) -> str:
         h = v.aggregate.winner_points
@@ -347,15 +349,15 @@ def max_pending(variants: list[Variant]) -> Figure:
     values = sorted({value for h in hists for value, _ in h.items()})
     k = len(variants)
     x, width = _bar_groups(len(values), k)
-    fig, ax = plt.subplots(figsize=(max(8.0, 0.3 * len(values) * k + 4.0), 5.2))
+    fig, ax = _subplots(figsize=(max(8.0, 0.3 * len(values) * k + 4.0), 5.2))
     for j, (v, h) in enumerate(zip(variants, hists)):
         shares = np.array([h.count(value) / h.n if h.n else 0.0 for value in values])
         pos = x - 0.4 + width * (j + 0.5)
         ax.bar(pos, np.where(shares > 0, shares, np.nan), width=width * 0.92, color=COLORS[j % 10], label=v.name)
     ax.set_yscale("log")
-    ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10.0))
-    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{100 * y:.6g}%"))
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10.0))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{100 * y:.6g}%"))
     ax.set_xticks(x)
     ax.set_xticklabels([str(value) for value in values], fontsize=8 if len(values) > 20 else 10)
     ax.set_xlim(-0.5, len(values) - 0.5)
@@ -431,7 +433,7 @@ def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Varia
              .sort_values(ascending=True, kind="stable").index.tolist())  # largest drawn on top
     values = {(v, m): float(x) for v, m, x in zip(summary["variant"], summary["metric"], summary["value"])}
     height = max(4.0, 0.27 * len(order) + 2.6)
-    fig, ax = plt.subplots(figsize=(11.0, height))
+    fig, ax = _subplots(figsize=(11.0, height))
     y_of = {m: i for i, m in enumerate(order)}
     k = len(names)
     for j, name in enumerate(names):
@@ -523,7 +525,7 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
         rows = frame.loc[frame["metric"] == name].set_index(knob).loc[settings]
         return (rows["value"].to_numpy(float), rows["ci_low"].to_numpy(float), rows["ci_high"].to_numpy(float))
 
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.5, 8.0), sharex=True)
+    fig, (top, bottom) = _subplots(2, 1, figsize=(8.5, 8.0), sharex=True)
 
     def draw(ax, name: str, color, label: str, band_label: str) -> tuple[float, float]:
         value, low, high = series(name)
@@ -545,7 +547,7 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
     pad = 0.1 * (hi - lo) or 0.01
     top.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
     top.set_ylabel("seat 0 win rate (share of games)")
-    top.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    top.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
     top.grid(alpha=0.3)
     top.legend(loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=3, fontsize=8, frameon=False)
     lo, hi = draw(bottom, "mean_turns", COLORS[1], "mean turns per game", "95% interval")
@@ -628,17 +630,17 @@ def sweep_heatmap(frame: pd.DataFrame, metric: str, x: str, y: str, facets: list
     if diverging:
         span = float(np.abs(finite).max()) if finite.size else 1.0
         norm = TwoSlopeNorm(vcenter=0.0, vmin=-(span or 1e-9), vmax=span or 1e-9)
-        cmap = plt.get_cmap("RdBu_r")
+        cmap = colormaps["RdBu_r"]
     else:
         low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         norm = Normalize(vmin=low, vmax=high if high > low else low + 1e-9)
-        cmap = plt.get_cmap("viridis")
+        cmap = colormaps["viridis"]
     ncols = min(len(panels), 2 if len(xs) > 5 else 3)
     nrows = -(-len(panels) // ncols)
     cell_w, cell_h = 1.12, 0.62
     width = ncols * (len(xs) * cell_w + 1.6) + 1.2
     height = nrows * (len(ys) * cell_h + 1.0) + 1.9
-    fig, axes = plt.subplots(nrows, ncols, figsize=(max(width, 7.5), height), squeeze=False, layout="constrained")
+    fig, axes = _subplots(nrows, ncols, figsize=(max(width, 7.5), height), squeeze=False, layout="constrained")
     image = None
     for index, panel in enumerate(panels):
         ax = axes[index // ncols][index % ncols]
@@ -680,7 +682,7 @@ def sweep_heatmap(frame: pd.DataFrame, metric: str, x: str, y: str, facets: list
     bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.9, pad=0.02)
     bar.set_label(label, fontsize=8)
     if diverging or "rate" in metric:
-        bar.ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt(v)))
+        bar.ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: fmt(v)))
     players = _distinct(players_each) if "players" not in (x, y, *facets) else f"{min(players_each)}-{max(players_each)}"
     subtitle = textwrap.fill(f"{players} players, bots: {bots}, {games:,} games per grid point; each cell: the "
                              "value and its 95% interval", width=110)
@@ -700,7 +702,7 @@ def rounds_per_match(result, preset: str, bots: str) -> Figure:
     items = hist.items()
     rounds = [r for r, _ in items]
     share = [c / hist.n for _, c in items]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = _subplots(figsize=(8, 4.5))
     ax.bar(rounds, share, width=0.85, color="#4C72B0")
     mean, low, high = hist.mean_interval()
     ax.axvline(mean, color="#C44E52", linestyle="--", label=f"mean {mean:.2f} (95% CI {low:.2f}-{high:.2f})")
@@ -714,7 +716,7 @@ def rounds_per_match(result, preset: str, bots: str) -> Figure:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds in the match")
     ax.set_ylabel("share of matches")
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
     _legend_below(ax, 1)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -734,7 +736,7 @@ def ratings_heatmap(ratings: pd.DataFrame, presets: list[str], bots: list[str], 
     table, low, high = table.loc[order], low.loc[order], high.loc[order]
     values = table.to_numpy(float)
     bound = float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0
-    fig, ax = plt.subplots(figsize=(max(6.5, 1.7 * len(presets) + 3.0), max(3.5, 0.75 * len(bots) + 2.2)))
+    fig, ax = _subplots(figsize=(max(6.5, 1.7 * len(presets) + 3.0), max(3.5, 0.75 * len(bots) + 2.2)))
     image = ax.imshow(values, cmap="RdBu", vmin=-bound, vmax=bound, aspect="auto")
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
@@ -761,7 +763,7 @@ def ratings_heatmap(ratings: pd.DataFrame, presets: list[str], bots: list[str], 
 def skill_bars(skill: pd.DataFrame, subtitle: str) -> Figure:
     """The skill index of each rule set (best bot's win rate against n - 1 worst, minus 1/n),
     bars with 95% intervals, in the order given."""
-    fig, ax = plt.subplots(figsize=(max(7.0, 1.3 * len(skill) + 3.0), 5.2))
+    fig, ax = _subplots(figsize=(max(7.0, 1.3 * len(skill) + 3.0), 5.2))
     x = np.arange(len(skill))
     values = skill["skill_index"].to_numpy(float)
     ax.bar(x, values, width=0.6, color=COLORS[0], label="skill index")
@@ -777,7 +779,7 @@ def skill_bars(skill: pd.DataFrame, subtitle: str) -> Figure:
     top = float(np.nanmax(skill["ci_high"])) if len(skill) else 0.1
     bottom = float(np.nanmin(skill["ci_low"])) if len(skill) else 0.0
     ax.set_ylim(min(0.0, bottom * 1.2), max(0.01, top * 1.3))
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{100 * y:+.0f} pp"))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{100 * y:+.0f} pp"))
     ax.set_xlabel("rule set")
     ax.set_ylabel("skill index: best bot's win rate at a table of\nthe worst bots, minus 1/n (percentage points)")
     ax.grid(axis="y", alpha=0.3)

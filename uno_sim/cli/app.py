@@ -138,4 +138,24 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
 
 def main() -> None:
     """Console-script entry point."""
-    sys.exit(run_cli())
+    leave(run_cli())
+
+
+def leave(status: int) -> None:
+    """Exit with `status` without the interpreter's teardown.
+
+    By now every file the command wrote is complete and closed. The interpreter would next
+    free every module's objects one by one (numba's compiled code, pandas, matplotlib), about
+    0.3 s of a 1.5 s command, all of which the operating system reclaims at once. So: flush
+    standard output and error, run the exit handlers as usual (a cluster's clean-up, for
+    one), and end the process."""
+    import atexit
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # its reader went away: nothing more to deliver
+            pass
+    atexit._run_exitfuncs()  # what a normal exit runs; CPython's, present since 3.0
+    os._exit(status)

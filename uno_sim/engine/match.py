@@ -205,7 +205,8 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     totals = history[0]
     for s in range(L.MAX_PLAYERS):
         totals[s] = 0
-    out[:] = 0
+    for c in range(out.shape[0]):  # loops, not slice assignments: see unowned.new_game
+        out[c] = 0
     seed_game(g, key, match)
     dealer = randint(g, n)
     out[L.M_FIRST_DEALER] = player_at(seatings, match, 0, dealer) if rotate else dealer
@@ -234,7 +235,8 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
             score_round_into(g, totals)
         rounds += 1
         if rounds < history.shape[0]:
-            history[rounds, :] = totals
+            for s in range(totals.shape[0]):
+                history[rounds, s] = totals[s]
         reached = False
         if scoring != CHIPS:  # chips: target does not apply
             for s in range(sides):

@@ -6,7 +6,7 @@ happens after a card is put down follows docs/RULES.md step by step (`after_play
 
 import numpy as np
 
-from .jit import njit
+from .jit import njit, njit_typed
 
 from ..cards import copies
 from ..knobs import K
@@ -84,7 +84,7 @@ def top_card(g):
 # ---------------------------------------------------------------- trace writing
 
 
-@njit(VOID(G, I), cache=True)
+@njit_typed(VOID(G, I), cache=True)
 def emit(g, x):
     pos = g[S_TPOS]
     if pos < g[O_CAPACITY]:
@@ -108,7 +108,7 @@ def ev_close(g, pos):
         g[pos + 1] = g[S_TPOS] - pos - 2
 
 
-@njit(VOID(G, I, I, I, I, I), cache=True)
+@njit_typed(VOID(G, I, I, I, I, I), cache=True)
 def ev(g, code, n, a, b, c):
     """An event with n (0-3) fixed fields a, b, c."""
     if g[S_TRACING]:
@@ -132,7 +132,7 @@ def emit_pile(g):
 # ---------------------------------------------------------------- seats
 
 
-@njit(VOID(G, I, I), cache=True)
+@njit_typed(VOID(G, I, I), cache=True)
 def end_round(g, reason, winner):
     g[S_ENDED] = 1
     g[O_REC + L.COL_REASON] = reason
@@ -167,7 +167,7 @@ def close_draw_event(g):
         g[S_DRAW_OPEN] = -1
 
 
-@njit(I(G, I, I, I, B), cache=True)
+@njit_typed(I(G, I, I, I, B), cache=True)
 def draw_cards(g, p, n, why, until_playable):
     """One draw obligation of p: n cards, or (until_playable) up to the first playable card.
 
@@ -215,7 +215,7 @@ def draw_cards(g, p, n, why, until_playable):
     return drawn
 
 
-@njit(I(G, I, I, I), cache=True)
+@njit_typed(I(G, I, I, I), cache=True)
 def draw_penalty(g, p, n, why):
     """A Draw Two / Wild Draw Four penalty (or the lead Draw Two): counts towards max_pending."""
     drawn = draw_cards(g, p, n, why, False)
@@ -369,7 +369,7 @@ def jump_allowed(g, q, f):
     return True
 
 
-@njit(I(G, I), cache=True)
+@njit_typed(I(G, I), cache=True)
 def set_jumps(g, q):
     """Identical jump-in moves of q after a sum set: the distinct faces of the set it holds."""
     faces = g[S_SET_FACES]
@@ -497,7 +497,7 @@ def call_uno(g, p):
     caught_by_each(g, p)
 
 
-@njit(VOID(G, I), cache=True)
+@njit_typed(VOID(G, I), cache=True)
 def caught_by_each(g, p):
     """uno_catchers = each: every other player still in, in the direction of play after p,
     catches with uno_catch; p draws uno_penalty per catcher, in one draw."""
@@ -522,7 +522,7 @@ def caught_by_each(g, p):
         draw_cards(g, p, g[K.uno_penalty] * catchers, L.WHY.uno, False)
 
 
-@njit(VOID(G, I), cache=True)
+@njit_typed(VOID(G, I), cache=True)
 def wild_swap(g, p):
     """p played a Wild as a swap (wild_swap): k = min(3, own hand, target's hand) cards of p's
     choice go to the target, k cards picked uniformly from the target's hand come back."""
@@ -608,7 +608,7 @@ def deflect_victim(g, p, k, s):
     return step(g, p, 1 + skip_count(g, k))
 
 
-@njit(VOID(G, I, I, I), cache=True)
+@njit_typed(VOID(G, I, I, I), cache=True)
 def add_pending(g, p, amount, kind):
     if g[S_PENDING] > 0:
         g[O_REC + L.COL_STACKS] += 1
@@ -625,7 +625,7 @@ def clear_pending(g):
     g[S_CHAL_OK] = 0
 
 
-@njit(VOID(G, I, I, B), cache=True)
+@njit_typed(VOID(G, I, I, B), cache=True)
 def do_challenge(g, v, target, guilty):
     """v challenges target's Wild Draw Four (docs/RULES.md, "Wild Draw Four and challenges"); sets who acts next."""
     g[O_REC + L.COL_CHALLENGES] += 1
@@ -640,7 +640,7 @@ def do_challenge(g, v, target, guilty):
         g[S_NEXT] = step(g, v, 1)
 
 
-@njit(VOID(G, I, I, I, I, B), cache=True)
+@njit_typed(VOID(G, I, I, I, I, B), cache=True)
 def apply_effects(g, p, k, f, pend0, guilty):
     """Skip / Reverse / Draw Two / Wild Draw Four effects and who acts next (S_NEXT)."""
     s = f % 13 if f < WILD else f
@@ -683,7 +683,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
         g[S_NEXT] = step(g, p, 1)
 
 
-@njit(VOID(G, I, I, I, I), cache=True)
+@njit_typed(VOID(G, I, I, I, I), cache=True)
 def go_out(g, p, k, f, pend0):
     """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
     s = f % 13 if f < WILD else f
@@ -730,7 +730,7 @@ def go_out(g, p, k, f, pend0):
     g[S_NEXT] = nxt
 
 
-@njit(VOID(G, I, I, B), cache=True)
+@njit_typed(VOID(G, I, I, B), cache=True)
 def resolve(g, p, k, guilty):
     """Everything a play of k cards (at O_PLAYED, all of one symbol) by p sets off."""
     pend0 = g[S_PENDING]
@@ -763,7 +763,7 @@ def resolve(g, p, k, guilty):
 # ---------------------------------------------------------------- turns
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
@@ -792,7 +792,7 @@ def normal_turn(g, p):
         g[S_NEXT] = step(g, p, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def penalty_turn(g, v):
     """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
     if g[S_CHAL_OK]:
@@ -974,9 +974,10 @@ def continue_round(g, max_steps):
         score_round(g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_round(g, dealer, tracing, trace_start):
-    """Play one whole round; the record row is left at O_REC."""
+    """Play one whole round; the record row is left at O_REC. Inlined: as a function of its
+    own it would be one more compiled copy of the whole engine (about 1 s of a cold compile)."""
     setup_round(g, dealer, tracing, trace_start)
     continue_round(g, -1)
 

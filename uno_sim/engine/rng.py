@@ -5,7 +5,7 @@ worker process. The 4-word state lives in the game array at O_RNG (as int64 bit 
 """
 
 import numpy as np
-from .jit import njit
+from .jit import njit, njit_typed
 
 from .sigs import G, I, VOID
 from .layout import ONE
@@ -85,7 +85,7 @@ def chance(g, threshold):
     return np.int64(next_u64(g) >> np.uint64(32)) < threshold
 
 
-@njit(VOID(G, I, I), cache=True)
+@njit_typed(VOID(G, I, I), cache=True)
 def shuffle(g, start, n):
     """Fisher-Yates shuffle of g[start : start + n] in place. The generator's state stays in
     local variables for the whole shuffle (the same draws as randint one at a time): written

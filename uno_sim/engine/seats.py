@@ -1,7 +1,7 @@
 """Turn order: walking round the table in the direction of play, past players who are out."""
 
-from .jit import njit
-
+from .jit import njit, njit_typed
+from .sigs import G, I
 from .state import O_PLACE, S_DIR, S_NACTIVE, S_PLAYERS
 
 
@@ -23,7 +23,7 @@ def step(g, p, k):
     return step_past_out(g, p, k)
 
 
-@njit(cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def step_past_out(g, p, k):
     """step() when some players are out (last_standing): walk seat by seat, skipping them."""
     n = g[S_PLAYERS]

@@ -4,7 +4,8 @@ numba compiles a separate specialization of a jitted function for every distinct
 argument a caller passes (`draw_cards(g, p, 2, ...)` and `draw_cards(g, p, 4, ...)` were two
 compilations, each linked again into every caller). Declaring the signature makes the
 function compile once, with plain int64 / boolean arguments; it cost about a fifth of a cold
-compile. The game `g` is a raw int64 pointer (see unowned.py).
+compile. Such functions are declared with `jit.njit_typed(signature)`, which compiles them
+only when the cache is cold. The game `g` is a raw int64 pointer (see unowned.py).
 """
 
 from numba import types

@@ -13,7 +13,7 @@ faces) in a fixed order, to count them, find the best by a score, or write one a
 
 import numpy as np
 
-from .jit import njit
+from .jit import njit, njit_typed
 
 from ..knobs import K
 from .access import hand
@@ -35,7 +35,7 @@ ENUMERATE = 0  # count them, or (pick >= 0) write the pick-th
 MOST_CARDS = 1  # the index of the set with the most cards; ties: the first
 
 
-@njit(I(G, I, I), cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def collect(g, p, f):
     """The number faces p could put in a sum set for number face f, at O_SUM_FACES (their counts
     at O_SUM_AVAIL), the highest number first (then colour R, Y, G, B), and at O_SUM_REST + i
@@ -69,7 +69,7 @@ def stale(g, p):
     g[O_SUM_CACHE + p * SUM_CACHE_WIDTH] = 0
 
 
-@njit(I(I, I, I), cache=True)
+@njit_typed(I(I, I, I), cache=True)
 def sums_mask(one, two, zeros):
     """The sums N (bits) a sum set can reach, from the sums reachable with exactly one card of 1
     or more (`one`), with two or more (`two`), and the number of 0s: two or more cards of 1 or
@@ -91,7 +91,7 @@ def refresh(g, p):
     return base
 
 
-@njit(VOID(G, I, I), cache=True)
+@njit_typed(VOID(G, I, I), cache=True)
 def recompute(g, p, base):
     """Fill p's sum cache at base from its hand: one pass over the number faces."""
     h = hand(p)
@@ -162,7 +162,7 @@ def has_sum_set(g, p, f):
     return ((mask >> (f % 13)) & 1) != 0
 
 
-@njit(I(G, I, I, I, I, I), cache=True)
+@njit_typed(I(G, I, I, I, I, I), cache=True)
 def sum_sets(g, m, n, whole, pick, rank):
     """Walk the sum sets over the m faces collected at O_SUM_FACES / O_SUM_AVAIL adding up to n
     (two or more cards; `whole` > 0: exactly that many cards, the whole hand).

@@ -7,7 +7,7 @@ the `random` bot (uniform.py). Decisions draw from the game's own generator and 
 the cards.
 """
 
-from ..jit import njit
+from ..jit import njit, njit_typed
 
 from .. import layout as L
 from ..access import param
@@ -83,7 +83,7 @@ def wants_jump(g, p, f, idents, sums):
     return uniform.wants_jump(g, p, f, idents, sums)
 
 
-@njit(I(G, I, I, I, B), cache=True)
+@njit_typed(I(G, I, I, I, B), cache=True)
 def jump_move(g, p, f, idents, sums):
     """The move of seat p, picked to jump in after face f: a face to jump in with (identical to
     f, or after a sum set to a card of the set), or -1 for a sum set, then written at O_PLAYED

@@ -10,7 +10,7 @@ share every function here. Bot parameters are fixed point (layout.fixed_point); 
 `challenge_prob` means "not set": expert and bluffer then use their odds rule.
 """
 
-from ..jit import njit
+from ..jit import njit, njit_typed
 
 from ...knobs import K
 from .. import layout as L
@@ -75,7 +75,7 @@ def opponents(g, p, q):
     return t == 0 or (p % t) != (q % t)
 
 
-@njit(I(G, I, I), cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def color_count(g, p, c):
     h = hand(p) + c * 13
     t = 0
@@ -84,7 +84,7 @@ def color_count(g, p, c):
     return t
 
 
-@njit(I(G, I, I), cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def color_points(g, p, c):
     h = hand(p) + c * 13
     t = g[h] * g[K.zero_points]  # face_points: a 0 counts zero_points, FACE_POINTS has it as 0
@@ -240,7 +240,7 @@ def tier_of(f, danger, last, reverses, gain, kept_d2):
     return T_W4
 
 
-@njit(I(G, I, I, B), cache=True)
+@njit_typed(I(G, I, I, B), cache=True)
 def expert_tier(g, p, f, danger):
     """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
     return tier_of(f, danger, last_action(g, p), reverse_attacks(g), swap_gain(g, p, f), keeps_draw_two(g, p))
@@ -263,7 +263,7 @@ def score_of(tier, f, keep):
     return score
 
 
-@njit(I(G, I, I, B, I), cache=True)
+@njit_typed(I(G, I, I, B, I), cache=True)
 def expert_score(g, p, f, danger, keep):
     """Lower plays first: tier, then the colour held most after the play (`keep`, see
     keep_after), then for numbers the low/high rule (score_of)."""
@@ -507,7 +507,7 @@ def choose_color(g, p):
     return best
 
 
-@njit(VOID(G, I, I), cache=True)
+@njit_typed(VOID(G, I, I), cache=True)
 def colour_held_most_on_top(g, p, k):
     """Of the k cards at O_PLAYED (still in p's hand), move to the top (last) the one whose
     colour p holds most of after putting all k down (ties: the lowest colour index)."""
@@ -532,7 +532,7 @@ def forgets_uno(g, p):
     return chance(g, param(g, p, L.BP.forget_uno))
 
 
-@njit(I(G, I, I), cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def identical_jump(g, p, f):
     """The face p would jump in with as an identical card after face f, or -1: f itself, or
     after a sum set the best card of the set it holds (its ordinary-turn score). expert never
@@ -588,7 +588,7 @@ def set_top(g, p, k):
     g[O_PLAYED + k - 1] = t
 
 
-@njit(I(G, I, I, I, B), cache=True)
+@njit_typed(I(G, I, I, I, B), cache=True)
 def jump_move(g, p, f, idents, sums):
     """A sum set whenever it holds one (it sheds two cards or more): the set with the most
     cards (which also sheds the most points: every set adds up to the same number, and holds
@@ -606,7 +606,7 @@ def jump_move(g, p, f, idents, sums):
     return -1
 
 
-@njit(I(G, I, I), cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def give_score(g, p, f):
     """How much p wants to be rid of face f in a Wild swap (higher goes first): expert keeps its
     wild cards unless nothing else is left; then both bots give the most points, ties the colour
@@ -620,7 +620,7 @@ def give_score(g, p, f):
     return score
 
 
-@njit(I(G, I), cache=True)
+@njit_typed(I(G, I), cache=True)
 def worst_card(g, p):
     """The card p gives away next in a Wild swap (give_score)."""
     h = hand(p)

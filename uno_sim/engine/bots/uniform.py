@@ -6,7 +6,7 @@ change the cards. The entry points are inlined into dispatch.py's (`inline="alwa
 the compiled code is one function per question, as before the bots had a package.
 """
 
-from ..jit import njit
+from ..jit import njit, njit_typed
 
 from ...knobs import K
 from .. import layout as L
@@ -101,7 +101,7 @@ def _may_put_down(g, p, f, color, top, pkind):
     return legal_answer(g, p, f, color, top, pkind)
 
 
-@njit(I(G, I, I, I), cache=True)
+@njit_typed(I(G, I, I, I), cache=True)
 def _pick_legal_slowly(g, p, color, top):
     """Uniform over the legal physical cards, asking legal_turn_card about every candidate
     (every face, in face order, while a sum set is in force)."""
@@ -124,7 +124,7 @@ def _pick_legal_slowly(g, p, color, top):
     return -1
 
 
-@njit(I(G, I, I, I, I), cache=True)
+@njit_typed(I(G, I, I, I, I), cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
     draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
@@ -172,7 +172,7 @@ def wants_jump(g, p, f, idents, sums):
     return chance(g, param(g, p, L.BP.jump_in_prob))
 
 
-@njit(I(G, I, I), cache=True)
+@njit_typed(I(G, I, I), cache=True)
 def set_face(g, p, r):
     """The r-th face (in face order) of the sum set in force that p holds."""
     faces = g[S_SET_FACES]
@@ -210,7 +210,7 @@ def wants_wild_swap(g, p):
     return randint(g, 2) == 0
 
 
-@njit(I(G, I), cache=True)
+@njit_typed(I(G, I), cache=True)
 def uniform_card(g, p):
     """A physical card of p's hand, uniformly at random: one draw indexing the cards in face order."""
     h = hand(p)
