@@ -37,7 +37,7 @@ def seed_game(g, key, game):
         g[O_RNG + i] = np.int64(_mix(x))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _advance(s0, s1, s2, s3):
     """One xoshiro256** step on the state words (uint64): (output, next state)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
