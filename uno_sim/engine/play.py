@@ -4,8 +4,11 @@ Every function takes the game array g (layout in state.py) and changes it in pla
 happens after a card is put down follows docs/RULES.md step by step (`after_play`).
 """
 
+import numpy as np
+
 from .jit import njit, njit_typed
 
+from ..cards import copies
 from ..knobs import K
 from . import layout as L
 from .access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
@@ -282,8 +285,18 @@ def after_play(g, p, f):
     jump-in window."""
     if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(f):
         hand_sum_win(g, p, f)
-    if g[K.jump_in] or g[K.sum_jump_in]:
+    if g[K.sum_jump_in] or (g[K.jump_in] and (g[S_SET_COLORS] != 0 or someone_holds(g, top_card(g)))):
         jump_ins(g)
+
+
+@njit(cache=True, inline="always")
+def someone_holds(g, f):
+    """Some hand holds face f. Without it (and without sum jump-ins) the jump-in window
+    cannot open: the usual case after a play, answered before the window is set up."""
+    for q in range(g[S_PLAYERS]):
+        if g[hand(q) + f] > 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -805,6 +818,10 @@ def penalty_turn(g, v):
 # ---------------------------------------------------------------- deal and lead
 
 
+# The deck in face order, each face as many times as the deck holds it (cards.copies).
+NEW_DECK = np.array([f for f in range(N_FACES) for _ in range(copies(f))], dtype=np.int64)
+
+
 @njit(cache=True)
 def deal(g, dealer):
     n = g[K.players]
@@ -815,18 +832,15 @@ def deal(g, dealer):
         g[O_HSIZE + q] = 0
         g[O_PLACE + q] = 0
         stale(g, q)
-    i = 0
-    for f in range(N_FACES):
-        c = 4 if f >= WILD else (1 if f % 13 == 0 else 2)
-        for _ in range(c):
-            g[O_PILE + i] = f
-            i += 1
+    for i in range(DECK):
+        g[O_PILE + i] = NEW_DECK[i]
     shuffle(g, O_PILE, DECK)
     g[S_NPILE] = DECK
     g[S_NDISC] = 0
+    first = (dealer + 1) % n
     for _ in range(g[K.hand_size]):  # one card at a time, starting left of the dealer
         for j in range(n):
-            q = (dealer + 1 + j) % n
+            q = first + j if first + j < n else first + j - n  # (dealer + 1 + j) % n
             f = g[O_PILE + g[S_NPILE] - 1]
             g[S_NPILE] -= 1
             g[hand(q) + f] += 1

@@ -37,12 +37,9 @@ def seed_game(g, key, game):
         g[O_RNG + i] = np.int64(_mix(x))
 
 
-@njit(cache=True, inline="always")
-def next_u64(g):
-    s0 = np.uint64(g[O_RNG])
-    s1 = np.uint64(g[O_RNG + 1])
-    s2 = np.uint64(g[O_RNG + 2])
-    s3 = np.uint64(g[O_RNG + 3])
+@njit(cache=True)
+def _advance(s0, s1, s2, s3):
+    """One xoshiro256** step on the state words (uint64): (output, next state)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -51,6 +48,20 @@ def next_u64(g):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _below(x, n):
+    """An output x of the generator as a uniform integer in [0, n) (multiply-shift on its
+    high 32 bits)."""
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def next_u64(g):
+    result, s0, s1, s2, s3 = _advance(np.uint64(g[O_RNG]), np.uint64(g[O_RNG + 1]), np.uint64(g[O_RNG + 2]),
+                                      np.uint64(g[O_RNG + 3]))
     g[O_RNG] = np.int64(s0)
     g[O_RNG + 1] = np.int64(s1)
     g[O_RNG + 2] = np.int64(s2)
@@ -61,7 +72,7 @@ def next_u64(g):
 @njit(cache=True, inline="always")
 def randint(g, n):
     """Uniform integer in [0, n) for 1 <= n < 2**32 (multiply-shift on the high 32 bits)."""
-    return np.int64(((next_u64(g) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return _below(next_u64(g), n)
 
 
 @njit(cache=True)
@@ -76,9 +87,20 @@ def chance(g, threshold):
 
 @njit_typed(VOID(G, I, I), cache=True)
 def shuffle(g, start, n):
-    """Fisher-Yates shuffle of g[start : start + n] in place."""
+    """Fisher-Yates shuffle of g[start : start + n] in place. The generator's state stays in
+    local variables for the whole shuffle (the same draws as randint one at a time): written
+    back to g after every draw, it would make each draw wait for the previous one's stores."""
+    s0 = np.uint64(g[O_RNG])
+    s1 = np.uint64(g[O_RNG + 1])
+    s2 = np.uint64(g[O_RNG + 2])
+    s3 = np.uint64(g[O_RNG + 3])
     for i in range(n - 1, 0, -1):
-        j = randint(g, i + 1)
+        x, s0, s1, s2, s3 = _advance(s0, s1, s2, s3)
+        j = _below(x, i + 1)
         tmp = g[start + i]
         g[start + i] = g[start + j]
         g[start + j] = tmp
+    g[O_RNG] = np.int64(s0)
+    g[O_RNG + 1] = np.int64(s1)
+    g[O_RNG + 2] = np.int64(s2)
+    g[O_RNG + 3] = np.int64(s3)

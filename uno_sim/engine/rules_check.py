@@ -3,6 +3,8 @@
 Pure reads of g; every function here is a question, none changes state.
 """
 
+import numpy as np
+
 from .jit import njit
 
 from ..knobs import K
@@ -27,6 +29,44 @@ def candidate(i, color, top):
     if i == 16:
         return WILD
     return WILD_DRAW_FOUR
+
+
+# Index of the lowest set bit of a mask below 2**27 (a de Bruijn sequence: one multiplication
+# and a table look-up, the same in compiled code and plain Python).
+_DE_BRUIJN = 0x077CB531
+_LOWEST_BIT = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    _LOWEST_BIT[((_DE_BRUIJN << _i) >> 27) & 31] = _i
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(mask):
+    """The index of the lowest set bit of mask (0 < mask < 2**27)."""
+    return _LOWEST_BIT[(((mask & -mask) * _DE_BRUIJN) >> 27) & 31]
+
+
+@njit(cache=True, inline="always")
+def held_candidates(g, p, color, top):
+    """Bit i set for each candidate index i (see `candidate`) whose face p holds: a decision
+    that looks at the held candidates only (lowest_bit, in candidate order) skips the faces
+    p lacks without a branch apiece, which the processor would mispredict. Written out in
+    candidate order rather than through `candidate`, so that the current colour's 13 counts
+    are read as one block."""
+    h = hand(p)
+    base = h + color * 13
+    mask = 0
+    for i in range(13):
+        mask |= min(g[base + i], 1) << i
+    if top < WILD:
+        s = top % 13
+        i = 13
+        for c in range(4):
+            if c != color:
+                mask |= min(g[h + c * 13 + s], 1) << i
+                i += 1
+    mask |= min(g[h + WILD], 1) << 16
+    mask |= min(g[h + WILD_DRAW_FOUR], 1) << 17
+    return mask
 
 
 @njit(cache=True, inline="always")

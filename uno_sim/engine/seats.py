@@ -12,7 +12,14 @@ def step(g, p, k):
     in) is written here; passing over players who are out is a call."""
     n = g[S_PLAYERS]
     if g[S_NACTIVE] == n:
-        return (p + g[S_DIR] * k) % n
+        q = p + g[S_DIR] * k
+        # (p + dir * k) % n without a division (slow, and several on every turn): one wrap
+        # either way is selected without a branch; more (k > n) is left to %
+        q = q - n if q >= n else q
+        q = q + n if q < 0 else q
+        if q >= n or q < 0:
+            return (p + g[S_DIR] * k) % n
+        return q
     return step_past_out(g, p, k)
 
 

@@ -14,16 +14,16 @@ from ..jit import njit, njit_typed
 
 from ...knobs import K
 from .. import layout as L
-from ..access import DRAW_TWO, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
+from ..access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
 from ..rng import chance
 from ..rules_check import (
     N_CANDIDATES,
     candidate,
+    held_candidates,
     holds_forbidding_card,
     legal_answer,
     legal_turn_card,
-    turn_candidate,
-    turn_candidates,
+    lowest_bit,
 )
 from ..seats import step
 from ..sigs import B, G, I, VOID
@@ -87,9 +87,9 @@ def color_count(g, p, c):
 @njit_typed(I(G, I, I), cache=True)
 def color_points(g, p, c):
     h = hand(p) + c * 13
-    t = 0
+    t = g[h] * g[K.zero_points]  # face_points: a 0 counts zero_points, FACE_POINTS has it as 0
     for s in range(13):
-        t += g[h + s] * face_points(c * 13 + s, g[K.zero_points])
+        t += g[h + s] * FACE_POINTS[c * 13 + s]
     return t
 
 
@@ -179,11 +179,38 @@ def draw_twos_held(g, p):
     return g[h + DRAW_TWO] + g[h + 13 + DRAW_TWO] + g[h + 26 + DRAW_TWO] + g[h + 39 + DRAW_TWO]
 
 
-@njit_typed(I(G, I, I, B), cache=True)
-def expert_tier(g, p, f, danger):
-    """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
+@njit(cache=True, inline="always")
+def last_action(g, p):
+    """number_finish with two cards held: the card played now must not be the last number."""
+    return g[K.number_finish] != 0 and hsize(g, p) == 2
+
+
+@njit(cache=True, inline="always")
+def reverse_attacks(g):
+    """A Reverse keeps the next player from playing: more than two players in, or
+    two_player_reverse = skip."""
+    return g[S_NACTIVE] > 2 or g[K.two_player_reverse] == 0
+
+
+@njit(cache=True, inline="always")
+def keeps_draw_two(g, p):
+    """Under stack_draw_two, p holds exactly one Draw Two (kept to answer a stack)."""
+    return g[K.stack_draw_two] != 0 and draw_twos_held(g, p) == 1
+
+
+@njit(cache=True, inline="always")
+def attack_face(f):
+    """A Skip, Reverse, Draw Two or Wild Draw Four: the faces whose tier depends on `danger`."""
+    return f == WILD_DRAW_FOUR or (f < WILD and f % 13 >= SKIP)
+
+
+@njit(cache=True, inline="always")
+def tier_of(f, danger, last, reverses, gain, kept_d2):
+    """expert_tier of face f from the facts it depends on, read by the caller: `last`
+    (last_action), `reverses` (reverse_attacks), f's swap_gain, `kept_d2` (keeps_draw_two).
+    A decision that ranks several cards reads the facts once."""
     s = f % 13 if f < WILD else f
-    if g[K.number_finish] and hsize(g, p) == 2 and not is_number(f):
+    if last and not is_number(f):
         return T_LAST_ACTION
     if danger:
         if s == DRAW_TWO:
@@ -192,10 +219,9 @@ def expert_tier(g, p, f, danger):
             return T_ATTACK_W4
         if s == SKIP:
             return T_ATTACK_SKIP
-        if s == REVERSE and (g[S_NACTIVE] > 2 or g[K.two_player_reverse] == 0):
+        if s == REVERSE and reverses:
             return T_ATTACK_REVERSE
     if f < WILD and s < 10:
-        gain = swap_gain(g, p, f)
         if gain > 0:
             return T_GAIN_SWAP
         if gain < 0:
@@ -206,7 +232,7 @@ def expert_tier(g, p, f, danger):
     if s == SKIP:
         return T_SKIP
     if s == DRAW_TWO:
-        if g[K.stack_draw_two] and draw_twos_held(g, p) == 1:
+        if kept_d2:
             return T_KEPT_D2
         return T_DRAW_TWO
     if s == WILD:
@@ -214,14 +240,18 @@ def expert_tier(g, p, f, danger):
     return T_W4
 
 
+@njit_typed(I(G, I, I, B), cache=True)
+def expert_tier(g, p, f, danger):
+    """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
+    return tier_of(f, danger, last_action(g, p), reverse_attacks(g), swap_gain(g, p, f), keeps_draw_two(g, p))
 
 
-@njit_typed(I(G, I, I, B, I), cache=True)
-def expert_score(g, p, f, danger, keep):
-    """Lower plays first: tier, then the colour held most after the play (`keep`, see
-    keep_after), then for numbers the low/high rule (a 7/8/9 first only when its colour is
-    safe: >= 2 cards of it kept)."""
-    score = expert_tier(g, p, f, danger) * 10000
+@njit(cache=True, inline="always")
+def score_of(tier, f, keep):
+    """expert_score from face f's tier: the tier, then the colour held most after the play
+    (`keep`), then for numbers the low/high rule (a 7/8/9 first only when its colour is safe:
+    >= 2 cards of it kept)."""
+    score = tier * 10000
     if keep >= 0:
         score -= 100 * keep
         s = f % 13
@@ -231,6 +261,13 @@ def expert_score(g, p, f, danger, keep):
             else:
                 score += s  # low numbers first
     return score
+
+
+@njit_typed(I(G, I, I, B, I), cache=True)
+def expert_score(g, p, f, danger, keep):
+    """Lower plays first: tier, then the colour held most after the play (`keep`, see
+    keep_after), then for numbers the low/high rule (score_of)."""
+    return score_of(expert_tier(g, p, f, danger), f, keep)
 
 
 @njit(cache=True)
@@ -245,29 +282,69 @@ def greedy_score(g, p, f, keep):
     return score
 
 
+@njit(cache=True, inline="always")
+def color_counts(g, p):
+    """color_count of the four colours, in one pass."""
+    h = hand(p)
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    for s in range(13):
+        n0 += g[h + s]
+        n1 += g[h + 13 + s]
+        n2 += g[h + 26 + s]
+        n3 += g[h + 39 + s]
+    return n0, n1, n2, n3
+
+
 @njit(cache=True)
 def best_turn_card(g, p, color, top):
-    """The bot's preferred legal card (no bluff), or -1 when it holds none."""
+    """The bot's preferred legal card (no bluff), or -1 when it holds none.
+
+    Everything that does not depend on the card is read once per decision: the colour
+    counts, and the facts of the expert's tiers (tier_of); only the candidates p holds are
+    looked at (held_candidates), in candidate order, so ties go to the same card."""
     expert = is_expert(g, p)
-    danger = expert and danger_next(g, p)
-    h = hand(p)
-    n0 = color_count(g, p, 0)  # colour counts once per decision, not per candidate
-    n1 = color_count(g, p, 1)
-    n2 = color_count(g, p, 2)
-    n3 = color_count(g, p, 3)
+    danger = -1  # danger_next, found out at the first card it matters to (attack_face), if any
+    last = last_action(g, p)
+    reverses = reverse_attacks(g)
+    kept_d2 = keeps_draw_two(g, p)
+    swaps = g[K.seven_swap] != 0 or g[K.zero_rotate] != 0
+    n0, n1, n2, n3 = color_counts(g, p)
     best = -1
     best_score = NO_CHOICE
-    for i in range(turn_candidates(g)):
-        f = turn_candidate(g, i, color, top)
-        if f >= 0 and g[h + f] > 0 and legal_turn_card(g, p, f, color, top, False):
-            keep = -1
-            if f < WILD:
-                c = f // 13
-                keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
-            score = expert_score(g, p, f, danger, keep) if expert else greedy_score(g, p, f, keep)
-            if score < best_score:
-                best = f
-                best_score = score
+    set_in_force = g[S_SET_COLORS] != 0
+    held = 0 if set_in_force else held_candidates(g, p, color, top)
+    i = -1
+    while True:
+        if set_in_force:  # any face may be legal (turn_candidate)
+            i += 1
+            if i == N_FACES:
+                break
+            f = i
+        else:
+            if held == 0:
+                break
+            f = candidate(lowest_bit(held), color, top)
+            held &= held - 1
+        if not legal_turn_card(g, p, f, color, top, False):
+            continue
+        keep = -1
+        if f < WILD:
+            c = f // 13
+            keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
+        if expert:
+            if danger < 0 and attack_face(f):
+                danger = 1 if danger_next(g, p) else 0
+            # only a 7 or a 0 can have a swap gain, and only under seven_swap / zero_rotate
+            gain = swap_gain(g, p, f) if swaps and is_number(f) and (f % 13 == 7 or f % 13 == 0) else 0
+            score = score_of(tier_of(f, danger > 0, last, reverses, gain, kept_d2), f, keep)
+        else:
+            score = greedy_score(g, p, f, keep)
+        if score < best_score:
+            best = f
+            best_score = score
     return best
 
 
@@ -291,7 +368,7 @@ def choose_turn_card(g, p, color, top):
     # expert's voluntary draws: rather one more card than a wasted Wild Draw Four or a bad swap
     if f == WILD_DRAW_FOUR and save_w4(g, p):
         return -1
-    if expert_tier(g, p, f, False) == T_BAD_SWAP and bad_swap_received(g, p, f) > hsize(g, p):
+    if swap_gain(g, p, f) < 0 and bad_swap_received(g, p, f) > hsize(g, p):  # tier T_BAD_SWAP
         return -1
     return f
 

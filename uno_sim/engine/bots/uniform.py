@@ -13,11 +13,12 @@ from .. import layout as L
 from ..access import N_FACES, WILD, WILD_DRAW_FOUR, hand, hsize, param
 from ..rng import chance, randint
 from ..rules_check import (
-    N_CANDIDATES,
     candidate,
+    held_candidates,
     holds_forbidding_card,
     legal_answer,
     legal_turn_card,
+    lowest_bit,
     turn_candidate,
     turn_candidates,
 )
@@ -73,10 +74,14 @@ def _pick_legal(g, h, color, top):
         return -1
     r = randint(g, total)
     if r < in_color:
+        # the first face whose running count passes r: as many faces as have a running count
+        # <= r come before it (counted without a branch per face, which would be mispredicted)
+        before = 0
+        running = 0
         for i in range(13):
-            r -= g[base + i]
-            if r < 0:
-                return color * 13 + i
+            running += g[base + i]
+            before += 1 if running <= r else 0
+        return color * 13 + before
     r -= in_color
     if r < same_symbol:
         s = top % 13
@@ -124,17 +129,22 @@ def choose_answer(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
     draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
     h = hand(p)
+    held = held_candidates(g, p, color, top)  # only the candidates p holds, in candidate order
     total = 0
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
-        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
+    rest = held
+    while rest != 0:
+        f = candidate(lowest_bit(rest), color, top)
+        rest &= rest - 1
+        if _may_put_down(g, p, f, color, top, pkind):
             total += g[h + f]
     if total == 0:
         return -1
     r = randint(g, total)
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
-        if f >= 0 and _may_put_down(g, p, f, color, top, pkind):
+    rest = held
+    while rest != 0:
+        f = candidate(lowest_bit(rest), color, top)
+        rest &= rest - 1
+        if _may_put_down(g, p, f, color, top, pkind):
             r -= g[h + f]
             if r < 0:
                 return f
