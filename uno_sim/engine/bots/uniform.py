@@ -31,19 +31,23 @@ from ..sumsets import ENUMERATE, collect, sum_sets
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw: uniform over the legal cards."""
     h = hand(p)
-    # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default).
-    if (
-        g[K.challenge] != 0
-        and g[h + WILD_DRAW_FOUR] > 0
-        and param(g, p, L.BP.bluff_prob) > 0
-        and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
-        and holds_forbidding_card(g, p, color, top)
-        and chance(g, param(g, p, L.BP.bluff_prob))
-    ):
+    if g[K.challenge] != 0 and g[h + WILD_DRAW_FOUR] > 0 and param(g, p, L.BP.bluff_prob) > 0 and _bluffs(g, p, color, top):
         return WILD_DRAW_FOUR
     if (g[K.number_finish] and hsize(g, p) == 1) or g[S_SET_COLORS] != 0:
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
+
+
+@njit(cache=True)
+def _bluffs(g, p, color, top):
+    """A bluff: p holds a Wild Draw Four against wd4_rule and plays it, with bluff_prob (0 by
+    default). A rare path, so a plain call: inlined, its checks cost about 1 s of a cold
+    compile."""
+    return (
+        legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
+        and holds_forbidding_card(g, p, color, top)
+        and chance(g, param(g, p, L.BP.bluff_prob))
+    )
 
 
 @njit(cache=True, inline="always")
