@@ -167,7 +167,7 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     startup = warmup.warm_up("games", progress=True)
     err = capsys.readouterr().err
     lines = err.splitlines()
-    assert lines[0] == "compiling the engine, first run only, about a minute ..."
+    assert lines[0] == "compiling the engine, first run only, about half a minute ..."
     assert re.fullmatch(r"engine compiled in \d+\.\d s \(cached for later runs\)", lines[1])
     assert "\x1b" not in err  # no control codes
     assert startup.compiled and startup.seconds > 0

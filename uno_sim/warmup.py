@@ -1,7 +1,7 @@
 """The engine's start-up, in one place: compile its kernels, or load them from the cache.
 
 The engine is compiled by numba on first use and cached on disk (engine/jit.py). The first
-run after installing (or after a change to the engine) compiles for about a minute, later
+run after installing (or after a change to the engine) compiles for about half a minute, later
 runs load the compiled code in about a second. `warm_up(kind)` does that before any game is
 timed, and says which it is doing (uno_sim.progress): a spinner on a terminal; otherwise two
 plain lines when it compiles, and nothing for the second it takes to load (so that a piped
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .progress import status
 
-COMPILING = "compiling the engine, first run only, about a minute"
+COMPILING = "compiling the engine, first run only, about half a minute"
 LOADING = "loading the engine"
 
 # The kernel each kind of work calls (engine module.function, as numba names its cache files).
