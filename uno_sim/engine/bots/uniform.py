@@ -31,7 +31,14 @@ from ..sumsets import ENUMERATE, collect, sum_sets
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw: uniform over the legal cards."""
     h = hand(p)
-    if g[K.challenge] != 0 and g[h + WILD_DRAW_FOUR] > 0 and param(g, p, L.BP.bluff_prob) > 0 and _bluffs(g, p, color, top):
+    # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default);
+    # the cheap checks here, the rest in _bluffs.
+    if (
+        g[K.challenge] != 0
+        and g[h + WILD_DRAW_FOUR] > 0
+        and param(g, p, L.BP.bluff_prob) > 0
+        and _bluffs(g, p, color, top)
+    ):
         return WILD_DRAW_FOUR
     if (g[K.number_finish] and hsize(g, p) == 1) or g[S_SET_COLORS] != 0:
         return _pick_legal_slowly(g, p, color, top)
@@ -40,9 +47,9 @@ def choose_turn_card(g, p, color, top):
 
 @njit(cache=True)
 def _bluffs(g, p, color, top):
-    """A bluff: p holds a Wild Draw Four against wd4_rule and plays it, with bluff_prob (0 by
-    default). A rare path, so a plain call: inlined, its checks cost about 1 s of a cold
-    compile."""
+    """The rest of choose_turn_card's bluff check: the Wild Draw Four goes against wd4_rule,
+    and p plays it with bluff_prob. A rare path, so a plain call: inlined, its checks cost
+    about 1 s of a cold compile."""
     return (
         legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
         and holds_forbidding_card(g, p, color, top)
