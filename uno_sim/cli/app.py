@@ -4,7 +4,7 @@ Exit status: 0 done; 2 bad input (one `error: ...` line on stderr, nothing writt
 that could not finish (a cluster failure: one line, with how to resume when a checkpoint was
 kept) or an unexpected failure (one line; UNO_SIM_DEBUG=1 prints the traceback); 130 interrupted
 (Ctrl-C), 143 terminated (SIGTERM). Standard output closed by its reader (`| head`) stops a
-command quietly (exit 1 as in any click program; `trace`, made for `| head`, exits 0); any other
+command quietly with exit 0 (its folder is written before its tables are printed); any other
 failure to write (a full disk, a closed descriptor) is one line naming what could not be
 written, exit 2 for an --out file, 1 otherwise. Commands that describe rules (presets, show, rules,
 --help) import nothing compiled.
