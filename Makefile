@@ -42,11 +42,11 @@ bench: $(STAMP)
 
 # Regenerate the knob reference of docs/RULES.md from the knob table (uno_sim/knobs.py).
 rulebook: $(STAMP)
-	$(BIN)/python -m uno_sim.rulebook docs/RULES.md
+	$(BIN)/python -m uno_sim.game.rulebook docs/RULES.md
 
 # The generated parts of the docs: the rulebook's knob section and the knob -> engine index.
 docs: rulebook
-	$(BIN)/python -m uno_sim.knob_index docs/ARCHITECTURE.md
+	$(BIN)/python tools/knob_index.py docs/ARCHITECTURE.md
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

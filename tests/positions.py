@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from uno_sim.bots import Bot, pack_bots
-from uno_sim.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
+from uno_sim.game.bots import Bot, pack_bots
+from uno_sim.game.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.play import continue_round, start_round
 from uno_sim.engine.rng import seed_game
 from uno_sim.engine.unowned import keep_alive, unowned
-from uno_sim.records import record_dict
-from uno_sim.rules import Rules
-from uno_sim.trace import decode_events
+from uno_sim.running.records import record_dict
+from uno_sim.game.rules import Rules
+from uno_sim.running.trace import decode_events
 
 
 @njit(cache=True)

@@ -5,11 +5,11 @@ import json
 from hypothesis import strategies as st
 
 from trace_checker import check_trace_lines
-from uno_sim.bots import Bot
-from uno_sim.knobs import KNOBS
+from uno_sim.game.bots import Bot
+from uno_sim.game.knobs import KNOBS
 from uno_sim.engine.batch import run_key
-from uno_sim.rules import Rules
-from uno_sim.trace import trace_one
+from uno_sim.game.rules import Rules
+from uno_sim.running.trace import trace_one
 
 
 def replay(rules: Rules, games: int, seed: int = 1, bots=None):

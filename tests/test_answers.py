@@ -17,7 +17,9 @@ import pandas as pd
 import pytest
 
 import uno_sim
-from uno_sim import cli, headline, stats, warmup
+from uno_sim import cli, stats
+from uno_sim.output import headline
+from uno_sim.running import warmup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,7 +107,7 @@ def test_compare_headline_in_words():
 def test_a_small_change_keeps_its_digits_in_the_headline_and_the_table():
     """1.05% vs 1.18% of games reshuffle: 0.0105 vs 0.0118 reshuffles a game; the change must
     not read "+0.00 reshuffles a game"."""
-    from uno_sim import tables
+    from uno_sim.output import tables
 
     summary = pd.concat([
         summary_rows("base", 10**6, [("mean_reshuffles", 0.0105, 0.0103, 0.0107), ("mean_turns", 50.0, 49.9, 50.1)]),
@@ -206,8 +208,8 @@ def test_preparing_the_games_loads_no_compiled_code():
     bots, run key) must not import the compiled engine."""
     code = ("import sys\n"
             "from uno_sim import simulate\n"
-            "from uno_sim.bots import parse_bots\n"
-            "from uno_sim.rules import Rules\n"
+            "from uno_sim.game.bots import parse_bots\n"
+            "from uno_sim.game.rules import Rules\n"
             "simulate.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
             "loaded = [m for m in ('uno_sim.engine.batch', 'uno_sim.engine.play') if m in sys.modules]\n"
             "assert not loaded, loaded\n")

@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from uno_sim.bots import pack_bots, parse_bots
+from uno_sim.game.bots import pack_bots, parse_bots
 from uno_sim.engine.batch import run_chunk, run_key
 from uno_sim.engine.threads import split_run
-from uno_sim.rules import Rules
+from uno_sim.game.rules import Rules
 
 
 def _chunk(start, n, workers, rules=Rules(players=5)):

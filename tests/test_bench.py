@@ -2,7 +2,7 @@
 
 import json
 
-from uno_sim.bench import BenchRow, markdown, write_results
+from uno_sim.running.bench import BenchRow, markdown, write_results
 
 
 def test_bench_writes_table_json_and_readme(tmp_path):
@@ -19,7 +19,7 @@ def test_bench_writes_table_json_and_readme(tmp_path):
 
 
 def test_bench_timings_table_and_json(tmp_path):
-    from uno_sim.bench import TimingRow
+    from uno_sim.running.bench import TimingRow
 
     rows = [BenchRow("standard", 4, "random", 2, 1000, 1234.5, [1234.5], 300000, None)]
     timings = [TimingRow("kernel only: standard 4p, 2 threads", 650000.0, "games/s", [650000.0], 700000),

@@ -7,12 +7,12 @@ import pytest
 
 from positions import Position
 from replay import assert_clean
-from uno_sim.bots import AUTO, Bot, pack_bots, parse_bots
+from uno_sim.game.bots import AUTO, Bot, pack_bots, parse_bots
 from uno_sim.engine import layout as L
 from uno_sim.engine.batch import run_chunk, run_key
-from uno_sim.presets import load as load_preset
-from uno_sim.rules import Rules
-from uno_sim.simulate import simulate
+from uno_sim.game.presets import load as load_preset
+from uno_sim.game.rules import Rules
+from uno_sim.running.games import simulate
 from uno_sim.stats import Aggregate, metric
 
 EXPERT, GREEDY, BLUFFER, RANDOM = Bot("expert"), Bot("greedy"), Bot("bluffer"), Bot("random")

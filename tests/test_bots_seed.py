@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from positions import Position
-from uno_sim.bots import Bot
-from uno_sim.rules import Rules
+from uno_sim.game.bots import Bot
+from uno_sim.game.rules import Rules
 
 RANDOM, EXPERT, GREEDY, BLUFFER = Bot("random"), Bot("expert"), Bot("greedy"), Bot("bluffer")
 PILE = "B1 B2 B3 B4 B5 B6 B7 B8 B9 Y5 Y6 Y7 Y8 Y9"

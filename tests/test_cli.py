@@ -107,7 +107,7 @@ def test_out_in_read_only_folder(capsys, tmp_path):
 
 
 def test_unexpected_failure_exit_1_one_line(capsys, tmp_path, monkeypatch):
-    import uno_sim.simulate as sim
+    import uno_sim.running.games as sim
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")
@@ -243,10 +243,10 @@ def test_trace_to_file_matches_stdout(capsys, tmp_path):
 
 def test_trace_rotate_seats_traces_the_games_run_plays(capsys):
     from trace_checker import check_trace_lines
-    from uno_sim.bots import pack_bots, parse_bots
+    from uno_sim.game.bots import pack_bots, parse_bots
     from uno_sim.engine import layout as L
     from uno_sim.engine.batch import run_chunk, run_key
-    from uno_sim.presets import load as load_preset
+    from uno_sim.game.presets import load as load_preset
 
     code, out, err = invoke(capsys, "trace", "standard", "--games", "8", "--seed", "5",
                             "--bots", "expert,random,random,greedy", "--rotate-seats")
@@ -269,9 +269,9 @@ def test_trace_rotate_seats_traces_the_games_run_plays(capsys):
 
 
 def test_simulate_same_numbers_for_any_chunking_and_threads():
-    from uno_sim.bots import parse_bots
-    from uno_sim.presets import load as load_preset
-    from uno_sim.simulate import simulate
+    from uno_sim.game.bots import parse_bots
+    from uno_sim.game.presets import load as load_preset
+    from uno_sim.running.games import simulate
 
     rules = load_preset("stacking", players=3)
     bots = parse_bots(None, 3)

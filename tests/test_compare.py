@@ -228,9 +228,9 @@ def test_stars():
 def test_same_preset_two_seeds_no_significant_difference_at_1_percent():
     """Two independent samples (different seeds) of one preset: no metric differs at the 1%
     level (fixed seeds, so the outcome is deterministic)."""
-    from uno_sim.bots import parse_bots
-    from uno_sim.presets import load as load_preset
-    from uno_sim.simulate import simulate
+    from uno_sim.game.bots import parse_bots
+    from uno_sim.game.presets import load as load_preset
+    from uno_sim.running.games import simulate
 
     rules = load_preset("standard")
     bots = parse_bots(None, 4)

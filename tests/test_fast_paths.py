@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from uno_sim.bots import Bot, pack_bots
-from uno_sim.cards import N_FACES, WILD
+from uno_sim.game.bots import Bot, pack_bots
+from uno_sim.game.cards import N_FACES, WILD
 from uno_sim.engine import state as S
 from uno_sim.engine.bots import strategy, uniform
 from uno_sim.engine.rng import randint, seed_game, shuffle
@@ -29,8 +29,8 @@ from uno_sim.engine.rules_check import (
 )
 from uno_sim.engine.seats import step
 from uno_sim.engine.unowned import keep_alive, unowned
-from uno_sim.presets import load as load_preset
-from uno_sim.rules import Rules
+from uno_sim.game.presets import load as load_preset
+from uno_sim.game.rules import Rules
 
 # ---------------------------------------------------------------- compiled entry points
 

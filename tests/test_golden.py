@@ -15,7 +15,7 @@ import pytest
 
 from trace_checker import check_trace_file
 import uno_sim
-from uno_sim.trace import trace_events
+from uno_sim.running.trace import trace_events
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

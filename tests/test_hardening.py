@@ -122,7 +122,7 @@ def test_trace_write_failures_are_one_line(tmp_path):
 
 
 def test_atomic_path_writes_through_an_open_descriptor_without_truncating(tmp_path):
-    from uno_sim.files import atomic_path, descriptor_of
+    from uno_sim.output.files import atomic_path, descriptor_of
 
     log = tmp_path / "log.txt"
     log.write_text("kept\n")
@@ -146,7 +146,7 @@ def test_a_full_stdout_or_disk_is_one_line_not_an_unexpected_failure(capsys, tmp
     one_error(done.stderr, "cannot write to standard output: No space left on device")
     assert "unexpected" not in done.stderr
 
-    from uno_sim import charts
+    from uno_sim.output import charts
 
     def full_disk(data, path):
         raise OSError(28, "No space left on device")
@@ -334,7 +334,7 @@ def test_bounds_and_repeats_exit_2(capsys, tmp_path, args, needle):
 
 
 def test_match_target_out_of_reach_is_refused(capsys, tmp_path):
-    from uno_sim.warmup import warm_up
+    from uno_sim.running.warmup import warm_up
 
     warm_up("matches")  # else a cold cache adds the compile note to stderr
     code, _, err = invoke(capsys, "match", "standard", "--target", 1_000_000, "--out", tmp_path / "o")
@@ -345,12 +345,12 @@ def test_match_target_out_of_reach_is_refused(capsys, tmp_path):
 def test_match_checks_out_before_its_pilot(capsys, tmp_path, monkeypatch):
     """A bad --out fails at once: the pilot (and the engine's start-up) never runs, and the
     folder's error wins over a target that the pilot would refuse."""
-    import uno_sim.simulate
+    import uno_sim.running.games
 
     def no_pilot(*args, **kwargs):
         raise AssertionError("the pilot played before --out was checked")
 
-    monkeypatch.setattr(uno_sim.simulate, "simulate", no_pilot)
+    monkeypatch.setattr(uno_sim.running.games, "simulate", no_pilot)
     busy = tmp_path / "busy"
     busy.mkdir()
     (busy / "mine.txt").write_text("kept")

@@ -17,12 +17,12 @@ def _python(code: str, **env: str) -> dict:
 
 
 def test_a_warm_start_loads_none_of_the_declared_functions():
-    from uno_sim.warmup import warm_up
+    from uno_sim.running.warmup import warm_up
 
     warm_up("games")  # the cache now holds the kernel
     seen = _python("""
         import json
-        from uno_sim.warmup import warm_up
+        from uno_sim.running.warmup import warm_up
         from uno_sim.engine import jit
         warm_up("games")
         print(json.dumps({"declared": len(jit.DECLARED),

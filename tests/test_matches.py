@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from numba import njit
 
-from uno_sim.bots import Bot, pack_bots, parse_bots
+from uno_sim.game.bots import Bot, pack_bots, parse_bots
 from uno_sim.cli import run_cli
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.batch import run_key
 from uno_sim.engine.match import credit_players, match_leader, play_match, score_round_into, seating_classes
 from uno_sim.engine.unowned import keep_alive, unowned
-from uno_sim.matches import simulate_matches
-from uno_sim.rules import Rules
+from uno_sim.running.matches import simulate_matches
+from uno_sim.game.rules import Rules
 
 
 
@@ -345,7 +345,7 @@ def test_match_cli_rotate_seats(tmp_path, capsys):
 from positions import Position  # noqa: E402
 from uno_sim.engine.batch import run_matches  # noqa: E402
 from uno_sim.engine.match import extreme_sides, record_sides  # noqa: E402
-from uno_sim.matches import SHARE_UNITS, MatchAggregate, summarize_matches  # noqa: E402
+from uno_sim.stats.matches import SHARE_UNITS, MatchAggregate, summarize_matches  # noqa: E402
 
 CHIPS = dict(match_scoring="chips", match_rounds=10)
 

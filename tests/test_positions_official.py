@@ -3,12 +3,12 @@
 import pytest
 
 from positions import Position, cards, start_from
-from uno_sim.bots import Bot
-from uno_sim.cards import parse_face
+from uno_sim.game.bots import Bot
+from uno_sim.game.cards import parse_face
 from uno_sim.engine import state as S
 from uno_sim.engine.rules_check import holds_forbidding_card, legal_turn_card
-from uno_sim.rules import Rules
-from uno_sim.trace import decode_events
+from uno_sim.game.rules import Rules
+from uno_sim.running.trace import decode_events
 
 R4 = Rules(players=4)
 

@@ -5,11 +5,11 @@ worked examples."""
 import pytest
 
 from positions import Position, start_from
-from uno_sim.bots import Bot
+from uno_sim.game.bots import Bot
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.rules import Rules, RulesError
-from uno_sim.trace import decode_events
+from uno_sim.game.rules import Rules, RulesError
+from uno_sim.running.trace import decode_events
 
 RANDOM, EXPERT, GREEDY = Bot("random"), Bot("expert"), Bot("greedy")
 SAME = dict(sum_jump_in="same_color")

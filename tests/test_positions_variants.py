@@ -3,8 +3,8 @@
 import pytest
 
 from positions import Position
-from uno_sim.bots import Bot
-from uno_sim.rules import Rules
+from uno_sim.game.bots import Bot
+from uno_sim.game.rules import Rules
 
 STACK = dict(stack_draw_two=True, stack_draw_four=True)
 

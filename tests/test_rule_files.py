@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from uno_sim import cli
-from uno_sim import presets as P
-from uno_sim.rules import Rules, RulesError
+from uno_sim.game import presets as P
+from uno_sim.game.rules import Rules, RulesError
 
 
 def invoke(capsys, *args):

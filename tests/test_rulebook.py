@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from uno_sim.knobs import KNOBS
-from uno_sim.records import columns
-from uno_sim.rulebook import BEGIN, END, knob_section, update_rulebook
+from uno_sim.game.knobs import KNOBS
+from uno_sim.running.records import columns
+from uno_sim.game.rulebook import BEGIN, END, knob_section, update_rulebook
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "RULES.md"

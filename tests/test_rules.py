@@ -3,11 +3,11 @@
 import numpy as np
 import pytest
 
-from uno_sim import presets as P
-from uno_sim.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bots
+from uno_sim.game import presets as P
+from uno_sim.game.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bots
 from uno_sim.engine import layout as L
-from uno_sim.knobs import K
-from uno_sim.rules import Rules, RulesError
+from uno_sim.game.knobs import K
+from uno_sim.game.rules import Rules, RulesError
 
 
 # ---------------------------------------------------------------- validation

@@ -17,11 +17,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from uno_sim import api, checkpoint as ck_mod, chunks, cluster as cluster_mod
-from uno_sim.bots import parse_bots
+from uno_sim import api
+from uno_sim.running import checkpoint as ck_mod, chunks, cluster as cluster_mod
+from uno_sim.game.bots import parse_bots
 from uno_sim.cli import run_cli
-from uno_sim.errors import RunFailure
-from uno_sim.presets import load as load_preset
+from uno_sim.game.errors import RunFailure
+from uno_sim.game.presets import load as load_preset
 
 UNO = [sys.executable, "-m", "uno_sim"]
 
@@ -82,7 +83,7 @@ def scheduler():
 
 
 def test_fixed_plan_is_a_function_of_the_unit_and_covers_it():
-    from uno_sim.simulate import GameWork
+    from uno_sim.running.games import GameWork
 
     for total in (1, 5000, 16384, 100_000, 1_000_000, 20_000_000, 10**9):
         size = chunks.fixed_chunk(GameWork, total)
@@ -95,7 +96,7 @@ def test_fixed_plan_is_a_function_of_the_unit_and_covers_it():
 def test_play_in_blocks_equals_the_rows_aggregated():
     """What a cluster worker sends back for a chunk: the aggregate of exactly its games."""
     from uno_sim.engine.batch import run_chunk
-    from uno_sim.simulate import game_work
+    from uno_sim.running.games import game_work
     from uno_sim import stats
 
     rules = load_preset("stacking", players=5)
@@ -111,8 +112,9 @@ def test_play_in_blocks_equals_the_rows_aggregated():
 
 def test_aggregates_round_trip_through_checkpoint_arrays():
     from uno_sim import stats
-    from uno_sim.matches import simulate_matches, summarize_matches
-    from uno_sim.simulate import simulate
+    from uno_sim.running.matches import simulate_matches
+    from uno_sim.stats.matches import summarize_matches
+    from uno_sim.running.games import simulate
 
     bots = parse_bots("expert,random,random,random", 4)
     run = simulate(load_preset("standard"), bots, 4000, 3, workers=2, progress=False, rotate_seats=True)
@@ -131,7 +133,8 @@ def test_aggregates_round_trip_through_checkpoint_arrays():
 
 def test_match_aggregates_merge_exactly():
     from uno_sim.engine.batch import run_matches
-    from uno_sim.matches import match_work, summarize_matches
+    from uno_sim.running.matches import match_work
+    from uno_sim.stats.matches import summarize_matches
 
     rules = load_preset("standard", overrides={"match_scoring": "loser_penalty", "target": 200})
     bots = parse_bots("expert,random,random,random", 4)
@@ -387,7 +390,7 @@ def test_match_checkpoint_resumes_to_the_same_bytes(capsys, tmp_path):
     plan = api.prepare_match("standard", matches=5000, seed=4, checkpoint=tmp_path / "ck")
     plan.checkpoint.begin()
     store = plan.checkpoint.store(0)
-    from uno_sim.matches import match_work
+    from uno_sim.running.matches import match_work
 
     work = match_work(plan.rules, plan.bots, 4)
     size = plan.unit_params()["chunk"]

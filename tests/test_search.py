@@ -9,16 +9,16 @@ from numba import njit
 from positions import Position, cards
 from replay import assert_clean
 from uno_sim import api
-from uno_sim.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bot, parse_bots
-from uno_sim.cards import FACE_TEXTS, N_FACES
+from uno_sim.game.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bot, parse_bots
+from uno_sim.game.cards import FACE_TEXTS, N_FACES
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.bots.search import scratch
 from uno_sim.engine.search_rounds import continue_searching, plan_move
 from uno_sim.engine.unowned import keep_alive, unowned
-from uno_sim.presets import load as load_preset
-from uno_sim.rules import Rules
-from uno_sim.trace import decode_events
+from uno_sim.game.presets import load as load_preset
+from uno_sim.game.rules import Rules
+from uno_sim.running.trace import decode_events
 
 EXPERT, SEARCH = Bot("expert"), Bot("search", {"rollouts": 300})
 

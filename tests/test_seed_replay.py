@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay import SEED_PRESETS, assert_clean, rule_sets
-from uno_sim.bots import Bot, pack_bots
+from uno_sim.game.bots import Bot, pack_bots
 from uno_sim.engine import layout as L
 from uno_sim.engine.batch import run_chunk, run_key
-from uno_sim.presets import load as load_preset
-from uno_sim.rules import Rules, RulesError
-from uno_sim.trace import trace_one
+from uno_sim.game.presets import load as load_preset
+from uno_sim.game.rules import Rules, RulesError
+from uno_sim.running.trace import trace_one
 
 FORGETFUL = Bot("random", {"forget_uno": 0.3})
 MIXED = [Bot("expert"), Bot("greedy", {"forget_uno": 0.3}), Bot("bluffer"), FORGETFUL]

@@ -11,7 +11,7 @@ from numba import njit
 from uno_sim.engine import state as S
 from uno_sim.engine.sumsets import ENUMERATE, MOST_CARDS, collect, has_sum_set, hand_sum_claims, stale, sum_sets
 from uno_sim.engine.unowned import keep_alive, unowned
-from uno_sim.rules import Rules
+from uno_sim.game.rules import Rules
 
 
 @njit(cache=True)

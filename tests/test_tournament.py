@@ -1,4 +1,4 @@
-"""Tournaments (uno_sim.tournament_play): the table design, the Luce ratings and their intervals on
+"""Tournaments (uno_sim.running.tournaments): the table design, the Luce ratings and their intervals on
 rigged data with a known answer, the skill index, the games actually played (common deals,
 rotated seats), the files, `compare/sweep --skill` and bad input."""
 
@@ -12,9 +12,9 @@ import pytest
 from scipy.optimize import minimize
 
 from uno_sim import api, cli
-from uno_sim.rules import Rules
-from uno_sim.tournament_play import (MAX_TABLES, PresetGames, fit_ratings, rating_covariance, skill_index, skill_table,
-                                table_design, table_name)
+from uno_sim.game.rules import Rules
+from uno_sim.running.tournaments import MAX_TABLES, table_design
+from uno_sim.stats.ratings import PresetGames, fit_ratings, rating_covariance, skill_index, skill_table, table_name
 
 
 def invoke(capsys, *args):
@@ -215,8 +215,8 @@ def test_sweep_skill_adds_a_row_per_point_and_without_it_none(tmp_path, capsys):
 def test_a_rule_set_plays_its_tables_under_one_progress_bar(monkeypatch):
     """A tournament reports progress per rule set (one bar, plain lines without a terminal)
     rather than one short bar per table, each under the threshold and so never shown."""
-    from uno_sim import chunks, tournament_play
-    from uno_sim.bots import Bot
+    from uno_sim.running import chunks, tournaments as tournament_play
+    from uno_sim.game.bots import Bot
 
     made = []
     real = chunks.Progress

@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from replay import SEED_KNOBS  # noqa: E402
 from trace_checker import DEFAULT_RULES, check_trace_lines  # noqa: E402
-from uno_sim.knobs import DEFAULTS  # noqa: E402
+from uno_sim.game.knobs import DEFAULTS  # noqa: E402
 
 
 def _shared_dir():

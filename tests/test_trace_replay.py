@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay import assert_clean, rule_sets
-from uno_sim.bots import Bot
-from uno_sim.presets import load as load_preset, preset_names
-from uno_sim.rules import Rules, RulesError
+from uno_sim.game.bots import Bot
+from uno_sim.game.presets import load as load_preset, preset_names
+from uno_sim.game.rules import Rules, RulesError
 
 
 def test_one_thousand_standard_games_replay_cleanly():

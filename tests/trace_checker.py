@@ -2,7 +2,7 @@
 """Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines).
 
 Standard library only and deliberately independent of uno-sim's engine (it reads
-nothing but the knob names and defaults of the knob table, ``uno_sim/knobs.py``): it replays every game
+nothing but the knob names and defaults of the knob table, ``uno_sim/game/knobs.py``): it replays every game
 from its ``deal`` event and checks each event against SPEC.md and docs/RULES.md, then
 computes the SPEC 6 per-game record itself and compares it with the ``end`` event (and,
 when given, with the per-game CSV rows).
@@ -114,9 +114,9 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #     Its Wild swap target and cards are random: only legality is checked.
 
 COLORS = "RYGB"
-# The knob names and defaults are the one knob table's data (uno_sim/knobs.py is a plain table,
+# The knob names and defaults are the one knob table's data (uno_sim/game/knobs.py is a plain table,
 # not engine code); what each knob means is implemented here independently.
-from uno_sim.knobs import DEFAULTS as _TABLE_DEFAULTS  # noqa: E402
+from uno_sim.game.knobs import DEFAULTS as _TABLE_DEFAULTS  # noqa: E402
 
 DEFAULT_RULES = {name: value for name, value in _TABLE_DEFAULTS.items() if name != "players"}
 KNOBS = tuple(DEFAULT_RULES)

@@ -63,7 +63,7 @@ def write_perf_map(path: str) -> int:
 
 def main(argv: list[str]) -> None:
     from uno_sim.api import load_rules
-    from uno_sim.bots import pack_bots, parse_bots
+    from uno_sim.game.bots import pack_bots, parse_bots
     from uno_sim.engine.batch import run_chunk
     from uno_sim.engine.keys import run_key
 

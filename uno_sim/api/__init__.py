@@ -8,17 +8,17 @@
     cmp = uno_sim.compare(["standard", "house.toml"], games=200_000, overrides={"jump_in": True})
     cmp.differences             # each variant minus the first, with intervals and p-values
 
-Rules are given as a built-in preset name, a path to a TOML rule file (see uno_sim.presets),
+Rules are given as a built-in preset name, a path to a TOML rule file (see uno_sim.game.presets),
 or a `Rules` value; `overrides` is a dict of knob values (`{"hand_size": 5}`) applied on top;
-`bots` a spec like "expert,random,random,random" (uno_sim.bots). Every argument is checked
+`bots` a spec like "expert,random,random,random" (uno_sim.game.bots). Every argument is checked
 before anything is played; bad input raises a `uno_sim.BadInput` whose message names it.
 The command line is a thin layer over this module: `prepare_*` checks and plans, the plan's
 `execute()` plays, and each result's `files()` names the files a command writes.
 
 Every call takes `cluster` (a Dask scheduler address `tcp://host:8786`, or `local[:N]`: the
-same numbers, played by a cluster's workers; uno_sim.cluster) and `checkpoint` (a folder
+same numbers, played by a cluster's workers; uno_sim.running.cluster) and `checkpoint` (a folder
 keeping every finished chunk, so that the same call after an interruption continues where it
-stopped; uno_sim.checkpoint).
+stopped; uno_sim.running.checkpoint).
 
 The package holds one job a module: common.py (checks, rule loading, the command line that
 reproduces a result), result_base.py (what every result shares: charts, report, JSON rows),
@@ -30,7 +30,7 @@ public names.
 """
 
 # Every public name the single module api.py had, so that `api.X` keeps working.
-from ..errors import InputError
+from ..game.errors import InputError
 from .common import MAX_GAMES, MAX_SEED, RuleSpec, check_count, command_line, load_rules, override_dict
 from .result_base import VariantCharts
 from .runs import Run, RunPlan, check_per_game, prepare_run, run

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .. import presets
-from ..errors import InputError
-from ..knobs import BY_NAME, MAX_PLAYERS
-from ..rules import Rules, build_rules, parse_assignments, parse_value
+from ..game import presets
+from ..game.errors import InputError
+from ..game.knobs import BY_NAME, MAX_PLAYERS
+from ..game.rules import Rules, build_rules, parse_assignments, parse_value
 
 MAX_GAMES = 10**12  # games (or matches) per variant: far beyond a day's run, well inside int64 counts
 MAX_SEED = 2**63 - 1
@@ -90,7 +90,7 @@ def _spec_text(rules: RuleSpec) -> str:
 def _rule_args(rules: RuleSpec, overrides: Mapping[str, Any] | Sequence[str] | None) -> list[str]:
     """`--set KNOB=VALUE` words of the overrides; a Rules value becomes its knobs away from the
     defaults on top of standard."""
-    from ..tables import fmt_value
+    from ..output.tables import fmt_value
 
     given = override_dict(overrides)
     if isinstance(rules, Rules):
@@ -120,12 +120,12 @@ def _common_options(count_option: str, count: int, players: int | None, bots: st
 def _open_checkpoint(path: str | Path | None, command: str, units: Callable[[], list[dict]]) -> Any:
     if path is None:
         return None
-    from ..checkpoint import Checkpoint
+    from ..running.checkpoint import Checkpoint
 
     return Checkpoint.open(path, command, units())
 
 
 def _cluster(text: str | None) -> Any:
-    from ..cluster import parse_cluster
+    from ..running.cluster import parse_cluster
 
     return parse_cluster(text)

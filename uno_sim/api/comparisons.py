@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..errors import InputError
+from ..game.errors import InputError
 from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
 from .result_base import VariantCharts, _frame_records
 from .runs import Run, RunPlan, _play_runs, prepare_run
@@ -50,18 +50,18 @@ class Comparison(VariantCharts):
 
     @cached_property
     def headline(self):
-        from ..headline import compare_headline
+        from ..output.headline import compare_headline
 
         return compare_headline(self.summary, self.differences)
 
     @property
     def startup(self):
-        from ..warmup import Startup
+        from ..running.warmup import Startup
 
         return sum((r.startup for r in self.runs), Startup())
 
     def tables(self, all_metrics: bool = False):
-        from ..tables import compare_table
+        from ..output.tables import compare_table
 
         return [compare_table(self, all_metrics)]
 
@@ -74,8 +74,8 @@ class Comparison(VariantCharts):
 
     def plot_differences(self):
         """Every compared metric's difference to the baseline with its interval (differences.png)."""
-        from .. import charts
-        from ..headline import quiet_metrics
+        from ..output import charts
+        from ..output.headline import quiet_metrics
 
         return charts.differences(self.differences, self.summary, [r._chart_variant() for r in self.runs],
                                   quiet_metrics(self.summary))

@@ -8,10 +8,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..bots import Bot, describe, parse_bots
-from ..errors import InputError
-from ..knobs import BY_NAME
-from ..rules import Rules
+from ..game.bots import Bot, describe, parse_bots
+from ..game.errors import InputError
+from ..game.knobs import BY_NAME
+from ..game.rules import Rules
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, check_count, command_line,
                      load_rules, override_dict)
 from .result_base import _Charts, _frame_records
@@ -43,8 +43,8 @@ class MatchRun(_Charts):
 
     @cached_property
     def headline(self):
-        from ..headline import match_headline
-        from ..matches import match_length
+        from ..output.headline import match_headline
+        from ..stats.matches import match_length
 
         return match_headline(self.summary, match_length(self.rules))
 
@@ -57,7 +57,7 @@ class MatchRun(_Charts):
         return [self]
 
     def tables(self):
-        from ..tables import match_table
+        from ..output.tables import match_table
 
         return [match_table(self)]
 
@@ -67,7 +67,7 @@ class MatchRun(_Charts):
                 "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
     def plot_rounds(self):
-        from ..charts import rounds_per_match
+        from ..output.charts import rounds_per_match
 
         return rounds_per_match(self.result, self.name, describe(self.bots))
 
@@ -108,16 +108,16 @@ class MatchPlan:
             self.piloted = True
 
     def unit_params(self) -> dict[str, Any]:
-        from ..checkpoint import unit_params
-        from ..chunks import fixed_chunk
-        from ..matches import MatchWork
+        from ..running.checkpoint import unit_params
+        from ..running.chunks import fixed_chunk
+        from ..running.matches import MatchWork
 
         return unit_params("matches", self.rules, self.bots, self.seed, self.matches, self.rotate_seats,
                            fixed_chunk(MatchWork, self.matches))
 
     def execute(self, progress: bool = False) -> MatchRun:
-        from .. import cluster as cluster_mod
-        from ..matches import simulate_matches
+        from ..running import cluster as cluster_mod
+        from ..running.matches import simulate_matches
 
         self.run_pilot(progress)  # a plan prepared with pilot=False
         with cluster_mod.executor(self.cluster, self.workers) as executor:
@@ -169,8 +169,8 @@ def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
     rounds (None when the match length is fixed by match_rounds). A target out of reach
     within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
     from ..engine.layout import MAX_MATCH_ROUNDS
-    from ..simulate import simulate
-    from ..warmup import warm_up
+    from ..running.games import simulate
+    from ..running.warmup import warm_up
 
     rules = plan.rules
     if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):

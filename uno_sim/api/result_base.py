@@ -17,7 +17,7 @@ class _Charts:
         raise NotImplementedError
 
     def chart_png(self, name: str) -> bytes:
-        from .. import charts
+        from ..output import charts
 
         cache = self.__dict__.setdefault("_png_cache", {})
         if name not in cache:
@@ -25,19 +25,19 @@ class _Charts:
         return cache[name]
 
     def _chart_files(self) -> dict[str, Callable[[Path], None]]:
-        from .. import charts
+        from ..output import charts
 
         return {f"{name}.png": (lambda path, name=name: charts.write_png(self.chart_png(name), path))
                 for name in self.chart_names()}
 
     def _report_file(self) -> dict[str, Callable[[Path], None]]:
-        from .. import report
+        from ..output import report
 
         return {"report.html": lambda path: report.write(self, path)}
 
     def to_html(self) -> str:
         """The one-page report (report.html) as text."""
-        from .. import report
+        from ..output import report
 
         return report.html(self)
 
@@ -57,13 +57,13 @@ class VariantCharts(_Charts):
         raise NotImplementedError
 
     def _stacking(self) -> bool:
-        from ..charts import stacking_on
+        from ..output.charts import stacking_on
 
         return any(stacking_on(v.rules) for v in getattr(self, "runs", [self]))
 
     def plot(self, chart: str):
         """One of charts.VARIANT_CHARTS by name, as a Figure."""
-        from ..charts import VARIANT_CHARTS
+        from ..output.charts import VARIANT_CHARTS
 
         return VARIANT_CHARTS[chart](self._variants())
 
@@ -89,7 +89,7 @@ class VariantCharts(_Charts):
         """The charts that apply: max_pending only when some variant stacks, bot_win_rates only
         when some variant seats more than one kind of bot (with one bot everywhere it would
         only restate the no-winner rate)."""
-        from ..charts import variant_chart_names
+        from ..output.charts import variant_chart_names
 
         return variant_chart_names(self._stacking(), self._mixed_bots())
 

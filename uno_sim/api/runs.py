@@ -8,9 +8,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..bots import Bot, describe, parse_bots
-from ..errors import InputError
-from ..rules import Rules
+from ..game.bots import Bot, describe, parse_bots
+from ..game.errors import InputError
+from ..game.rules import Rules
 from .common import RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, command_line, load_rules
 from .result_base import VariantCharts, _frame_records
 
@@ -44,7 +44,7 @@ class Run(VariantCharts):
         import pandas as pd
 
         from ..stats import summary_frame
-        from ..tournament_play import skill_measure
+        from ..stats.ratings import skill_measure
 
         skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
         return pd.concat([frame, skill], ignore_index=True)
@@ -62,14 +62,14 @@ class Run(VariantCharts):
         """Every metric (docs/METRICS.md), with `skill_index` last when the skill games were played."""
         ms = self.result.measures()
         if self.skill_result is not None:
-            from ..tournament_play import skill_measure
+            from ..stats.ratings import skill_measure
 
             ms.append(skill_measure(self.skill_result))
         return ms
 
     @cached_property
     def headline(self):
-        from ..headline import run_headline
+        from ..output.headline import run_headline
 
         seats = {label: [b.label for b in self.bots].count(label) for label in dict.fromkeys(b.label for b in self.bots)}
         return run_headline(self.summary, seats)
@@ -84,7 +84,7 @@ class Run(VariantCharts):
         return [self]
 
     def tables(self):
-        from ..tables import run_tables
+        from ..output.tables import run_tables
 
         return run_tables(self)
 
@@ -94,7 +94,7 @@ class Run(VariantCharts):
                 "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
     def _chart_variant(self):
-        from ..charts import Variant
+        from ..output.charts import Variant
 
         return Variant(name=self.name, summary=self.summary, aggregate=self.result.aggregate,
                        players=self.rules.players, bots=describe(self.bots),
@@ -138,9 +138,9 @@ class RunPlan:
 
     def unit_params(self) -> dict[str, Any]:
         """What the run's numbers depend on (recorded in a checkpoint)."""
-        from ..checkpoint import unit_params
-        from ..chunks import fixed_chunk
-        from ..simulate import GameWork
+        from ..running.checkpoint import unit_params
+        from ..running.chunks import fixed_chunk
+        from ..running.games import GameWork
 
         return unit_params("games", self.rules, self.bots, self.seed, self.games, self.rotate_seats,
                            fixed_chunk(GameWork, self.games))
@@ -163,8 +163,8 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
                per_game: bool = False,
                per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
     """Play several runs through one pipeline, on threads or a cluster, with a checkpoint."""
-    from .. import cluster as cluster_mod
-    from ..simulate import GameRun, play_runs
+    from ..running import cluster as cluster_mod
+    from ..running.games import GameRun, play_runs
 
     paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
     check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
@@ -190,7 +190,7 @@ def _skill_games(plan: RunPlan, progress: bool) -> Any:
     """The skill games of a plan with `skill` (expert against random, seats rotated), else None."""
     if not plan.skill:
         return None
-    from ..tournament_play import skill_games
+    from ..running.tournaments import skill_games
 
     return skill_games(plan.rules, plan.games, plan.seed, plan.workers, progress, f"{plan.name} (skill index)")
 

@@ -10,11 +10,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .. import presets
-from ..bots import describe
-from ..errors import InputError
-from ..knobs import BY_NAME
-from ..rules import Rules, RulesError, parse_value
+from ..game import presets
+from ..game.bots import describe
+from ..game.errors import InputError
+from ..game.knobs import BY_NAME
+from ..game.rules import Rules, RulesError, parse_value
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
                      override_dict)
 from .result_base import _Charts, _frame_records
@@ -132,13 +132,13 @@ class Sweep(_Charts):
 
     @cached_property
     def headline(self):
-        from ..headline import sweep_headline
+        from ..output.headline import sweep_headline
 
         return sweep_headline(self.summary, self.knobs)
 
     @property
     def startup(self):
-        from ..warmup import Startup
+        from ..running.warmup import Startup
 
         return sum((r.startup for r in self.runs), Startup())
 
@@ -172,7 +172,7 @@ class Sweep(_Charts):
         return frame
 
     def tables(self):
-        from ..tables import ranked_table, sweep_table
+        from ..output.tables import ranked_table, sweep_table
 
         return [sweep_table(self)] + ([ranked_table(self)] if len(self.knobs) > 1 else [])
 
@@ -200,7 +200,7 @@ class Sweep(_Charts):
         return self.plot()
 
     def plot(self):
-        from .. import charts
+        from ..output import charts
 
         if len(self.knobs) != 1:
             raise ValueError("the sweep chart shows one varied knob")
@@ -220,7 +220,7 @@ class Sweep(_Charts):
         return (x, y, facets) if panels <= MAX_PANELS else None
 
     def plot_heatmap(self, metric: str):
-        from .. import charts
+        from ..output import charts
 
         layout = self.heatmap_layout()
         if layout is None:
@@ -358,7 +358,7 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
 
 
 def _setting_text(value: Any) -> str:
-    from ..tables import fmt_value
+    from ..output.tables import fmt_value
 
     return fmt_value(value)
 

@@ -1,4 +1,4 @@
-"""Tournaments (played by uno_sim.tournament_play): the bot list, `prepare_tournament`,
+"""Tournaments (played by uno_sim.running.tournaments): the bot list, `prepare_tournament`,
 `TournamentPlan`, `Tournament`."""
 
 from __future__ import annotations
@@ -8,16 +8,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..bots import Bot
-from ..errors import InputError
-from ..knobs import MAX_PLAYERS
-from ..rules import Rules
+from ..game.bots import Bot
+from ..game.errors import InputError
+from ..game.knobs import MAX_PLAYERS
+from ..game.rules import Rules
 from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, load_rules
 
 
 @dataclass
 class Tournament:
-    """Every table of the bots under each rule set (uno_sim.tournament_play): `tables` (the rows of
+    """Every table of the bots under each rule set (uno_sim.running.tournaments): `tables` (the rows of
     tournament.csv: each bot's win rate at each table), `ratings` (ratings.csv: Luce ratings
     with 95% intervals), `skill` (skill.csv: the skill index of each rule set);
     `plot_ratings()` (a bot x rule set heatmap) and `plot_skill()` (bars with intervals)."""
@@ -56,17 +56,18 @@ class Tournament:
                 f"seats rotated, seed {r.seed}")
 
     def plot_ratings(self):
-        from ..charts import ratings_heatmap
+        from ..output.charts import ratings_heatmap
 
         return ratings_heatmap(self.ratings, self.presets, [b.label for b in self.bots], self._subtitle())
 
     def plot_skill(self):
-        from ..charts import skill_bars
+        from ..output.charts import skill_bars
 
         return skill_bars(self.skill, self._subtitle())
 
     def files(self) -> dict[str, Callable[[Path], None]]:
-        from .. import charts, stats
+        from ..output import charts
+        from .. import stats
 
         return {
             "tournament.csv": lambda path: stats.write_csv(self.tables, path),
@@ -88,20 +89,20 @@ class TournamentPlan:
     @property
     def tables(self) -> dict[int, int]:
         """Tables per player count."""
-        from ..tournament_play import table_design
+        from ..running.tournaments import table_design
 
         return {rules.players: len(table_design(len(self.bots), rules.players)[0]) for _, rules in self.rule_sets}
 
     def execute(self, progress: bool = False) -> Tournament:
-        from ..tournament_play import play_tournament
+        from ..running.tournaments import play_tournament
 
         return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress))
 
 
 def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
     """Distinct bots from `random,greedy,expert:challenge_prob=0` (or a list of entries)."""
-    from ..bots import parse_bot
-    from ..tournament_play import MAX_BOTS
+    from ..game.bots import parse_bot
+    from ..running.tournaments import MAX_BOTS
 
     entries = spec.split(",") if isinstance(spec, str) else list(spec)
     bots = [parse_bot(entry) for entry in entries]
@@ -140,6 +141,6 @@ def tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] 
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                progress: bool = False) -> Tournament:
     """Every table of the bots under each rule set, on common deals with rotated seats; see
-    uno_sim.tournament_play."""
+    uno_sim.running.tournaments."""
     return prepare_tournament(presets_, bots=bots, deals=deals, players=players, seed=seed, overrides=overrides,
                               workers=workers).execute(progress=progress)

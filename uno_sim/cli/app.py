@@ -18,8 +18,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import interrupts
-from ..errors import BadInput, RunFailure
+from ..running import interrupts
+from ..game.errors import BadInput, RunFailure
 from . import bench, compare, match, presets, resume, rules, run, show, sweep, tournament, trace
 
 try:  # typer >= 0.16 vendors click as typer._click
@@ -48,7 +48,7 @@ for command in (presets.presets, show.show, rules.rules, run.run, compare.compar
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from ..game.version import VERSION as __version__
 
         typer.echo(f"uno-sim {__version__}")
         raise typer.Exit()

@@ -1,4 +1,4 @@
-"""`uno-sim bench`: games per second for a fixed set of cases (uno_sim/bench.py)."""
+"""`uno-sim bench`: games per second for a fixed set of cases (uno_sim/running/bench.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..api import check_count
-from ..files import check_out_file
+from ..output.files import check_out_file
 from .render import stdout
 
 
@@ -26,7 +26,7 @@ def bench(
     ] = None,
 ) -> None:
     """Games per second for fixed presets, player counts and thread counts."""
-    from ..bench import check_baseline, machine, run_benchmarks, run_timings, write_results
+    from ..running.bench import check_baseline, machine, run_benchmarks, run_timings, write_results
 
     check_count("--games", games)
     check_count("--repeats", repeats, maximum=100)

@@ -10,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from ..files import OutputError, OutputFolder, check_out_dir
+from ..output.files import OutputError, OutputFolder, check_out_dir
 from .render import stdout
 
 REPORTS_DIR = Path("reports")

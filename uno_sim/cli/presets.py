@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from .. import presets as P
-from ..rules import RulesError
+from ..game import presets as P
+from ..game.rules import RulesError
 
 
 def presets() -> None:

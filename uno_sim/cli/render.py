@@ -1,4 +1,4 @@
-"""Terminal output of the commands: the headline, the result's tables (uno_sim/tables.py)
+"""Terminal output of the commands: the headline, the result's tables (uno_sim/output/tables.py)
 drawn with rich, and the timing line. With --json nothing of this is printed."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ..tables import (Table, compare_table, fmt_value, match_table, ranked_table, run_tables,  # noqa: F401
+from ..output.tables import (Table, compare_table, fmt_value, match_table, ranked_table, run_tables,  # noqa: F401
                       sweep_table)
 
 
@@ -136,7 +136,7 @@ def print_match(match_run) -> None:
 
 def print_tournament(t) -> None:
     """Ratings (bots x rule sets) and the skill index of each rule set (api.Tournament)."""
-    from ..tables import pct, pp
+    from ..output.tables import pct, pp
 
     console = stdout()
     r = t.result

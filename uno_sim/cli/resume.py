@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..errors import InputError
+from ..game.errors import InputError
 from . import options as O
 
 _argv: list[str] | None = None  # the command line being run (app.run_cli sets it)

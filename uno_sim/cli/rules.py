@@ -6,9 +6,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..errors import InputError
-from ..knobs import BY_NAME
-from ..rulebook import by_group, knob_entry, knob_section
+from ..game.errors import InputError
+from ..game.knobs import BY_NAME
+from ..game.rulebook import by_group, knob_entry, knob_section
 from .render import stdout
 
 

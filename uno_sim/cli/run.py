@@ -54,7 +54,7 @@ def run(
 
 
 def check_parquet(parquet: bool) -> None:
-    from ..simulate import parquet_available  # here: importing simulate loads the engine
+    from ..running.games import parquet_available  # here: importing simulate loads the engine
 
     if parquet and not parquet_available():
         raise api.InputError("--parquet needs pyarrow (pip install 'uno-sim[parquet]')")

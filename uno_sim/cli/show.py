@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.table import Table
 
 from .. import api
-from .. import presets as P
-from ..knobs import BY_NAME
+from ..game import presets as P
+from ..game.knobs import BY_NAME
 from . import options as O
 from .render import fmt_value, stdout
 

@@ -11,8 +11,9 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from .. import api, interrupts
-from ..files import OutputError, check_out_file, made_dirs, output_stream
+from .. import api
+from ..running import interrupts
+from ..output.files import OutputError, check_out_file, made_dirs, output_stream
 from . import options as O
 
 
@@ -38,7 +39,7 @@ def trace(
     if not to_stdout:
         check_out_file(out)
 
-    from ..trace import trace_events
+    from ..running.trace import trace_events
 
     events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats, progress=True)
     finished = [0]  # games whose events were all written

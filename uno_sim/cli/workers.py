@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from ..chunks import available_threads
+from ..running.chunks import available_threads
 
 
 def note_workers(workers: int | None, cluster: str | None = None) -> None:

@@ -12,8 +12,8 @@ import numpy as np
 
 from .jit import njit
 
-from .. import cards
-from ..cards import DRAW_TWO, N_COLORS, N_FACES, N_SYMBOLS, REVERSE, SKIP, WILD, WILD_DRAW_FOUR  # noqa: F401  (re-exported)
+from ..game import cards
+from ..game.cards import DRAW_TWO, N_COLORS, N_FACES, N_SYMBOLS, REVERSE, SKIP, WILD, WILD_DRAW_FOUR  # noqa: F401  (re-exported)
 from .layout import N_BOT_PARAMS
 from .state import O_HANDS, O_HSIZE, O_PARAMS
 

@@ -8,7 +8,7 @@ import numpy as np
 from .jit import njit
 
 from . import layout as L
-from ..knobs import K
+from ..game.knobs import K
 from .play import play_round
 from .rng import seed_game
 from .search_rounds import play_round_any

@@ -1,7 +1,7 @@
 """The run key: one 64-bit number per user seed, from which every game seeds its generator.
 
 Plain Python (numpy only): callers get the key before the engine is compiled or loaded, so
-that the start-up message (uno_sim.warmup) is on screen before any compiling starts.
+that the start-up message (uno_sim.running.warmup) is on screen before any compiling starts.
 """
 
 import numpy as np

@@ -4,14 +4,14 @@ columns, trace event codes, bot codes and parameters, fixed-point probabilities.
 Plain Python (no numba, no numpy), so the command line can read it without compiling
 anything. Every list of names is written once; offsets and codes are derived from it, and
 the engine reads them as plain ints (module constants or namedtuple fields) that numba folds.
-The rule knobs and their indices live in uno_sim/knobs.py (`K`).
+The rule knobs and their indices live in uno_sim/game/knobs.py (`K`).
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
-
-from ..knobs import MAX_PLAYERS
+from ..game.bots import BOT_NAMES, BOT_PARAMS, OBJECTIVES, ROLLOUT_POLICIES
+from ..game.knobs import MAX_PLAYERS
+from ..game.packing import ONE, enum, fixed_point  # noqa: F401  (the engine reads them from here)
 
 
 class Blocks:
@@ -44,20 +44,6 @@ class Blocks:
             assert offset == end, f"{self.what}: block {name!r} at {offset} overlaps or leaves a gap (expected {end})"
             end = offset + size
         assert end == self.size, f"{self.what}: size {self.size} != end of the last block {end}"
-
-
-def enum(typename: str, names: tuple[str, ...]):
-    """A namedtuple instance mapping each name to its position: `enum("Why", WHYS).uno == 3`."""
-    return namedtuple(typename, names)(*range(len(names)))
-
-
-# ---------------------------------------------------------------- fixed-point probabilities
-ONE = 1 << 32  # probability 1: a chance is one integer comparison on the generator's high 32 bits
-
-
-def fixed_point(prob: float) -> int:
-    """A probability in [0, 1] as a threshold out of 2**32."""
-    return int(round(float(prob) * ONE))
 
 
 # ---------------------------------------------------------------- per-game record (int64)
@@ -121,16 +107,12 @@ WHYS = ("turn", "penalty", "challenge", "uno", "lead")
 WHY = enum("Why", WHYS)
 
 # ---------------------------------------------------------------- bots
-BOT_NAMES = ("random", "greedy", "expert", "bluffer", "search")
+# The bot table (names, parameters, choices) lives in uno_sim/game/bots.py; the codes are positions.
 BOT = enum("BotCode", BOT_NAMES)
-
-# Bot parameters: one int64 row per seat (bots.py packs them: probabilities as fixed point,
+# Bot parameters: one int64 row per seat (game/bots.py packs them: probabilities as fixed point,
 # whole numbers as they are, choices as the index of the choice).
-BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective")
 BP = enum("BotParam", BOT_PARAMS)
 N_BOT_PARAMS = len(BOT_PARAMS)
-ROLLOUT_POLICIES = ("random", "greedy", "expert")  # search's rollout_policy choices (index = value)
-OBJECTIVES = ("win", "points")  # search's objective choices
 
 # ---------------------------------------------------------------- per-match record (int64)
 # A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated

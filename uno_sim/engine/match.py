@@ -28,7 +28,7 @@ import numpy as np
 from .jit import njit
 
 from . import layout as L
-from ..knobs import BY_NAME, K
+from ..game.knobs import BY_NAME, K
 from .rng import randint, seed_game
 from .search_rounds import play_round_any
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC

@@ -8,8 +8,8 @@ import numpy as np
 
 from .jit import njit, njit_typed
 
-from ..cards import copies
-from ..knobs import K
+from ..game.cards import copies
+from ..game.knobs import K
 from . import layout as L
 from .access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
 from .bots import dispatch as bot

@@ -7,7 +7,7 @@ import numpy as np
 
 from .jit import njit
 
-from ..knobs import K
+from ..game.knobs import K
 from .access import DRAW_TWO, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
 from .state import S_SET_COLORS, S_SET_NUMS
 

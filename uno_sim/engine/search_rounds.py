@@ -15,7 +15,7 @@ import numpy as np
 
 from .jit import njit
 
-from ..knobs import K
+from ..game.knobs import K
 from . import layout as L
 from .access import param
 from .bots import planned

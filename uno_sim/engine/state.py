@@ -14,9 +14,9 @@ Probabilities (uno_catch, bot parameters) are stored as fixed-point thresholds o
 
 import numpy as np
 
-from ..cards import DECK_SIZE as DECK
-from ..cards import N_FACES
-from ..knobs import MAX_PLAYERS, N_KNOBS
+from ..game.cards import DECK_SIZE as DECK
+from ..game.cards import N_FACES
+from ..game.knobs import MAX_PLAYERS, N_KNOBS
 from .layout import N_BOT_PARAMS, N_COLS, Blocks
 
 GAME = Blocks("game array")

@@ -15,7 +15,7 @@ import numpy as np
 
 from .jit import njit, njit_typed
 
-from ..knobs import K
+from ..game.knobs import K
 from .access import hand
 from .sigs import G, I, VOID
 from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_CACHE, O_SUM_FACES, O_SUM_REST, O_SUM_TAKE, SUM_CACHE_WIDTH

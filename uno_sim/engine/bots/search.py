@@ -34,7 +34,7 @@ import numpy as np
 
 from ..jit import njit
 
-from ...knobs import K
+from ...game.knobs import K
 from .. import layout as L
 from ..access import N_FACES, WILD, hand
 from ..layout import ONE

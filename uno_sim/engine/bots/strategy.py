@@ -12,7 +12,7 @@ share every function here. Bot parameters are fixed point (layout.fixed_point); 
 
 from ..jit import njit, njit_typed
 
-from ...knobs import K
+from ...game.knobs import K
 from .. import layout as L
 from ..access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
 from ..rng import chance

@@ -8,7 +8,7 @@ the compiled code is one function per question, as before the bots had a package
 
 from ..jit import njit, njit_typed
 
-from ...knobs import K
+from ...game.knobs import K
 from .. import layout as L
 from ..access import N_FACES, WILD, WILD_DRAW_FOUR, hand, hsize, param
 from ..rng import chance, randint

@@ -31,7 +31,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from .errors import BadInput
+from ..game.errors import BadInput
 
 MANIFEST = ".uno-sim-files"
 # mkstemp names: prefix `.NAME.`, 8 random characters, suffix `.tmp`

@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .bots import parse_bots
-from .presets import load as load_preset
+from ..game.bots import parse_bots
+from ..game.presets import load as load_preset
 
 # (preset, players, bots, workers, target games/s or None)
 CASES = [
@@ -62,7 +62,7 @@ class BenchRow:
 
 
 def run_case(preset: str, players: int, bots: str, workers: int, games: int, repeats: int) -> list[float]:
-    from .simulate import simulate
+    from .games import simulate
 
     rules = load_preset(preset, players=players)
     seat_bots = parse_bots(bots, players)
@@ -77,7 +77,7 @@ def run_case(preset: str, players: int, bots: str, workers: int, games: int, rep
 def check_baseline(path: Path | None) -> dict[str, float]:
     """The baseline figures by case key from a benchmarks.json ({} when there is none); a file
     that is not one is an OutputError naming it (checked before a benchmark runs)."""
-    from .files import OutputError
+    from ..output.files import OutputError
 
     if path is None or not path.is_file():
         return {}
@@ -106,8 +106,8 @@ def kernel_rate(games: int, workers: int = 2) -> float:
     engine's chunks back to back, no aggregation, no Python per chunk beyond the call."""
     import time
 
-    from .bots import pack_bots
-    from .engine.batch import run_chunk, run_key
+    from ..game.bots import pack_bots
+    from ..engine.batch import run_chunk, run_key
 
     rules = load_preset("standard")
     codes, params = pack_bots(parse_bots("random", 4))

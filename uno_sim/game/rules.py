@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .engine.layout import fixed_point
+from .packing import fixed_point
 from .errors import BadInput
 from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KNOBS, N_KNOBS, Knob
 
@@ -24,7 +24,7 @@ def _field_type(knob: Knob) -> type:
 
 
 class _RulesMethods:
-    """Methods of `Rules` (its fields come from the knob table, uno_sim/knobs.py)."""
+    """Methods of `Rules` (its fields come from the knob table, uno_sim/game/knobs.py)."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -67,7 +67,7 @@ Rules = dataclasses.make_dataclass(
     frozen=True,
 )
 Rules.__module__ = __name__
-Rules.__doc__ = "One rule set: a field per knob of uno_sim/knobs.py (defaults: the official rules)."
+Rules.__doc__ = "One rule set: a field per knob of uno_sim/game/knobs.py (defaults: the official rules)."
 
 
 def knob_type(name: str) -> type:

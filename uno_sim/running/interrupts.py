@@ -44,7 +44,7 @@ _guard_depth = 0
 
 
 def _stop_engine() -> None:
-    from .engine.threads import request_stop  # the engine's stop flag (numpy only, compiles nothing)
+    from ..engine.threads import request_stop  # the engine's stop flag (numpy only, compiles nothing)
 
     request_stop()
 
@@ -60,7 +60,7 @@ def handler(signum, frame) -> None:
 def reset() -> None:
     """Forget a handled signal and let the kernels run again (a new command, a new test)."""
     global _received
-    from .engine.threads import clear_stop
+    from ..engine.threads import clear_stop
 
     _received = None
     clear_stop()

@@ -1,7 +1,7 @@
 """The one-page report, report.html: one self-contained file (charts embedded as base64 PNG,
 no scripts, no network access) with the headline, the tables, the charts, the rules that
 differ from the official ones, the bots, the seed, the uno-sim version and the command that
-reproduces it. Rendered with Jinja2 from the template shipped in uno_sim/templates/.
+reproduces it. Rendered with Jinja2 from the template shipped in uno_sim/output/templates/.
 
 Any result of uno_sim.api (Run, Comparison, Sweep, MatchRun) can be given: they share the
 parts used here (`kind`, `headline`, `tables()`, `chart_names()`, `chart_png()`, `runs`,
@@ -14,7 +14,7 @@ import base64
 import os
 from pathlib import Path
 
-from .bots import describe
+from ..game.bots import describe
 from .files import atomic_path
 from .tables import Table, rules_changed
 
@@ -52,7 +52,7 @@ def chart_caption(name: str) -> str:
 def _environment():
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    return Environment(loader=PackageLoader("uno_sim", "templates"), autoescape=select_autoescape(["html", "j2"]),
+    return Environment(loader=PackageLoader("uno_sim.output", "templates"), autoescape=select_autoescape(["html", "j2"]),
                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
 
@@ -99,7 +99,7 @@ def _summary_table(result) -> Table | None:
 
 
 def context(result) -> dict:
-    from . import __version__
+    from ..game.version import VERSION as __version__
 
     names = " vs ".join(result.names) if hasattr(result, "names") else result.name
     headline = list(result.headline)

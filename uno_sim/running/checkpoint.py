@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import BadInput
-from .files import durable_write, remove_stale_temp_files
-from .stats import IntHistogram
+from ..game.errors import BadInput
+from ..output.files import durable_write, remove_stale_temp_files
+from ..stats import IntHistogram
 
 FORMAT = 1
 MANIFEST = "checkpoint.json"
@@ -132,8 +132,8 @@ def _items(agg: Any) -> int:
 
 
 def engine_identity() -> dict[str, str]:
-    from . import __version__
-    from .engine.jit import sources_hash
+    from ..game.version import VERSION as __version__
+    from ..engine.jit import sources_hash
 
     return {"uno_sim": __version__, "engine": sources_hash()}
 
@@ -249,7 +249,7 @@ class Checkpoint:
             if diff:
                 raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); resume it with "
                                       f"`uno-sim resume {path}`, or choose another folder")
-        from .files import probe_writable, nearest_existing
+        from ..output.files import probe_writable, nearest_existing
 
         probe_writable(nearest_existing(ck.path), what)
         return ck

@@ -1,8 +1,8 @@
-"""Matches (docs/RULES.md, "Matches"): orchestration, streaming aggregation and the tidy summary.
+"""Match statistics (docs/RULES.md, "Matches"): the streaming aggregate and the tidy summary.
 
-The rounds of a match are played inside the engine (engine/match.py); this module runs
-matches in chunks, keeps counters and histograms (never the rows), and builds the tidy
-`match.csv` table: `variant, metric, value, ci_low, ci_high, games` where `games` is the
+The rounds of a match are played inside the engine (engine/match.py), the matches in chunks
+by running/matches.py; this module keeps their counters and histograms (never the rows) and
+builds the tidy `match.csv` table: `variant, metric, value, ci_low, ci_high, games` where `games` is the
 number of matches. Metric names: `match_win_rate_seat_{i}` (or `match_win_rate_team_{k}`),
 `match_win_rate_bot_{label}`, `undecided_rate`, `tie_rate` (with `match_rounds`),
 `match_loser_rate_seat_{i}` / `_team_{k}` / `_bot_{label}` (`loser_penalty`),
@@ -20,18 +20,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .bots import Bot, pack_bots
-from .engine import layout as L
-from .rules import Rules
-from .chunks import Threads, Unit, run_chunks
-from .warmup import Startup
-
+from ..engine import layout as L
+from ..game.rules import Rules
+from .histogram import IntHistogram
+from .measures import Measure, mean_measure, rate_measure, spread_measures, summary_frame
 
 SHARE_UNITS = 2520  # lcm(1..10): a win shared by k <= 10 sides is SHARE_UNITS // k units each
 
@@ -64,8 +60,8 @@ class MatchAggregate:
     round_wins: np.ndarray = field(default=None)  # per seat, or per player with seats rotated
     first_dealer_wins: int = 0  # in 1/SHARE_UNITS
     comebacks: int = 0
-    rounds: stats.IntHistogram = field(default_factory=stats.IntHistogram)
-    margins: stats.IntHistogram = field(default_factory=stats.IntHistogram)
+    rounds: IntHistogram = field(default_factory=IntHistogram)
+    margins: IntHistogram = field(default_factory=IntHistogram)
     total_rounds: int = 0
     total_turns: int = 0
     no_winner_rounds: int = 0
@@ -74,7 +70,7 @@ class MatchAggregate:
         self.sides = self.teams if self.side_name == "team" else self.players
         self.wins = np.zeros(self.sides, dtype=np.int64)
         self.losses = np.zeros(self.sides, dtype=np.int64)
-        self.chips = [stats.IntHistogram() for _ in range(self.sides)]
+        self.chips = [IntHistogram() for _ in range(self.sides)]
         self.round_wins = np.zeros(self.players, dtype=np.int64)
 
     @property
@@ -136,116 +132,12 @@ def match_length(rules: Rules) -> str:
     return f"to {rules.target}"
 
 
-@dataclass
-class MatchResult:
-    rules: Rules
-    bots: list[Bot]
-    matches: int
-    seed: int
-    workers: int
-    aggregate: MatchAggregate
-    seconds: float
-    where: str = ""  # what played the matches: "2 thread(s)", a Dask cluster
-    resumed: int = 0  # matches taken from a checkpoint rather than played
-    startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
-
-    @property
-    def rotate_seats(self) -> bool:
-        return self.aggregate.rotate
-
-    def summary(self, variant: str) -> pd.DataFrame:
-        return summarize_matches(self.aggregate, variant, [b.label for b in self.bots])
-
-
-@dataclass
-class MatchWork:
-    """Whole matches as chunk work (chunks.Work), picklable for a cluster's workers."""
-
-    packed: np.ndarray
-    codes: np.ndarray
-    params: np.ndarray
-    key: int
-    players: int
-    teams: int
-    rotate: bool
-    scoring: str
-    fixed_rounds: int
-
-    what = "matches"
-    cap = 16384
-    fixed_min = 2048
-    fixed_max = 32768
-
-    def start(self, first: int, n: int, threads: int, stop=None):
-        from .engine.batch import start_matches
-
-        return start_matches(self.packed, self.codes, self.params, self.key, first, n,
-                             _seatings(self.players) if self.rotate else None, workers=threads, stop=stop)
-
-    def empty(self) -> MatchAggregate:
-        return MatchAggregate(players=self.players, teams=self.teams, rotate=self.rotate, scoring=self.scoring,
-                              fixed_rounds=self.fixed_rounds)
-
-    def reduce(self, rows) -> MatchAggregate:
-        agg = self.empty()
-        agg.add(rows)
-        return agg
-
-
-@lru_cache(maxsize=4)
-def _seatings(players: int) -> np.ndarray:
-    """The seating classes rotated through (made where the matches are played: up to 181,440
-    rows for 10 players, not worth shipping to a cluster's workers)."""
-    from .engine.match import seating_classes
-
-    return seating_classes(players)
-
-
-def match_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> MatchWork:
-    from .engine.keys import run_key
-
-    codes, params = pack_bots(bots)
-    return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats), rules.match_scoring, rules.match_rounds)
-
-
-def simulate_matches(
-    rules: Rules,
-    bots: list[Bot],
-    matches: int,
-    seed: int,
-    workers: int | None = None,
-    chunk_size: int = 16384,
-    progress: bool = True,
-    rotate_seats: bool = False,
-    executor=None,
-    store=None,
-) -> MatchResult:
-    """Play `matches` matches to `rules.target`; match i is seeded from (seed, i).
-
-    `rotate_seats`: the seating changes every `players` rounds through every seating up to
-    rotation and reflection (engine/match.py, player_at); results are per player (bot slot).
-    `executor`: where to play instead of this process's threads (a cluster.DaskExecutor);
-    `store`: a checkpoint.UnitStore recording every finished chunk."""
-    if matches < 1:
-        raise ValueError(f"matches must be at least 1 (got {matches})")
-    if len(bots) != rules.players:
-        raise ValueError(f"{len(bots)} bots for {rules.players} players")
-    executor = executor or Threads(workers)
-    work = match_work(rules, bots, seed, rotate_seats)
-    agg = work.empty()
-    unit = Unit(work, matches, lambda first, n, partial, rows: agg.merge(partial), "matches", chunk_size, store)
-    startup = executor.warm_up("matches", progress)  # before the clock starts
-    run_chunks([unit], executor, progress)
-    return MatchResult(rules, list(bots), matches, seed, getattr(executor, "workers", 0), agg, unit.seconds,
-                       executor.where, unit.restored, startup)
-
-
-def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Measure]:
+def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[Measure]:
     """Every match metric, in report order (names in the module docstring), built by the same
     measure functions as the per-game metrics of a run."""
     n = agg.matches
     side = agg.side_name
-    out: list[stats.Measure] = []
+    out: list[Measure] = []
     by_label: dict[str, list[int]] = {}
     if side != "team":  # the sides are bot slots
         for slot, label in enumerate(bot_labels):
@@ -257,45 +149,45 @@ def match_measures(agg: MatchAggregate, bot_labels: list[str]) -> list[stats.Mea
         return units // SHARE_UNITS if units % SHARE_UNITS == 0 else units / SHARE_UNITS
 
     for s in range(agg.sides):
-        out.append(stats.rate_measure(f"match_win_rate_{side}_{s}", shared(agg.wins[s]), n))
+        out.append(rate_measure(f"match_win_rate_{side}_{s}", shared(agg.wins[s]), n))
     for label, slots in by_label.items():
-        out.append(stats.rate_measure(f"match_win_rate_bot_{label}", shared(agg.wins[slots].sum()), n * len(slots)))
-    out.append(stats.rate_measure("undecided_rate", agg.undecided, n))
+        out.append(rate_measure(f"match_win_rate_bot_{label}", shared(agg.wins[slots].sum()), n * len(slots)))
+    out.append(rate_measure("undecided_rate", agg.undecided, n))
     if agg.fixed_rounds:
-        out.append(stats.rate_measure("tie_rate", agg.ties, n))
+        out.append(rate_measure("tie_rate", agg.ties, n))
     if agg.scoring == "loser_penalty":
         for s in range(agg.sides):
-            out.append(stats.rate_measure(f"match_loser_rate_{side}_{s}", shared(agg.losses[s]), n))
+            out.append(rate_measure(f"match_loser_rate_{side}_{s}", shared(agg.losses[s]), n))
         for label, slots in by_label.items():
-            out.append(stats.rate_measure(f"match_loser_rate_bot_{label}", shared(agg.losses[slots].sum()),
+            out.append(rate_measure(f"match_loser_rate_bot_{label}", shared(agg.losses[slots].sum()),
                                           n * len(slots)))
     if agg.scoring == "chips":
         chips = [(f"{side}_{s}", agg.chips[s]) for s in range(agg.sides)]
         for label, slots in by_label.items():
-            pooled = stats.IntHistogram()
+            pooled = IntHistogram()
             for slot in slots:
                 pooled.merge(agg.chips[slot])
             chips.append((f"bot_{label}", pooled))
         for name, hist in chips:
-            out.append(stats.mean_measure(f"mean_chips_{name}", hist))
-            out.append(stats.Measure(f"sd_chips_{name}", "value", math.sqrt(hist.variance()), math.nan, math.nan,
+            out.append(mean_measure(f"mean_chips_{name}", hist))
+            out.append(Measure(f"sd_chips_{name}", "value", math.sqrt(hist.variance()), math.nan, math.nan,
                                      n=hist.n))
-    out.append(stats.mean_measure("mean_rounds", agg.rounds))
-    out.extend(stats.spread_measures("rounds", agg.rounds))
+    out.append(mean_measure("mean_rounds", agg.rounds))
+    out.extend(spread_measures("rounds", agg.rounds))
     if agg.margins.n:
-        out.append(stats.mean_measure("mean_margin", agg.margins))
-        out.extend(stats.spread_measures("margin", agg.margins, quantiles=("median",)))
-    out.append(stats.rate_measure("comeback_rate", agg.comebacks, agg.decided))
-    out.append(stats.rate_measure("first_dealer_win_rate", shared(agg.first_dealer_wins), agg.decided))
+        out.append(mean_measure("mean_margin", agg.margins))
+        out.extend(spread_measures("margin", agg.margins, quantiles=("median",)))
+    out.append(rate_measure("comeback_rate", agg.comebacks, agg.decided))
+    out.append(rate_measure("first_dealer_win_rate", shared(agg.first_dealer_wins), agg.decided))
     ratio = agg.total_turns / agg.total_rounds
-    out.append(stats.Measure("mean_turns_per_round", "value", ratio, float("nan"), float("nan")))
-    out.append(stats.rate_measure("no_winner_round_rate", agg.no_winner_rounds, agg.total_rounds))
+    out.append(Measure("mean_turns_per_round", "value", ratio, float("nan"), float("nan")))
+    out.append(rate_measure("no_winner_round_rate", agg.no_winner_rounds, agg.total_rounds))
     who = "player" if agg.rotate else "seat"
     for i in range(agg.players):
-        out.append(stats.rate_measure(f"round_win_rate_{who}_{i}", int(agg.round_wins[i]), agg.total_rounds))
+        out.append(rate_measure(f"round_win_rate_{who}_{i}", int(agg.round_wins[i]), agg.total_rounds))
     return out
 
 
 def summarize_matches(agg: MatchAggregate, variant: str, bot_labels: list[str]) -> pd.DataFrame:
     """The tidy `match.csv` table (`games` = matches)."""
-    return stats.summary_frame(match_measures(agg, bot_labels), variant, agg.matches)
+    return summary_frame(match_measures(agg, bot_labels), variant, agg.matches)

@@ -5,7 +5,7 @@ A rule file is TOML with at most three top-level keys:
     description = "one line shown by `uno-sim presets`"
     extends = "stacking"          # optional: a built-in preset, or another file (relative to this one)
     [rules]
-    jump_in = true                # knobs (uno_sim/knobs.py); the rest comes from `extends` or the defaults
+    jump_in = true                # knobs (uno_sim/game/knobs.py); the rest comes from `extends` or the defaults
 
 Wherever a preset name is accepted, a path to such a file is accepted too: anything ending in
 `.toml` or containing a path separator is read as a file. Every problem (a missing file, bad
@@ -13,7 +13,7 @@ TOML, a file that is not UTF-8, an unknown top-level key, `rules` that is not a 
 unknown knob or bad value, an `extends` cycle or a missing parent) is a `RulesError` naming
 the preset or file and the problem.
 
-The built-in presets are package data (uno_sim/presets/*.toml), read with importlib.resources,
+The built-in presets are package data (uno_sim/game/preset_files/*.toml), read with importlib.resources,
 so an installed copy finds them from any folder.
 """
 
@@ -28,7 +28,7 @@ from typing import Any
 
 from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
 
-PRESETS = resources.files("uno_sim") / "presets"
+PRESETS = resources.files("uno_sim.game") / "preset_files"
 TOP_LEVEL_KEYS = ("description", "extends", "rules")
 
 

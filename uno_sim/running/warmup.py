@@ -3,7 +3,7 @@
 The engine is compiled by numba on first use and cached on disk (engine/jit.py). The first
 run after installing (or after a change to the engine) compiles for about half a minute, later
 runs load the compiled code in about a second. `warm_up(kind)` does that before any game is
-timed, and says which it is doing (uno_sim.progress): a spinner on a terminal; otherwise two
+timed, and says which it is doing (uno_sim.output.progress): a spinner on a terminal; otherwise two
 plain lines when it compiles, and nothing for the second it takes to load (so that a piped
 command with a warm cache writes nothing but its results, or its one error line, on stderr).
 Runs, matches and traces call it first, so games per second never include it.
@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .progress import status
+from ..output.progress import status
 
 COMPILING = "compiling the engine, first run only, about half a minute"
 LOADING = "loading the engine"
@@ -51,7 +51,7 @@ def cache_folder() -> Path:
     """The engine's cache folder (importing engine.jit sets it; it imports numba only)."""
     import numba
 
-    from .engine import jit  # noqa: F401  (sets numba.config.CACHE_DIR)
+    from ..engine import jit  # noqa: F401  (sets numba.config.CACHE_DIR)
 
     return Path(numba.config.CACHE_DIR)
 
@@ -94,10 +94,10 @@ def warm_up(*kinds: str, progress: bool = False) -> Startup:
 
 
 def _play_one(kind: str) -> None:
-    from . import stats
-    from .bots import pack_bots, parse_bots
-    from .engine import batch  # importing compiles (or loads) the functions with signatures
-    from .rules import Rules
+    from .. import stats
+    from ..game.bots import pack_bots, parse_bots
+    from ..engine import batch  # importing compiles (or loads) the functions with signatures
+    from ..game.rules import Rules
 
     rules = Rules()
     packed = rules.pack()

@@ -1,4 +1,4 @@
-"""Playing on a Dask cluster: the second executor behind the chunk runner (uno_sim.chunks).
+"""Playing on a Dask cluster: the second executor behind the chunk runner (uno_sim.running.chunks).
 
 `--cluster tcp://HOST:8786` connects to a running Dask scheduler (`dask scheduler` on one
 machine, `dask worker tcp://HOST:8786` on each machine that plays); `--cluster local[:N]`
@@ -33,7 +33,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .errors import InputError, RunFailure
+from ..game.errors import InputError, RunFailure
 
 INSTALL = "pip install 'uno-sim[cluster]'"
 LOCAL = re.compile(r"^local(?::(\d+))?$")
@@ -119,7 +119,7 @@ def forget_run(run_id: str) -> None:
 
 @lru_cache(maxsize=1)
 def engine_hash() -> str:
-    from .engine.jit import sources_hash
+    from ..engine.jit import sources_hash
 
     return sources_hash()
 
@@ -205,7 +205,7 @@ class DaskExecutor:
 
     def warm_up(self, kind: str, progress: bool):
         """Compile or load the engine's kernels on every worker (in parallel), untimed."""
-        from .progress import status
+        from ..output.progress import status
         from .warmup import Startup
 
         began = time.perf_counter()

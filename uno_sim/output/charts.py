@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .files import atomic_path
-from .stats import Aggregate, IntHistogram
+from ..stats import Aggregate, IntHistogram
 
 COLORS = colormaps["tab10"].colors
 FAIR_COLOR = "#555555"
@@ -696,7 +696,7 @@ def sweep_heatmap(frame: pd.DataFrame, metric: str, x: str, y: str, facets: list
 
 def rounds_per_match(result, preset: str, bots: str) -> Figure:
     """The distribution of rounds per match, with the mean and its interval."""
-    from .matches import match_length
+    from ..stats.matches import match_length
 
     hist = result.aggregate.rounds
     items = hist.items()

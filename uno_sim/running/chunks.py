@@ -1,5 +1,5 @@
 """The chunk runner shared by runs, comparisons, sweeps and matches: chunk plans, executors
-(this process's worker threads, or a Dask cluster: uno_sim.cluster), checkpoints, progress.
+(this process's worker threads, or a Dask cluster: uno_sim.running.cluster), checkpoints, progress.
 
 A *unit* is one variant's games (or matches): a picklable *work* object that plays chunks
 of it, and a `consume` callback that folds each chunk's partial aggregate in. Every game is
@@ -224,7 +224,7 @@ class Progress:
         self.plain_started = False
         self.quarters = 0  # quarters reported in plain lines
         if enabled:
-            from .progress import stderr_console
+            from ..output.progress import stderr_console
 
             self.console = stderr_console()
             self.terminal = self.console.is_terminal
@@ -261,7 +261,7 @@ class Progress:
         self.bar.update(self.task, completed=done, description=description or self.description)
 
     def _plain(self, done: int, seconds_left: float | None) -> None:
-        from .progress import plain_line
+        from ..output.progress import plain_line
 
         if not self.plain_started:
             if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
@@ -312,7 +312,7 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True, label: s
     checkpoint to resume from, if any); a failed chunk raises errors.RunFailure when a
     checkpoint keeps the work done. `label` names the progress bar (default: the unit's
     description, or `N variants`)."""
-    from .errors import RunFailure
+    from ..game.errors import RunFailure
 
     executor = executor or Threads()
     total = sum(u.total for u in units)

@@ -10,11 +10,11 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .bots import Bot, pack_bots
-from .cards import COLORS, FACE_TEXTS
-from .engine import layout as L
+from ..game.bots import Bot, pack_bots
+from ..game.cards import COLORS, FACE_TEXTS
+from ..engine import layout as L
 from .records import record_dict
-from .rules import Rules
+from ..game.rules import Rules
 
 _INITIAL_BUFFER = 1 << 16
 
@@ -111,7 +111,7 @@ def end_event(record: dict, players: int) -> dict:
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
     """Events and per-game record of game number `game` of the run with this key; `bots` are
     per seat. The cards are those of deal number `deal` (default: `game`)."""
-    from .engine.batch import trace_game
+    from ..engine.batch import trace_game
 
     packed = rules.pack()
     codes, params = pack_bots(bots)
@@ -151,7 +151,7 @@ def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
     seed, and the same `rotate_seats`). `progress`: say on standard error when the engine
     compiles or loads first (warmup.py)."""
-    from .engine.keys import run_key
+    from ..engine.keys import run_key
     from .warmup import warm_up
 
     warm_up("trace", progress=progress)

@@ -1,14 +1,5 @@
-"""Tournaments: every table of bots on common deals with rotated seats, Luce ratings, skill index.
-
-A tournament takes k distinct bots and plays, under each rule set, every *table*: a multiset
-of n bots (n players) with at least two different bots in it (a table of one bot tells
-nothing about who is better). Each table plays the same `deals` deals (deal d is seeded from
-the run key and d, as everywhere in uno-sim), each deal once per seat rotation (game i = deal
-i // n with bot slot b in seat (b + i) % n, engine/batch.py), so every bot sits in every seat
-of every deal. When the multisets number more than MAX_TABLES (many players and bots), the
-design is the *pair* design instead: for every pair of bots (a, b) and every split m = 1..n-1,
-the table of m seats a and n - m seats b. Both designs hold the skill-index table (the best
-bot with n - 1 copies of the worst) and treat every bot alike (docs/METRICS.md).
+"""Tournament statistics: each bot's win rate at each table, Luce ratings with cluster-robust
+intervals, and the skill index (running/tournaments.py plays the games).
 
 Ratings: a Luce (Plackett-Luce top-1) model, P(bot b wins table T) = m_b w_b / sum_c m_c w_c
 (m_b seats of b at T), fitted to the winner of every game with a winner by choix's iterative
@@ -19,48 +10,24 @@ treats each deal, played at every table and rotation, as one independent unit.
 
 Skill index of a rule set: the win rate of the best-rated bot at the table of the best with
 n - 1 copies of the worst-rated bot, minus the fair share 1/n; interval Wilson (as
-first_player_edge), shifted by 1/n.
+first_player_edge), shifted by 1/n. Beside a run (`--skill`), the skill index is one expert's
+win rate against random bots (`skill_measure`).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from .bots import Bot, pack_bots
-from .chunks import Threads, Unit, available_threads, run_chunks
-from .engine import layout as L
-from .rules import Rules
-from .stats import CONFIDENCE, wilson_interval, z_value
+from ..game.rules import Rules
+from .intervals import CONFIDENCE, wilson_interval, z_value
 
-MAX_TABLES = 250
-MAX_BOTS = 12
 TABLE_COLUMNS = ["preset", "table", "bot", "seats", "games", "wins", "win_rate", "ci_low", "ci_high", "fair_share"]
 RATING_COLUMNS = ["preset", "bot", "rating", "ci_low", "ci_high", "se", "games"]
 SKILL_COLUMNS = ["preset", "players", "best", "worst", "games", "win_rate", "skill_index", "ci_low", "ci_high"]
 RIDGE = 1e-3  # choix's regularization: negligible against the thousands of games of a table
-
-
-# ---------------------------------------------------------------- design
-
-
-def table_design(bots: int, players: int) -> tuple[list[tuple[int, ...]], str]:
-    """(tables, design): each table a sorted tuple of bot indices, one per seat slot.
-    "all": every multiset of `players` bots with two or more different bots; "pairs" (when
-    that is more than MAX_TABLES): every pair of bots in every split of the seats."""
-    if bots < 2:
-        raise ValueError("a tournament needs at least two bots")
-    tables = [t for t in itertools.combinations_with_replacement(range(bots), players) if len(set(t)) > 1]
-    if len(tables) <= MAX_TABLES:
-        return tables, "all"
-    pairs = [(a,) * m + (b,) * (players - m)
-             for a, b in itertools.combinations(range(bots), 2) for m in range(1, players)]
-    return pairs, "pairs"
 
 
 def skill_table(best: int, worst: int, players: int) -> tuple[int, ...]:
@@ -77,9 +44,6 @@ def table_name(table: tuple[int, ...], labels: list[str]) -> str:
     return " + ".join(parts)
 
 
-# ---------------------------------------------------------------- playing
-
-
 @dataclass
 class PresetGames:
     """The games of one rule set: winners[t, i] = the winning bot slot of game i at table t
@@ -90,35 +54,6 @@ class PresetGames:
     tables: list[tuple[int, ...]]
     winners: np.ndarray  # int8[tables, games]
     seconds: float
-
-
-def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int, ...]], deals: int, key: int,
-                workers: int, progress: bool) -> PresetGames:
-    """Play every table of one rule set on the common deals 0..deals-1 with rotated seats."""
-    from .simulate import GameWork
-
-    n = rules.players
-    games = deals * n
-    packed = rules.pack()
-    winners = np.full((len(tables), games), -1, dtype=np.int8)
-    executor = Threads(workers)
-    began = time.perf_counter()
-    units = []
-    for t, table in enumerate(tables):
-        codes, params = pack_bots([bots[b] for b in table])
-        work = GameWork(packed, codes, params, key, True, n, rules.teams)
-        out = winners[t]
-
-        def consume(first: int, count: int, partial, records, out=out) -> None:
-            out[first : first + count] = records[:, L.COL_WINNER_BOT]
-
-        units.append(Unit(work, games, consume, f"{name}: table {t + 1}/{len(tables)}"))
-    # one pipeline (and one progress bar, plain lines without a terminal) over the rule set's tables
-    run_chunks(units, executor, progress, label=f"{name}: {len(tables)} tables")
-    return PresetGames(name, rules, tables, winners, time.perf_counter() - began)
-
-
-# ---------------------------------------------------------------- analysis
 
 
 def table_rows(pg: PresetGames, labels: list[str], confidence: float = CONFIDENCE) -> list[dict]:
@@ -213,84 +148,11 @@ def skill_index(pg: PresetGames, best: int, worst: int, confidence: float = CONF
             "ci_low": low - fair, "ci_high": high - fair}
 
 
-# ---------------------------------------------------------------- the whole tournament
-
-
-@dataclass
-class TournamentResult:
-    bots: list[Bot]
-    design: str
-    deals: int
-    seed: int
-    presets: list[PresetGames] = field(default_factory=list)
-
-    @property
-    def labels(self) -> list[str]:
-        return [b.label for b in self.bots]
-
-    def tables_frame(self) -> pd.DataFrame:
-        rows = [row for pg in self.presets for row in table_rows(pg, self.labels)]
-        return pd.DataFrame(rows, columns=TABLE_COLUMNS)
-
-    def analyse(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """(ratings, skill): the rows of ratings.csv and skill.csv."""
-        ratings, skill = [], []
-        for pg in self.presets:
-            theta = fit_ratings(pg, len(self.bots))
-            cov = rating_covariance(pg, theta)
-            ratings.extend(rating_rows(pg, self.labels, theta, cov))
-            best, worst = int(np.argmax(theta)), int(np.argmin(theta))
-            skill.append({"preset": pg.name, "players": pg.rules.players, "best": self.labels[best],
-                          "worst": self.labels[worst]} | skill_index(pg, best, worst))
-        return (pd.DataFrame(ratings, columns=RATING_COLUMNS),
-                pd.DataFrame(skill, columns=SKILL_COLUMNS + ["wins"]).drop(columns="wins"))
-
-    @property
-    def games(self) -> int:
-        return int(sum(pg.winners.size for pg in self.presets))
-
-    @property
-    def seconds(self) -> float:
-        return sum(pg.seconds for pg in self.presets)
-
-
-def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: int, seed: int,
-                    workers: int | None = None, progress: bool = False) -> TournamentResult:
-    from .engine.keys import run_key
-
-    workers = min(workers or available_threads(), available_threads())
-    key = run_key(seed)
-    players = {rules.players for _, rules in rule_sets}
-    designs = {p: table_design(len(bots), p) for p in players}
-    result = TournamentResult(list(bots), ", ".join(sorted({d for _, d in designs.values()})), deals, seed)
-    for name, rules in rule_sets:
-        tables, _ = designs[rules.players]
-        result.presets.append(play_preset(name, rules, bots, tables, deals, key, workers, progress))
-    return result
-
-
-# ---------------------------------------------------------------- the skill index beside a run
-
-
-SKILL_BEST, SKILL_WORST = "expert", "random"
-
-
-def skill_games(rules: Rules, games: int, seed: int, workers: int | None = None, progress: bool = False,
-                description: str = "skill index"):
-    """`compare/sweep --skill`: `games` games of one expert against players - 1 random bots
-    with rotated seats (the same deals as the main games); the simulate.RunResult."""
-    from .simulate import simulate
-
-    bots = [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
-    return simulate(rules, bots, games, seed, workers=workers, progress=progress, description=description,
-                    rotate_seats=True)
-
-
 def skill_measure(result, confidence: float = CONFIDENCE):
     """The `skill_index` metric of a skill_games run: the expert's win rate minus 1/n, an
     "edge" measure (Wilson interval shifted by 1/n), so comparisons test it like
     first_player_edge."""
-    from .stats import Measure
+    from .measures import Measure
 
     agg = result.aggregate
     wins, games = int(agg.bot_wins[0]), agg.games

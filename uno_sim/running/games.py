@@ -1,7 +1,7 @@
 """Python orchestration of a run: the games as chunk work, streaming aggregation, per-game files.
 
 Games are played in chunks (chunks.run_chunks) by `engine.batch.start_chunk`, on this
-process's worker threads or on a Dask cluster (uno_sim.cluster). Each game is seeded from
+process's worker threads or on a Dask cluster (uno_sim.running.cluster). Each game is seeded from
 (run key, game index), so the numbers do not depend on the chunk size, the thread count or
 the machine. Only counters and histograms are kept (`stats.Aggregate`); with
 `per_game_path` the per-game CSV is streamed chunk by chunk as well.
@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import stats
-from .bots import Bot, pack_bots
+from .. import stats
+from ..game.bots import Bot, pack_bots
 from .chunks import Threads, Unit, run_chunks
 from .records import records_frame
-from .rules import Rules
+from ..game.rules import Rules
 from .warmup import Startup
 
 
@@ -112,7 +112,7 @@ class GameWork:
     fixed_max = 262144
 
     def start(self, first: int, n: int, threads: int, stop=None):
-        from .engine.batch import start_chunk
+        from ..engine.batch import start_chunk
 
         return start_chunk(self.packed, self.codes, self.params, self.key, first, n, rotate=self.rotate,
                            workers=threads, stop=stop)
@@ -127,7 +127,7 @@ class GameWork:
 
 
 def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> GameWork:
-    from .engine.keys import run_key
+    from ..engine.keys import run_key
 
     codes, params = pack_bots(bots)
     return GameWork(rules.pack(), codes, params, run_key(seed), bool(rotate_seats), rules.players, rules.teams)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .bots import describe
+from ..game.bots import describe
 from .headline import decimals
-from .knobs import DEFAULTS
+from ..game.knobs import DEFAULTS
 
 
 @dataclass
@@ -112,7 +112,7 @@ RUN_METRICS = [
 
 def run_tables(run) -> list[Table]:
     """Seat win rates, per-bot win rates (several bots or rotated seats), the main metrics."""
-    from .stats import metric
+    from ..stats import metric
 
     rules, seat_bots, result, summary = run.rules, run.bots, run.result, run.summary
     title = f"{run.name}: {rules.players} players, bots {describe(seat_bots)}, {result.games:,} games, seed {result.seed}"
@@ -147,7 +147,7 @@ def compare_table(comparison, all_metrics: bool = False) -> Table:
     """Every metric side by side with each variant's difference to the first; metrics that
     are 0 (or n/a) in every variant are left out unless `all_metrics` (a note names them)."""
     from .headline import metric_kind, quiet_metrics
-    from .stats import stars
+    from ..stats import stars
 
     names = comparison.names
     runs = comparison.runs
@@ -262,7 +262,7 @@ def ranked_table(sweep) -> Table:
 
 def match_table(match_run) -> Table:
     """Every match metric of an api.MatchRun."""
-    from .matches import match_length
+    from ..stats.matches import match_length
 
     rules, seat_bots, result = match_run.rules, match_run.bots, match_run.result
     title = (f"{match_run.name}: matches {match_length(rules)} ({rules.match_scoring}, next dealer "

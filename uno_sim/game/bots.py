@@ -18,16 +18,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .engine import layout as L
 from .errors import BadInput
+from .packing import fixed_point
 
 
 class BotError(BadInput):
     """Bad bot input; the message names the bot, parameter or value."""
 
 
-# Every bot the project knows, with its kernel code (engine/layout.py).
-BOT_CODES: dict[str, int] = L.BOT._asdict()
+# The bot table: every bot the project knows; its kernel code is its position (engine/layout.py
+# BOT). The engine declares how it plays each one (engine/bots/dispatch.py STYLE) and refuses to
+# import when a bot here is missing there.
+BOT_NAMES = ("random", "greedy", "expert", "bluffer", "search")
+BOT_CODES: dict[str, int] = {name: code for code, name in enumerate(BOT_NAMES)}
+
+# Bot parameters, in the kernel's column order (one int64 row per seat), and the choices of the
+# search bot's choice parameters (index = packed value).
+BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective")
+ROLLOUT_POLICIES = ("random", "greedy", "expert")
+OBJECTIVES = ("win", "points")
 
 # Bots the engine plays (docs/BOTS.md describes each).
 IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
@@ -84,7 +93,7 @@ class Param:
             return self.choices.index(str(value))
         if self.kind == "int":
             return int(value)
-        return L.fixed_point(float(value))
+        return fixed_point(float(value))
 
     def text(self, value: float | int | str) -> str:
         return f"{value:g}" if self.kind == "prob" else str(value)
@@ -93,20 +102,20 @@ class Param:
         return not self.only or bot in self.only
 
 
-# Every parameter, in the kernel's column order (layout.BOT_PARAMS).
+# Every parameter, in the kernel's column order (BOT_PARAMS).
 PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("forget_uno", "prob", 0.0),
     Param("challenge_prob", "prob", 0.0),
     Param("bluff_prob", "prob", 0.0, only=("random", "greedy", "expert", "bluffer")),  # search never bluffs
     Param("jump_in_prob", "prob", 1.0),
     Param("rollouts", "int", DEFAULT_ROLLOUTS, low=1, high=MAX_ROLLOUTS, only=("search",)),
-    Param("rollout_policy", "choice", "expert", choices=L.ROLLOUT_POLICIES, only=("search",)),
-    Param("objective", "choice", "win", choices=L.OBJECTIVES, only=("search",)),
+    Param("rollout_policy", "choice", "expert", choices=ROLLOUT_POLICIES, only=("search",)),
+    Param("objective", "choice", "win", choices=OBJECTIVES, only=("search",)),
 )}
-assert tuple(PARAMS) == L.BOT_PARAMS, "bots.PARAMS must list layout.BOT_PARAMS in order"
+assert tuple(PARAMS) == BOT_PARAMS, "bots.PARAMS must list BOT_PARAMS in order"
 
 # Column of each parameter in the row; the defaults every bot starts from.
-PARAM_INDEX: dict[str, int] = L.BP._asdict()
+PARAM_INDEX: dict[str, int] = {name: i for i, name in enumerate(BOT_PARAMS)}
 PARAM_DEFAULTS: dict[str, float | int | str] = {name: p.default for name, p in PARAMS.items()}
 
 # Per-bot defaults where a bot differs from PARAM_DEFAULTS (docs/BOTS.md).
@@ -202,10 +211,10 @@ def parse_bots(spec: str | None, players: int) -> list[Bot]:
 
 def pack_bots(bots: list[Bot]) -> tuple[np.ndarray, np.ndarray]:
     """(codes int64[P], params int64[P, N_BOT_PARAMS]) for the kernel; probabilities as
-    fixed-point thresholds (layout.fixed_point; AUTO packs as a negative value), whole numbers
+    fixed-point thresholds (packing.fixed_point; AUTO packs as a negative value), whole numbers
     as they are, choices as their index."""
     codes = np.array([bot.code for bot in bots], dtype=np.int64)
-    params = np.zeros((len(bots), L.N_BOT_PARAMS), dtype=np.int64)
+    params = np.zeros((len(bots), len(BOT_PARAMS)), dtype=np.int64)
     for seat, bot in enumerate(bots):
         for key, column in PARAM_INDEX.items():
             params[seat, column] = PARAMS[key].pack(bot.param(key))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .engine import layout as L
+from ..engine import layout as L
 
 # The per-game columns (pinned names and order) that come straight from the record row,
 # before points_i and cards_i; each is a column of the record of the same name (layout.RECORD).

@@ -1,0 +1,153 @@
+"""Tournaments played: every table of bots on common deals with rotated seats (the ratings and
+the skill index are fitted by stats/ratings.py).
+
+A tournament takes k distinct bots and plays, under each rule set, every *table*: a multiset
+of n bots (n players) with at least two different bots in it (a table of one bot tells
+nothing about who is better). Each table plays the same `deals` deals (deal d is seeded from
+the run key and d, as everywhere in uno-sim), each deal once per seat rotation (game i = deal
+i // n with bot slot b in seat (b + i) % n, engine/batch.py), so every bot sits in every seat
+of every deal. When the multisets number more than MAX_TABLES (many players and bots), the
+design is the *pair* design instead: for every pair of bots (a, b) and every split m = 1..n-1,
+the table of m seats a and n - m seats b. Both designs hold the skill-index table (the best
+bot with n - 1 copies of the worst) and treat every bot alike (docs/METRICS.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..engine import layout as L
+from ..game.bots import Bot, pack_bots
+from ..game.rules import Rules
+from ..stats.ratings import (RATING_COLUMNS, SKILL_COLUMNS, TABLE_COLUMNS, PresetGames, fit_ratings,
+                             rating_covariance, rating_rows, skill_index, table_rows)
+from .chunks import Threads, Unit, available_threads, run_chunks
+
+MAX_TABLES = 250
+MAX_BOTS = 12
+
+
+# ---------------------------------------------------------------- design
+
+
+def table_design(bots: int, players: int) -> tuple[list[tuple[int, ...]], str]:
+    """(tables, design): each table a sorted tuple of bot indices, one per seat slot.
+    "all": every multiset of `players` bots with two or more different bots; "pairs" (when
+    that is more than MAX_TABLES): every pair of bots in every split of the seats."""
+    if bots < 2:
+        raise ValueError("a tournament needs at least two bots")
+    tables = [t for t in itertools.combinations_with_replacement(range(bots), players) if len(set(t)) > 1]
+    if len(tables) <= MAX_TABLES:
+        return tables, "all"
+    pairs = [(a,) * m + (b,) * (players - m)
+             for a, b in itertools.combinations(range(bots), 2) for m in range(1, players)]
+    return pairs, "pairs"
+
+
+# ---------------------------------------------------------------- playing
+
+
+def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int, ...]], deals: int, key: int,
+                workers: int, progress: bool) -> PresetGames:
+    """Play every table of one rule set on the common deals 0..deals-1 with rotated seats."""
+    from .games import GameWork
+
+    n = rules.players
+    games = deals * n
+    packed = rules.pack()
+    winners = np.full((len(tables), games), -1, dtype=np.int8)
+    executor = Threads(workers)
+    began = time.perf_counter()
+    units = []
+    for t, table in enumerate(tables):
+        codes, params = pack_bots([bots[b] for b in table])
+        work = GameWork(packed, codes, params, key, True, n, rules.teams)
+        out = winners[t]
+
+        def consume(first: int, count: int, partial, records, out=out) -> None:
+            out[first : first + count] = records[:, L.COL_WINNER_BOT]
+
+        units.append(Unit(work, games, consume, f"{name}: table {t + 1}/{len(tables)}"))
+    # one pipeline (and one progress bar, plain lines without a terminal) over the rule set's tables
+    run_chunks(units, executor, progress, label=f"{name}: {len(tables)} tables")
+    return PresetGames(name, rules, tables, winners, time.perf_counter() - began)
+
+
+# ---------------------------------------------------------------- the whole tournament
+
+
+@dataclass
+class TournamentResult:
+    bots: list[Bot]
+    design: str
+    deals: int
+    seed: int
+    presets: list[PresetGames] = field(default_factory=list)
+
+    @property
+    def labels(self) -> list[str]:
+        return [b.label for b in self.bots]
+
+    def tables_frame(self) -> pd.DataFrame:
+        rows = [row for pg in self.presets for row in table_rows(pg, self.labels)]
+        return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+    def analyse(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """(ratings, skill): the rows of ratings.csv and skill.csv."""
+        ratings, skill = [], []
+        for pg in self.presets:
+            theta = fit_ratings(pg, len(self.bots))
+            cov = rating_covariance(pg, theta)
+            ratings.extend(rating_rows(pg, self.labels, theta, cov))
+            best, worst = int(np.argmax(theta)), int(np.argmin(theta))
+            skill.append({"preset": pg.name, "players": pg.rules.players, "best": self.labels[best],
+                          "worst": self.labels[worst]} | skill_index(pg, best, worst))
+        return (pd.DataFrame(ratings, columns=RATING_COLUMNS),
+                pd.DataFrame(skill, columns=SKILL_COLUMNS + ["wins"]).drop(columns="wins"))
+
+    @property
+    def games(self) -> int:
+        return int(sum(pg.winners.size for pg in self.presets))
+
+    @property
+    def seconds(self) -> float:
+        return sum(pg.seconds for pg in self.presets)
+
+
+def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: int, seed: int,
+                    workers: int | None = None, progress: bool = False) -> TournamentResult:
+    from ..engine.keys import run_key
+
+    workers = min(workers or available_threads(), available_threads())
+    key = run_key(seed)
+    players = {rules.players for _, rules in rule_sets}
+    designs = {p: table_design(len(bots), p) for p in players}
+    result = TournamentResult(list(bots), ", ".join(sorted({d for _, d in designs.values()})), deals, seed)
+    for name, rules in rule_sets:
+        tables, _ = designs[rules.players]
+        result.presets.append(play_preset(name, rules, bots, tables, deals, key, workers, progress))
+    return result
+
+
+# ---------------------------------------------------------------- the skill index beside a run
+
+
+SKILL_BEST, SKILL_WORST = "expert", "random"
+
+
+def skill_games(rules: Rules, games: int, seed: int, workers: int | None = None, progress: bool = False,
+                description: str = "skill index"):
+    """`compare/sweep --skill`: `games` games of one expert against players - 1 random bots
+    with rotated seats (the same deals as the main games); the simulate.RunResult."""
+    from .games import simulate
+
+    bots = [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
+    return simulate(rules, bots, games, seed, workers=workers, progress=progress, description=description,
+                    rotate_seats=True)
+
+
