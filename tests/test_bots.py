@@ -451,3 +451,40 @@ def test_cli_run_rotate_seats_prints_and_writes_per_bot_win_rates(capsys, tmp_pa
     # two kinds of bot at the table: the per-bot chart is drawn (with one kind it is left out)
     assert (out / "bot_win_rates.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "bot_win_rates.png" in (out / ".uno-sim-files").read_text().split()
+
+
+# ---------------------------------------------------------------- the bot table reaches the engine
+
+# What each style of engine/bots/dispatch.py STYLE means in the compiled switches: (answered by
+# strategy.py rather than uniform.py, strategy's expert rules, plays a planned move).
+STYLE_SWITCHES = {"uniform": (False, False, False), "greedy": (True, False, False),
+                  "expert": (True, True, False), "search": (True, True, True)}
+
+
+def test_every_bot_plays_the_style_the_engine_declares():
+    """A bot added to the bot table must be played as the engine's STYLE table says: the
+    dispatch switches are asked for every bot code (a new code that no branch handles would
+    otherwise fall through to `strategic = code != random` and play as an expert). A bot
+    missing from STYLE fails earlier: the engine does not import."""
+    from uno_sim.engine import state as S
+    from uno_sim.engine.bots import dispatch, planned, strategy
+    from uno_sim.game.bots import BOT_CODES, BOT_NAMES
+
+    assert set(dispatch.STYLE) == set(BOT_NAMES)
+    for name in BOT_NAMES:
+        style = dispatch.STYLE[name]
+        assert style in STYLE_SWITCHES, f"the engine has no branch for style {style!r} of bot {name!r}"
+        g = np.zeros(S.GAME.size, dtype=np.int64)
+        g[S.O_BOTS + 1] = BOT_CODES[name]
+        g[S.S_PLAN], g[S.S_PLAN_SEAT] = 5, 1  # a planned move for seat 1
+        # (the switches are inlined into their callers; their Python definitions are the same code)
+        strategic = bool(dispatch.strategic.py_func(g, 1))
+        seen = (strategic, strategic and bool(strategy.is_expert.py_func(g, 1)), bool(planned.has_move.py_func(g, 1)))
+        assert seen == STYLE_SWITCHES[style], f"bot {name!r} is played as {seen}, STYLE says {style!r}"
+
+
+def test_the_bot_codes_are_the_positions_in_the_bot_table():
+    from uno_sim.game.bots import BOT_CODES, BOT_NAMES
+
+    assert [L.BOT._asdict()[n] for n in BOT_NAMES] == list(range(len(BOT_NAMES)))
+    assert BOT_CODES == L.BOT._asdict()

@@ -19,6 +19,19 @@ from . import strategy
 from . import uniform
 
 
+# How the engine plays each bot of the bot table (uno_sim/game/bots.py BOT_NAMES): "uniform" is
+# uniform.py (the random bot); "greedy" and "expert" are strategy.py with its greedy or expert
+# rules (strategy.is_expert); "search" plays the move search_rounds planned (planned.py) and
+# otherwise the expert's rules. A bot of the table missing here stops the engine from importing
+# instead of silently playing as another; tests/test_bots.py
+# (test_every_bot_plays_the_style_the_engine_declares) asks the compiled switches below, bot
+# code by bot code, whether they send each bot where this table says.
+STYLE = {"random": "uniform", "greedy": "greedy", "expert": "expert", "bluffer": "expert", "search": "search"}
+if set(STYLE) != set(L.BOT._fields):
+    raise ImportError(f"engine/bots/dispatch.py STYLE does not say how to play the bots "
+                      f"{sorted(set(L.BOT._fields) ^ set(STYLE))}")
+
+
 @njit(cache=True, inline="always")
 def strategic(g, p):
     """Seat p plays a strategy bot (strategy.py), not `random`."""
