@@ -182,6 +182,39 @@ def record_sides(out, mask, col, col_mask):
 
 
 @njit(cache=True)
+def end_of_match_figures(g, out, totals, history, sides, rounds, scoring):
+    """The figures of a match once its rounds are played (out[L.M_WINNER] set): each side's
+    final total, the winner's margin over the runner-up, whether the winner trailed at half
+    time (a comeback), and under loser_penalty the loser."""
+    for s in range(sides):
+        out[L.M_TOTALS + s] = totals[s]
+    win = out[L.M_WINNER]
+    highest = scoring != LOSER_PENALTY
+    if win >= 0 and sides > 1:
+        runner_up = -1
+        for s in range(sides):
+            if s != win and (runner_up < 0 or (totals[s] > totals[runner_up] if highest
+                                               else totals[s] < totals[runner_up])):
+                runner_up = s
+        margin = totals[win] - totals[runner_up]
+        out[L.M_MARGIN] = margin if highest else -margin
+        mid = rounds // 2
+        if 0 < mid < history.shape[0]:
+            leader = match_leader(g, history[mid], sides)
+            out[L.M_COMEBACK] = 1 if history[mid, leader] != history[mid, win] else 0
+    elif win == L.M_TIE:  # margin 0; a comeback when every side sharing the win trailed at half-time
+        mid = rounds // 2
+        if 0 < mid < history.shape[0]:
+            leader = match_leader(g, history[mid], sides)
+            out[L.M_COMEBACK] = 1
+            for s in range(sides):
+                if (out[L.M_TIED] >> s) & 1 and history[mid, s] == history[mid, leader]:
+                    out[L.M_COMEBACK] = 0
+    if win != -1 and scoring == LOSER_PENALTY:  # the loser: the highest total; a tie shares the loss
+        record_sides(out, extreme_sides(totals, sides, True), L.M_LOSER, L.M_LOSER_TIED)
+
+
+@njit(cache=True)
 def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     """Play match number `match` into the record row `out` (layout.M_*).
 
@@ -254,32 +287,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
             dealer = (dealer + 1) % n
     out[L.M_ROUNDS] = rounds
     keep_alive(scratch)
-    for s in range(sides):
-        out[L.M_TOTALS + s] = totals[s]
-    win = out[L.M_WINNER]
-    highest = scoring != LOSER_PENALTY
-    if win >= 0 and sides > 1:
-        runner_up = -1
-        for s in range(sides):
-            if s != win and (runner_up < 0 or (totals[s] > totals[runner_up] if highest
-                                               else totals[s] < totals[runner_up])):
-                runner_up = s
-        margin = totals[win] - totals[runner_up]
-        out[L.M_MARGIN] = margin if highest else -margin
-        mid = rounds // 2
-        if 0 < mid < history.shape[0]:
-            leader = match_leader(g, history[mid], sides)
-            out[L.M_COMEBACK] = 1 if history[mid, leader] != history[mid, win] else 0
-    elif win == L.M_TIE:  # margin 0; a comeback when every side sharing the win trailed at half-time
-        mid = rounds // 2
-        if 0 < mid < history.shape[0]:
-            leader = match_leader(g, history[mid], sides)
-            out[L.M_COMEBACK] = 1
-            for s in range(sides):
-                if (out[L.M_TIED] >> s) & 1 and history[mid, s] == history[mid, leader]:
-                    out[L.M_COMEBACK] = 0
-    if win != -1 and scoring == LOSER_PENALTY:  # the loser: the highest total; a tie shares the loss
-        record_sides(out, extreme_sides(totals, sides, True), L.M_LOSER, L.M_LOSER_TIED)
+    end_of_match_figures(g, out, totals, history, sides, rounds, scoring)
 
 
 @njit(cache=True, nogil=True)

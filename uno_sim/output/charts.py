@@ -263,24 +263,38 @@ def _nice_width(span: float, bins: int = 60) -> int:
     return int(raw)
 
 
-def game_lengths(variants: list[Variant]) -> Figure:
-    """Game length (regular turns): step histogram (left) and ECDF (right), variants overlaid."""
-    hists = [v.aggregate.hists["turns"] for v in variants]
+def _bins(hists: list) -> tuple[int, int, int]:
+    """(lo, hi, width) shared by overlaid histograms: from the smallest value seen to the 99.5th
+    percentile (_upper), in bins of a round width starting at a multiple of it."""
     hi = int(_upper(hists)) + 1
-    lo = min(h.offset for h in hists if h.n) if any(h.n for h in hists) else 0
+    lo = min((h.offset for h in hists if h.n), default=0)
     width = _nice_width(hi - lo)
-    lo = (lo // width) * width
-    fig, (left, right) = _subplots(1, 2, figsize=(12.0, 5.2))
+    return (lo // width) * width, hi, width
+
+
+def _overlay(ax, variants: list[Variant], hists: list, bins: tuple[int, int, int], centre: str, fmt: str):
+    """Each variant's step histogram on ax with a dotted line at its `centre` ("median" or
+    "mean", labelled with fmt); yields (colour, variant, histogram) of each one drawn, so a
+    caller can draw the same variant elsewhere in its colour."""
+    lo, hi, width = bins
     for j, (v, h) in enumerate(zip(variants, hists)):
         if not h.n:
             continue
         color = COLORS[j % 10]
         edges, shares = _binned(h, width, lo, hi)
-        left.stairs(shares, edges, color=color, linewidth=1.6, label=v.name)
+        ax.stairs(shares, edges, color=color, linewidth=1.6, label=v.name)
+        x = (h.median_interval() if centre == "median" else h.mean_interval())[0]
+        ax.axvline(x, color=color, linestyle=":", linewidth=1.2, label=f"{v.name}: {centre} {fmt.format(x)}")
+        yield color, v, h
+
+
+def game_lengths(variants: list[Variant]) -> Figure:
+    """Game length (regular turns): step histogram (left) and ECDF (right), variants overlaid."""
+    hists = [v.aggregate.hists["turns"] for v in variants]
+    lo, hi, width = _bins(hists)
+    fig, (left, right) = _subplots(1, 2, figsize=(12.0, 5.2))
+    for color, v, h in _overlay(left, variants, hists, (lo, hi, width), "median", "{:g}"):
         values, counts = _arrays(h)
-        left_median = h.median_interval()[0]
-        left.axvline(left_median, color=color, linestyle=":", linewidth=1.2,
-                     label=f"{v.name}: median {left_median:g}")
         right.step(values, np.cumsum(counts) / h.n, where="post", color=color, linewidth=1.6, label=v.name)
     left.set_xlim(lo, hi)
     left.set_xlabel(f"game length (regular turns; bins of {width})")
@@ -311,18 +325,9 @@ def winner_points(variants: list[Variant]) -> Figure:
     hists = [v.aggregate.winner_points for v in variants]
     fig, ax = _subplots(figsize=(9.0, 5.2))
     if any(h.n for h in hists):
-        hi = int(_upper(hists)) + 1
-        lo = min(h.offset for h in hists if h.n)
-        width = _nice_width(hi - lo)
-        lo = (lo // width) * width
-        for j, (v, h) in enumerate(zip(variants, hists)):
-            if not h.n:
-                continue
-            color = COLORS[j % 10]
-            edges, shares = _binned(h, width, lo, hi)
-            ax.stairs(shares, edges, color=color, linewidth=1.6, label=v.name)
-            mean = h.mean_interval()[0]
-            ax.axvline(mean, color=color, linestyle=":", linewidth=1.2, label=f"{v.name}: mean {mean:,.1f}")
+        lo, hi, width = _bins(hists)
+        for _ in _overlay(ax, variants, hists, (lo, hi, width), "mean", "{:,.1f}"):
+            pass
         ax.set_xlim(lo, hi)
         ax.set_xlabel(f"winner's points (sum of the losers' hands; bins of {width} points; cut at the 99.5th percentile)")
         ax.set_ylabel(f"share of won games per {width}-point bin")
