@@ -74,7 +74,7 @@ RUNS = [  # (preset, overrides, bots): together they switch on every conditional
 ]
 MATCHES = [
     ("standard", {}, None, False),
-    ("standard", {"match_scoring": "loser_penalty", "match_rounds": 5}, "expert,random", True),
+    ("standard", {"match_scoring": "loser_penalty", "match_rounds": 5}, "expert,random,random,random", True),
     ("chips", {}, None, False),
     ("teams", {"match_scoring": "chips", "match_rounds": 3}, None, False),
 ]

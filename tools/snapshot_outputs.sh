@@ -22,7 +22,7 @@ $uno compare standard house jump-in --games 100000 --seed 2 --per-game --out "$d
 $uno sweep standard --vary players=2..4 --vary jump_in=false,true --games 30000 --skill --out "$dir/sweep" --force >/dev/null
 $uno sweep standard --vary hand_size=5,7 --games 30000 --out "$dir/sweep1" --force >/dev/null
 $uno match standard --matches 3000 --seed 4 --out "$dir/match" --force >/dev/null
-$uno match teams --matches 2000 --seed 4 --bots expert,random --rotate-seats --out "$dir/match-teams" --force >/dev/null
+$uno match teams --matches 2000 --seed 4 --bots expert,random,random,random --rotate-seats --out "$dir/match-teams" --force >/dev/null
 $uno match chips --matches 2000 --out "$dir/match-chips" --force >/dev/null
 $uno tournament --bots random,greedy,expert --presets standard,house --deals 2000 --out "$dir/tournament" --force >/dev/null
 $uno run standard --games 100000 --seed 11 --json --out "$dir/json-run" --force 2>/dev/null \
