@@ -1,0 +1,596 @@
+"""Decks as data: card kinds, the built-in decks, decks from rule files, and the face table.
+
+A deck is an ordered list of card **kinds**. A kind is either coloured (one face in each
+colour R, Y, G, B, with `copies` cards of each) or wild (one colourless face, `copies` cards
+in all), and its effects are built from a fixed set of fields:
+
+    text           coloured: a digit 0-9, or 1-3 characters of A-Z and 0-9 starting with a
+                   letter (the face reads colour letter + text: "R7", "GS", "BD4");
+                   wild: 1-4 characters of A-Z and 0-9 starting with W ("W", "W4", "WR4")
+    colored        true / false
+    copies         0-16 (per colour for a coloured kind, in all for a wild one)
+    points         0-1000; by default a number card counts its number (a 0 counts the rule
+                   set's `zero_points`), a coloured action 20, a wild 50. A points value that
+                   is given always wins, also for a 0.
+    number         0-9: a number card
+    draw           0-50: the next player draws that many and loses the turn
+    skip           0, 1 or "all" (every other player loses the turn)
+    reverse        direction flips
+    restricted     wild only: legal only as the Wild Draw Four rule allows; may be challenged
+    discard_color  coloured only: the player also puts down all their cards of that colour
+    roulette       wild only: the next player names a colour and turns up cards until one
+                   of that colour appears
+    swap_hands     the player swaps hands with another player of their choice
+    shuffle_hands  every hand is gathered, shuffled and dealt out again
+
+Rules decided here (each is checked, and a broken one raises a `DeckError` whose one-line
+message names the kind by its text, the field and the problem, prefixed by the rule file
+when there is one):
+
+- Numbers. A coloured kind whose text is a digit is the number kind of that digit: its
+  `number` is that digit whether or not it is written. A `number` that disagrees with the
+  digit text, a `number` on a coloured kind whose text is not a digit, and a `number` on a
+  wild kind are errors. A number kind has no effects (`draw` 0, `skip` 0, every flag false).
+- Effects that exclude each other: `draw` with `roulette` or with `skip`; `roulette` with
+  `skip`; `restricted` without `draw`; `restricted` or `roulette` on a coloured kind;
+  `discard_color` on a wild kind. A coloured kind with no effects at all is a plain
+  coloured action (it matches by colour or by the same text); a wild kind with no effects
+  is a plain Wild.
+- Types are strict: whole numbers must be TOML integers (not booleans, not 2.0), flags must
+  be true or false, `skip` must be 0, 1 or the string "all", texts use capital letters.
+- Texts are unique in a deck, across coloured and wild kinds.
+- Kinds are compared as written: a kind with `points = 20` spelled out and one relying on
+  the default of 20 are different values, but decks are named by what they mean (below).
+
+The built-in decks:
+
+- `classic` (108 cards): numbers 0 (1 copy per colour) and 1-9 (2 each), S (skip, 2),
+  R (reverse, 2), D (draw 2, 2); wilds W (4) and W4 (draw 4, restricted, 4).
+- `no-mercy` (168 cards): numbers 0-9 (2 each per colour), D (draw 2, 3), D4 (coloured draw
+  4, 2), S (skip, 3), E (skip everyone, 2), R (reverse, 3), A (discard all of its colour, 3);
+  wilds WR4 (reverse and draw 4, not restricted, 8), W6 (draw 6, 4), W10 (draw 10, 4),
+  WC (colour roulette, 8). Default points throughout.
+- `modern` (112 cards): classic, then WSH (shuffle hands, 1 copy) and WX (a plain Wild, 3
+  copies, until a rule file gives it effects).
+
+A rule file's `[deck]` table has three keys, all optional: `base` (classic, the default,
+no-mercy or modern), `remove` (a list of texts of base kinds to drop) and `kinds` (an array
+of tables, one per kind, with the fields above; `text`, `colored` and `copies` are required,
+the others default to no effect and default points). A kind in `kinds` whose text is a kind
+of the base replaces that kind in its place, whole (fields left out take their defaults,
+not the base kind's values); a new text is added after the base kinds, in file order.
+Removing a text the base does not have is an error naming it, except a text of one of the
+built-in decks: that kind is simply not there, so one file works on any base (remove WX
+from classic is a no-op, from modern it drops WX). A text both removed and given in `kinds`
+is an error (give it in `kinds` alone to replace the kind). Any other key, in `[deck]` or
+in a kind, is an error naming it.
+
+A deck is named `classic`, `no-mercy` or `modern` when its kinds mean exactly that built-in
+deck (same order, same fields, points spelled out or not), and `custom` otherwise.
+
+Deck and rules together (checked by `check_deck_fits`, which the rules layer calls with its
+numbers): the deck must hold at least `players * hand_size + 1` cards; `first_card = number`
+needs a number card in the deck (a number kind with at least one copy); `mercy_limit` is 0
+(off) or greater than `hand_size`.
+
+Faces: each coloured kind gives one face per colour and each wild kind one face. Faces are
+numbered colour-major over the coloured kinds in deck order (face = colour * number of
+coloured kinds + the kind's place among the coloured kinds), then the wild kinds in deck
+order. For the classic deck this is the numbering of cards.py: R0..R9 RS RR RD = 0..12,
+then Y, G, B, then W = 52 and W4 = 53. `Deck.faces()` gives the per-face columns as int64
+arrays (`FaceTable`).
+
+Roles by text: the classic rule knobs name kinds by their text, whatever effects a deck
+gives them: S (Skip: deflecting answers, lead Skip), R (Reverse: deflecting answers, lead
+Reverse), D (Draw Two: `stack_draw_two`, lead Draw Two), W (Wild: lead Wild, Wild swap) and
+W4 (Wild Draw Four: `stack_draw_four`). S, R and D are always coloured kinds (a wild text
+starts with W); W and W4 are roles of wild kinds only, so a coloured kind written W or W4
+has no role. A lead card (official first card) is accepted when it is a number card or of
+a kind S, R, D or W; any other goes back into the pile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from .rules import RulesError
+
+COLORS = ("R", "Y", "G", "B")  # colour letters in index order (the same as cards.py)
+N_COLORS = len(COLORS)
+
+SKIP_ALL = "all"
+SKIP_CODES = {0: 0, 1: 1, SKIP_ALL: 2}  # the face table's skip column: 2 means "all"
+
+MAX_COPIES = 16
+MAX_POINTS = 1000
+MAX_DRAW = 50
+ACTION_POINTS = 20
+WILD_POINTS = 50
+
+FLAG_FIELDS = ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands")
+EFFECT_FIELDS = ("draw", "skip") + FLAG_FIELDS
+FIELDS = ("text", "colored", "copies", "points", "number") + EFFECT_FIELDS
+REQUIRED_FIELDS = ("text", "colored", "copies")
+DECK_KEYS = ("base", "remove", "kinds")
+
+DECK_NAMES = ("classic", "no-mercy", "modern")  # the built-in decks
+CUSTOM = "custom"
+
+# Roles by text (the face table's `role` column).
+ROLE_NONE, ROLE_SKIP, ROLE_REVERSE, ROLE_DRAW_TWO, ROLE_WILD, ROLE_WILD_DRAW_FOUR = range(6)
+ROLE_TEXTS = {"S": ROLE_SKIP, "R": ROLE_REVERSE, "D": ROLE_DRAW_TWO, "W": ROLE_WILD, "W4": ROLE_WILD_DRAW_FOUR}
+LEAD_ROLES = (ROLE_SKIP, ROLE_REVERSE, ROLE_DRAW_TWO, ROLE_WILD)
+
+_COLORED_TEXT = re.compile(r"[0-9]|[A-Z][A-Z0-9]{0,2}")
+_WILD_TEXT = re.compile(r"W[A-Z0-9]{0,3}")
+_DIGIT = re.compile(r"[0-9]")
+
+
+class DeckError(RulesError):
+    """A bad deck or card kind; the message names the kind (by its text) and the problem."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind_problem(k: "Kind") -> str | None:
+    """What is wrong with a kind, or None. Types first, then ranges, then combinations."""
+    if not isinstance(k.colored, bool):
+        return f"colored must be true or false (got {k.colored!r})"
+    if not isinstance(k.text, str):
+        return f"text must be a string (got {k.text!r})"
+    if k.colored and not _COLORED_TEXT.fullmatch(k.text):
+        return ("a coloured kind's text must be a digit 0-9, or 1-3 characters of A-Z and 0-9 "
+                "starting with a letter")
+    if not k.colored and not _WILD_TEXT.fullmatch(k.text):
+        return "a wild kind's text must be 1-4 characters of A-Z and 0-9 starting with W"
+    if not (_is_int(k.copies) and 0 <= k.copies <= MAX_COPIES):
+        return f"copies must be a whole number from 0 to {MAX_COPIES} (got {k.copies!r})"
+    if k.points is not None and not (_is_int(k.points) and 0 <= k.points <= MAX_POINTS):
+        return f"points must be a whole number from 0 to {MAX_POINTS} (got {k.points!r})"
+    if k.number is not None and not (_is_int(k.number) and 0 <= k.number <= 9):
+        return f"number must be a whole number from 0 to 9 (got {k.number!r})"
+    if not (_is_int(k.draw) and 0 <= k.draw <= MAX_DRAW):
+        return f"draw must be a whole number from 0 to {MAX_DRAW} (got {k.draw!r})"
+    if not ((_is_int(k.skip) and k.skip in (0, 1)) or k.skip == SKIP_ALL):
+        return f"skip must be 0, 1 or \"all\" (got {k.skip!r})"
+    for name in FLAG_FIELDS:
+        if not isinstance(getattr(k, name), bool):
+            return f"{name} must be true or false (got {getattr(k, name)!r})"
+    if not k.colored:
+        if k.number is not None:
+            return "a wild kind cannot have a number"
+        if k.discard_color:
+            return "a wild kind cannot have discard_color (it has no colour of its own)"
+    else:
+        if k.restricted:
+            return "a coloured kind cannot be restricted (only wild kinds are)"
+        if k.roulette:
+            return "a coloured kind cannot have roulette (only wild kinds can)"
+        digit = _DIGIT.fullmatch(k.text) is not None
+        if k.number is not None and not digit:
+            return f"number = {k.number} needs the text {str(k.number)!r} (a number kind's text is its digit)"
+        if digit and k.number is not None and k.number != int(k.text):
+            return f"text {k.text!r} is the number {k.text}, but number = {k.number} is given"
+        if digit:
+            effects = [name for name in EFFECT_FIELDS if getattr(k, name)]
+            if effects:
+                return f"a number kind has no effects ({effects[0]} = {getattr(k, effects[0])!r} is given)"
+    if k.draw and k.roulette:
+        return "draw and roulette cannot go together"
+    if k.draw and k.skip:
+        return "draw and skip cannot go together (a draw already makes the victim lose the turn)"
+    if k.roulette and k.skip:
+        return "roulette and skip cannot go together (roulette already makes the victim lose the turn)"
+    if k.restricted and not k.draw:
+        return "restricted needs draw (it is a Wild Draw Four's restriction)"
+    return None
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One card kind. Constructing it validates it (a `DeckError` names the kind and the
+    problem); a coloured kind with a digit text gets that digit as its `number`."""
+
+    text: str
+    colored: bool
+    copies: int
+    points: int | None = None  # None: the default (number, 20 for a coloured action, 50 for a wild)
+    number: int | None = None
+    draw: int = 0
+    skip: int | str = 0  # 0, 1 or "all"
+    reverse: bool = False
+    restricted: bool = False
+    discard_color: bool = False
+    roulette: bool = False
+    swap_hands: bool = False
+    shuffle_hands: bool = False
+
+    def __post_init__(self) -> None:
+        problem = _kind_problem(self)
+        if problem:
+            raise DeckError(f"deck kind {self.text!r}: {problem}")
+        if self.colored and self.number is None and _DIGIT.fullmatch(self.text):
+            object.__setattr__(self, "number", int(self.text))
+
+    @property
+    def is_number(self) -> bool:
+        return self.number is not None
+
+    @property
+    def cards(self) -> int:
+        """Physical cards of this kind in a deck: copies in each colour, or copies in all."""
+        return self.copies * (N_COLORS if self.colored else 1)
+
+    def points_for(self, zero_points: int = 0) -> int:
+        """The points a card of this kind counts under a rule set's `zero_points`."""
+        if self.points is not None:
+            return self.points
+        return default_points(self, zero_points)
+
+    @property
+    def skip_code(self) -> int:
+        """skip as a number: 0, 1, or 2 for "all"."""
+        return SKIP_CODES[self.skip]
+
+    def as_dict(self, zero_points: int = 0) -> dict[str, Any]:
+        """Every field, points worked out under `zero_points` (`number` only for a number
+        kind): the form a trace's deal event lists."""
+        out = {name: getattr(self, name) for name in FIELDS}
+        out["points"] = self.points_for(zero_points)
+        if self.number is None:
+            del out["number"]
+        return out
+
+    def to_table(self) -> dict[str, Any]:
+        """The shortest rule-file table for this kind: text, colored, copies and the fields
+        that differ from their defaults (a number implied by a digit text is left out)."""
+        out: dict[str, Any] = {"text": self.text, "colored": self.colored, "copies": self.copies}
+        if self.points is not None:
+            out["points"] = self.points
+        for f in dataclasses.fields(self):
+            if f.name in EFFECT_FIELDS and getattr(self, f.name) != f.default:
+                out[f.name] = getattr(self, f.name)
+        return out
+
+
+def default_points(kind: Kind, zero_points: int = 0) -> int:
+    """Default points of a kind: a number its number (0 counts zero_points), a coloured
+    action 20, a wild 50."""
+    if not kind.colored:
+        return WILD_POINTS
+    if kind.number is None:
+        return ACTION_POINTS
+    return zero_points if kind.number == 0 else kind.number
+
+
+def _canonical(kind: Kind) -> Kind:
+    """The kind with `points` left to the default wherever spelling it out changes nothing
+    (not for a 0, whose default depends on the rule set)."""
+    if kind.points is not None and kind.number != 0 and kind.points == default_points(kind):
+        return dataclasses.replace(kind, points=None)
+    return kind
+
+
+def _number(text: str, copies: int) -> Kind:
+    return Kind(text, True, copies)
+
+
+_BUILTIN_KINDS: dict[str, tuple[Kind, ...]] = {}
+_BUILTIN_KINDS["classic"] = (
+    _number("0", 1), *(_number(str(n), 2) for n in range(1, 10)),
+    Kind("S", True, 2, skip=1), Kind("R", True, 2, reverse=True), Kind("D", True, 2, draw=2),
+    Kind("W", False, 4), Kind("W4", False, 4, draw=4, restricted=True),
+)
+_BUILTIN_KINDS["no-mercy"] = (
+    *(_number(str(n), 2) for n in range(10)),
+    Kind("D", True, 3, draw=2), Kind("D4", True, 2, draw=4), Kind("S", True, 3, skip=1),
+    Kind("E", True, 2, skip=SKIP_ALL), Kind("R", True, 3, reverse=True), Kind("A", True, 3, discard_color=True),
+    Kind("WR4", False, 8, draw=4, reverse=True), Kind("W6", False, 4, draw=6), Kind("W10", False, 4, draw=10),
+    Kind("WC", False, 8, roulette=True),
+)
+_BUILTIN_KINDS["modern"] = _BUILTIN_KINDS["classic"] + (
+    Kind("WSH", False, 1, shuffle_hands=True), Kind("WX", False, 3),
+)
+_BUILTIN_CANONICAL = {name: tuple(map(_canonical, kinds)) for name, kinds in _BUILTIN_KINDS.items()}
+_BUILTIN_TEXTS = frozenset(k.text for kinds in _BUILTIN_KINDS.values() for k in kinds)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An ordered tuple of kinds with unique texts. `name` is the built-in deck the kinds
+    mean exactly (classic, no-mercy, modern), or custom."""
+
+    kinds: tuple[Kind, ...]
+
+    def __post_init__(self) -> None:
+        kinds = tuple(self.kinds)
+        object.__setattr__(self, "kinds", kinds)
+        seen: set[str] = set()
+        for kind in kinds:
+            if not isinstance(kind, Kind):
+                raise DeckError(f"a deck holds card kinds, not {kind!r}")
+            if kind.text in seen:
+                raise DeckError(f"deck kind {kind.text!r}: duplicate text (each kind's text is unique in a deck)")
+            seen.add(kind.text)
+
+    @property
+    def name(self) -> str:
+        canonical = tuple(map(_canonical, self.kinds))
+        for name, kinds in _BUILTIN_CANONICAL.items():
+            if canonical == kinds:
+                return name
+        return CUSTOM
+
+    @property
+    def size(self) -> int:
+        """Physical cards in the deck."""
+        return sum(k.cards for k in self.kinds)
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return tuple(k.text for k in self.kinds)
+
+    def kind(self, text: str) -> Kind:
+        """The kind with this text (a DeckError when there is none)."""
+        for k in self.kinds:
+            if k.text == text:
+                return k
+        raise DeckError(f"the {self.name} deck has no kind {text!r} (kinds: {', '.join(self.texts)})")
+
+    def __contains__(self, text: object) -> bool:
+        return any(k.text == text for k in self.kinds)
+
+    @property
+    def colored_kinds(self) -> tuple[Kind, ...]:
+        return tuple(k for k in self.kinds if k.colored)
+
+    @property
+    def wild_kinds(self) -> tuple[Kind, ...]:
+        return tuple(k for k in self.kinds if not k.colored)
+
+    @property
+    def number_cards(self) -> int:
+        """Physical number cards in the deck."""
+        return sum(k.cards for k in self.kinds if k.is_number)
+
+    def faces(self, zero_points: int = 0) -> "FaceTable":
+        """The face table under a rule set's `zero_points` (cached; its arrays are read-only)."""
+        if not (_is_int(zero_points) and 0 <= zero_points <= MAX_POINTS):
+            raise DeckError(f"zero_points must be a whole number from 0 to {MAX_POINTS} (got {zero_points!r})")
+        return _face_table(self, zero_points)
+
+    def as_list(self, zero_points: int = 0) -> list[dict[str, Any]]:
+        """The kinds as plain dicts (every field, points worked out): a trace's deck list."""
+        return [k.as_dict(zero_points) for k in self.kinds]
+
+
+CLASSIC = Deck(_BUILTIN_KINDS["classic"])
+NO_MERCY = Deck(_BUILTIN_KINDS["no-mercy"])
+MODERN = Deck(_BUILTIN_KINDS["modern"])
+BUILTIN_DECKS = {"classic": CLASSIC, "no-mercy": NO_MERCY, "modern": MODERN}
+
+
+def builtin_deck(name: str) -> Deck:
+    """A built-in deck by name."""
+    try:
+        return BUILTIN_DECKS[name]
+    except (KeyError, TypeError):
+        raise DeckError(f"unknown deck {name!r} (built-in decks: {', '.join(DECK_NAMES)})") from None
+
+
+def build_deck(base: str | Deck = "classic", remove: Iterable[str] = (), kinds: Iterable[Kind] = ()) -> Deck:
+    """A rule file's deck: the base deck, less the `remove` texts, with each kind of `kinds`
+    replacing the base kind of the same text in its place, or added at the end."""
+    base_deck = base if isinstance(base, Deck) else builtin_deck(base)
+    remove = list(remove)
+    kinds = list(kinds)
+    seen: set[str] = set()
+    for text in remove:
+        if not isinstance(text, str):
+            raise DeckError(f"deck remove: {text!r} is not a kind's text")
+        if text in seen:
+            raise DeckError(f"deck remove: {text!r} is listed twice")
+        seen.add(text)
+        if text not in base_deck and text not in _BUILTIN_TEXTS:
+            raise DeckError(
+                f"deck remove: the {base_deck.name} deck has no kind {text!r} "
+                f"(its kinds: {', '.join(base_deck.texts)})"
+            )
+    given: set[str] = set()
+    for kind in kinds:
+        if not isinstance(kind, Kind):
+            raise DeckError(f"deck kinds: {kind!r} is not a card kind")
+        if kind.text in seen:
+            raise DeckError(
+                f"deck kind {kind.text!r}: both removed and given in kinds "
+                "(give it in kinds alone to replace the base kind)"
+            )
+        if kind.text in given:
+            raise DeckError(f"deck kind {kind.text!r}: duplicate text (each kind's text is unique in a deck)")
+        given.add(kind.text)
+    by_text = {k.text: k for k in kinds}
+    out = [by_text.pop(k.text, k) for k in base_deck.kinds if k.text not in seen]
+    out.extend(k for k in kinds if k.text in by_text)
+    return Deck(tuple(out))
+
+
+def _where(source_name: str | None) -> str:
+    return f"{source_name}: " if source_name else ""
+
+
+def kind_from_table(table: Mapping[str, Any], source_name: str | None = None, position: int | None = None) -> Kind:
+    """A kind from a rule-file table (or a trace's deck entry). `position` (1-based) names
+    a kind whose text is missing or unusable."""
+    where = _where(source_name)
+    if not isinstance(table, Mapping):
+        label = f" #{position}" if position is not None else ""
+        raise DeckError(f"{where}deck kind{label} must be a table of fields (got {table!r})")
+    text = table.get("text")
+    label = repr(text) if isinstance(text, str) else (f"#{position}" if position is not None else "(no text)")
+    for name in table:
+        if name not in FIELDS:
+            close = difflib.get_close_matches(str(name), FIELDS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise DeckError(f"{where}deck kind {label}: unknown field {name!r}{hint}; fields: {', '.join(FIELDS)}")
+    for name in REQUIRED_FIELDS:
+        if name not in table:
+            raise DeckError(f"{where}deck kind {label}: {name!r} is required")
+    try:
+        return Kind(**dict(table))
+    except DeckError as exc:
+        raise DeckError(f"{where}{exc}") from None
+
+
+def deck_from_kinds(items: Iterable[Mapping[str, Any]], source_name: str | None = None) -> Deck:
+    """A deck from a list of kind tables (a trace's deck list), in that order."""
+    kinds = [kind_from_table(item, source_name, i) for i, item in enumerate(items, 1)]
+    try:
+        return Deck(tuple(kinds))
+    except DeckError as exc:
+        raise DeckError(f"{_where(source_name)}{exc}") from None
+
+
+def deck_from_toml(table: Mapping[str, Any], source_name: str | None = None) -> Deck:
+    """The deck a rule file's `[deck]` table describes (keys base, remove, kinds; all
+    optional). `source_name` (e.g. "rule file 'my.toml'") prefixes every error message."""
+    where = _where(source_name)
+    if not isinstance(table, Mapping):
+        raise DeckError(f"{where}'deck' must be a table ([deck] with base, remove and [[deck.kinds]])")
+    for key in table:
+        if key not in DECK_KEYS:
+            close = difflib.get_close_matches(str(key), DECK_KEYS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise DeckError(f"{where}unknown key {key!r} in [deck]{hint}; [deck] has {', '.join(DECK_KEYS)}")
+    base = table.get("base", "classic")
+    if base not in DECK_NAMES:
+        raise DeckError(f"{where}deck base must be one of {', '.join(DECK_NAMES)} (got {base!r})")
+    remove = table.get("remove", [])
+    if not isinstance(remove, list) or not all(isinstance(t, str) for t in remove):
+        raise DeckError(f"{where}deck remove must be a list of kind texts, like remove = [\"WX\"] (got {remove!r})")
+    items = table.get("kinds", [])
+    if not isinstance(items, list):
+        raise DeckError(f"{where}deck kinds must be an array of tables ([[deck.kinds]] entries) (got {items!r})")
+    kinds = [kind_from_table(item, source_name, i) for i, item in enumerate(items, 1)]
+    try:
+        return build_deck(base, remove, kinds)
+    except DeckError as exc:
+        raise DeckError(f"{where}{exc}") from None
+
+
+def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = "official", mercy_limit: int = 0) -> None:
+    """The checks between a deck and the rule set's numbers; a DeckError names the knob."""
+    need = players * hand_size + 1
+    if deck.size < need:
+        raise DeckError(
+            f"invalid rules: hand_size {hand_size} is too large for {players} players with the "
+            f"{deck.name} deck of {deck.size} cards (players * hand_size + 1 = {need} must be <= {deck.size})"
+        )
+    if first_card == "number" and deck.number_cards == 0:
+        raise DeckError(f"invalid rules: first_card = number needs number cards, and the {deck.name} deck has none")
+    if mercy_limit != 0 and mercy_limit <= hand_size:
+        raise DeckError(
+            f"invalid rules: mercy_limit must be 0 (off) or greater than hand_size = {hand_size} (got {mercy_limit})"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class FaceTable:
+    """A deck's faces: one entry per face in every int64 column, and the face texts.
+
+    Coloured faces come first, colour-major (face = colour * n_colored_kinds + the kind's
+    place among the coloured kinds), then one face per wild kind, in deck order."""
+
+    texts: tuple[str, ...]
+    n_colored_kinds: int
+    color: Any  # 0-3, -1 for a wild face
+    kind: Any  # index into Deck.kinds
+    number: Any  # 0-9, -1 for a face that is no number card
+    draw: Any
+    skip: Any  # 0, 1, 2 = all
+    reverse: Any
+    restricted: Any
+    discard_color: Any
+    roulette: Any
+    swap_hands: Any
+    shuffle_hands: Any
+    points: Any
+    copies: Any  # physical cards of this face
+    role: Any  # ROLE_* by the kind's text (ROLE_NONE for most kinds)
+    lead: Any  # 1 when an official lead card of this face stays (a number, S, R, D or W)
+
+    COLUMNS = ("color", "kind", "number", "draw", "skip", "reverse", "restricted", "discard_color",
+               "roulette", "swap_hands", "shuffle_hands", "points", "copies", "role", "lead")
+
+    @property
+    def n_faces(self) -> int:
+        return len(self.texts)
+
+    @property
+    def size(self) -> int:
+        """Physical cards in the deck."""
+        return int(self.copies.sum())
+
+    def cards(self):
+        """Every physical card as its face index, in face order (int64)."""
+        import numpy as np
+
+        return np.repeat(np.arange(self.n_faces, dtype=np.int64), self.copies)
+
+    def face(self, text: str) -> int:
+        """The face index of a face text (inverse of `texts`)."""
+        try:
+            return self._index[text]
+        except (KeyError, TypeError):
+            raise DeckError(f"unknown card {text!r} in this deck") from None
+
+    @functools.cached_property
+    def _index(self) -> dict[str, int]:
+        return {t: i for i, t in enumerate(self.texts)}
+
+    def faces_with_role(self, role: int):
+        """Face indices of the kind with a role (ROLE_SKIP, ...): 4 faces, 1 or none."""
+        import numpy as np
+
+        return np.flatnonzero(self.role == role)
+
+
+@functools.lru_cache(maxsize=64)
+def _face_table(deck: Deck, zero_points: int) -> FaceTable:
+    import numpy as np
+
+    colored = [(i, k) for i, k in enumerate(deck.kinds) if k.colored]
+    wild = [(i, k) for i, k in enumerate(deck.kinds) if not k.colored]
+    rows = [(COLORS[c] + k.text, c, i, k) for c in range(N_COLORS) for i, k in colored]
+    rows += [(k.text, -1, i, k) for i, k in wild]
+
+    def role(k: Kind) -> int:
+        r = ROLE_TEXTS.get(k.text, ROLE_NONE)
+        return r if (r in (ROLE_WILD, ROLE_WILD_DRAW_FOUR)) == (not k.colored) else ROLE_NONE
+
+    def column(values: Iterable[int]):
+        array = np.fromiter(values, dtype=np.int64, count=len(rows))
+        array.flags.writeable = False
+        return array
+
+    roles = [role(k) for _, _, _, k in rows]
+    return FaceTable(
+        texts=tuple(t for t, _, _, _ in rows),
+        n_colored_kinds=len(colored),
+        color=column(c for _, c, _, _ in rows),
+        kind=column(i for _, _, i, _ in rows),
+        number=column(-1 if k.number is None else k.number for *_, k in rows),
+        draw=column(k.draw for *_, k in rows),
+        skip=column(k.skip_code for *_, k in rows),
+        **{name: column(int(getattr(k, name)) for *_, k in rows) for name in FLAG_FIELDS},
+        points=column(k.points_for(zero_points) for *_, k in rows),
+        copies=column(k.copies for *_, k in rows),
+        role=column(roles),
+        lead=column(int(k.is_number or r in LEAD_ROLES) for (*_, k), r in zip(rows, roles)),
+    )
