@@ -1,0 +1,164 @@
+"""Hypothesis strategies for decks (uno_sim/game/decks.py), for the deck tests and, later,
+the engine's property tests.
+
+    from decks_strategy import random_decks
+    @given(random_decks(min_cards=29, number_cards=True))   # 4 players * 7 cards + 1
+
+- `random_kinds(colored=None)`: one valid kind anywhere within the bounds (texts, copies 0-16,
+  points 0-1000, draw 0-50, skip 0/1/all, and every allowed combination of flags).
+- `random_decks(...)`: a valid deck: now and then a built-in deck, otherwise random kinds
+  with unique texts, padded (more copies, then more number kinds) to at least `min_cards`.
+- `random_deck_tables()`: a rule file's `[deck]` table (a built-in base, some texts removed,
+  some kinds replaced, some added) together with the deck it must give, worked out here
+  independently of `build_deck`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import string
+
+from hypothesis import strategies as st
+
+from uno_sim.game.decks import (
+    BUILTIN_DECKS, DECK_NAMES, MAX_COPIES, MAX_DRAW, MAX_POINTS, SKIP_ALL, Deck, Kind,
+)
+
+_ALNUM = string.ascii_uppercase + string.digits
+
+copies = st.integers(0, MAX_COPIES)
+points = st.one_of(st.none(), st.integers(0, MAX_POINTS))
+# draw is mostly 0 or a small number, sometimes anything in range
+draws = st.one_of(st.just(0), st.integers(1, 10), st.integers(0, MAX_DRAW))
+skips = st.sampled_from([0, 1, SKIP_ALL])
+
+
+def action_texts() -> st.SearchStrategy[str]:
+    """Texts of coloured action kinds: 1-3 of A-Z 0-9, a letter first."""
+    return st.builds(lambda a, b: a + b, st.sampled_from(string.ascii_uppercase), st.text(_ALNUM, max_size=2))
+
+
+def wild_texts() -> st.SearchStrategy[str]:
+    """Texts of wild kinds: W then 0-3 of A-Z 0-9."""
+    return st.builds(lambda b: "W" + b, st.text(_ALNUM, max_size=3))
+
+
+@st.composite
+def number_kinds(draw, digit: int | None = None) -> Kind:
+    d = draw(st.integers(0, 9)) if digit is None else digit
+    explicit = draw(st.booleans())  # `number` written out (it must then equal the digit)
+    return Kind(str(d), True, draw(copies), points=draw(points), number=d if explicit else None)
+
+
+@st.composite
+def action_kinds(draw) -> Kind:
+    d = draw(draws)
+    return Kind(
+        draw(action_texts()), True, draw(copies), points=draw(points), draw=d,
+        skip=0 if d else draw(skips), reverse=draw(st.booleans()), discard_color=draw(st.booleans()),
+        swap_hands=draw(st.booleans()), shuffle_hands=draw(st.booleans()),
+    )
+
+
+@st.composite
+def wild_kinds(draw) -> Kind:
+    d = draw(draws)
+    skip = 0 if d else draw(skips)
+    roulette = not d and not skip and draw(st.booleans())
+    return Kind(
+        draw(wild_texts()), False, draw(copies), points=draw(points), draw=d, skip=skip,
+        reverse=draw(st.booleans()), restricted=bool(d) and draw(st.booleans()), roulette=roulette,
+        swap_hands=draw(st.booleans()), shuffle_hands=draw(st.booleans()),
+    )
+
+
+def random_kinds(colored: bool | None = None) -> st.SearchStrategy[Kind]:
+    """One valid kind: coloured (number or action), wild, or either."""
+    colored_kinds = st.one_of(number_kinds(), action_kinds())
+    if colored is None:
+        return st.one_of(colored_kinds, wild_kinds())
+    return colored_kinds if colored else wild_kinds()
+
+
+def _pad(kinds: list[Kind], min_cards: int, number_cards: bool) -> list[Kind]:
+    """Raise copies (coloured kinds first), then add number kinds, until the deck is big enough."""
+    kinds = list(kinds)
+    if number_cards and not any(k.is_number and k.copies for k in kinds):
+        i = next((i for i, k in enumerate(kinds) if k.is_number), None)
+        if i is None:
+            free = next(d for d in map(str, range(10)) if d not in {k.text for k in kinds})
+            kinds.append(Kind(free, True, 1))
+        else:
+            kinds[i] = dataclasses.replace(kinds[i], copies=1)
+    order = sorted(range(len(kinds)), key=lambda i: not kinds[i].colored)
+    for i in order:
+        short = min_cards - sum(k.cards for k in kinds)
+        if short <= 0:
+            return kinds
+        k = kinds[i]
+        per_copy = 4 if k.colored else 1
+        more = min(MAX_COPIES - k.copies, -(-short // per_copy))
+        kinds[i] = dataclasses.replace(k, copies=k.copies + more)
+    for d in map(str, range(10)):
+        if sum(k.cards for k in kinds) >= min_cards:
+            break
+        if d not in {k.text for k in kinds}:
+            kinds.append(Kind(d, True, MAX_COPIES))
+    if sum(k.cards for k in kinds) < min_cards:
+        raise ValueError(f"random_decks cannot reach {min_cards} cards")
+    return kinds
+
+
+@st.composite
+def random_decks(draw, min_cards: int = 0, number_cards: bool = False, max_kinds: int = 24,
+                 builtin: bool = True) -> Deck:
+    """A valid deck of at least `min_cards` cards (with number cards when `number_cards`):
+    sometimes a built-in one (when `builtin` and it is big enough), otherwise random kinds."""
+    if builtin and draw(st.integers(0, 7)) == 0:
+        choice = draw(st.sampled_from(DECK_NAMES))
+        deck = BUILTIN_DECKS[choice]
+        if deck.size >= min_cards:
+            return deck
+    kinds = draw(st.lists(random_kinds(), min_size=1, max_size=max_kinds, unique_by=lambda k: k.text))
+    return Deck(tuple(_pad(kinds, min_cards, number_cards)))
+
+
+@st.composite
+def random_deck_tables(draw) -> tuple[dict, Deck]:
+    """A `[deck]` table and the deck it describes (worked out here, not by build_deck)."""
+    base_name = draw(st.sampled_from(DECK_NAMES))
+    base = BUILTIN_DECKS[base_name]
+    texts = list(base.texts)
+    removed = draw(st.lists(st.sampled_from(texts), unique=True, max_size=len(texts)))
+    kept = [t for t in texts if t not in removed]
+    replaced = draw(st.lists(st.sampled_from(kept), unique=True, max_size=len(kept))) if kept else []
+    replacements = {}
+    for text in replaced:  # a new kind with the same text (so the same colouredness rules)
+        old = base.kind(text)
+        if old.is_number:
+            replacements[text] = draw(number_kinds(int(text)))
+        else:
+            strategy = action_kinds() if old.colored else wild_kinds()
+            replacements[text] = dataclasses.replace(draw(strategy), text=text)
+    taken = set(texts)
+    added = draw(st.lists(
+        st.one_of(action_kinds(), wild_kinds()).filter(lambda k: k.text not in taken),
+        max_size=6, unique_by=lambda k: k.text,
+    ))
+    expected = Deck(tuple(replacements.get(t, base.kind(t)) for t in kept) + tuple(added))
+    # the file lists replacements in any order, interleaved with the added kinds, whose
+    # order among themselves is the order they are added in
+    kinds = [replacements[t].to_table() for t in draw(st.permutations(replaced))]
+    at = 0
+    for kind in added:
+        at = draw(st.integers(at, len(kinds)))
+        kinds.insert(at, kind.to_table())
+        at += 1
+    table: dict = {}
+    if base_name != "classic" or draw(st.booleans()):
+        table["base"] = base_name
+    if removed or draw(st.booleans()):
+        table["remove"] = removed
+    if kinds or draw(st.booleans()):
+        table["kinds"] = kinds
+    return table, expected
