@@ -319,7 +319,7 @@ def test_a_deck_holds_only_kinds():
 
 # ------------------------------------------------------------------ rule files
 
-SPEC_EXAMPLE = '''
+EXAMPLE_RULE_FILE = '''
 extends = "standard"
 [deck]
 base = "classic"               # classic (default), no-mercy, modern
@@ -343,7 +343,7 @@ E = Kind("E", True, 1, skip=SKIP_ALL)
 def test_the_example_rule_file_on_classic():
     """WX is no classic kind: removing it is a no-op (it is a kind of a built-in deck, so a
     file can switch its base). The deck is classic plus W6 and E."""
-    deck = deck_from_toml(tomllib.loads(SPEC_EXAMPLE)["deck"], "rule file 'example.toml'")
+    deck = deck_from_toml(tomllib.loads(EXAMPLE_RULE_FILE)["deck"], "rule file 'example.toml'")
     assert deck.kinds == CLASSIC.kinds + (W6, E)
     assert deck.name == "custom" and deck.size == 108 + 4 + 4
     t = deck.faces()
@@ -357,7 +357,7 @@ def test_the_example_rule_file_on_classic():
 
 
 def test_the_example_rule_file_on_modern_drops_wx():
-    table = tomllib.loads(SPEC_EXAMPLE.replace('base = "classic"', 'base = "modern"'))["deck"]
+    table = tomllib.loads(EXAMPLE_RULE_FILE.replace('base = "classic"', 'base = "modern"'))["deck"]
     deck = deck_from_toml(table)
     assert deck.kinds == MODERN.kinds[:-1] + (W6, E)
     assert deck.size == 112 - 3 + 8
