@@ -75,6 +75,11 @@ def test_the_classic_face_columns_are_the_arithmetic_they_replace(zero_points):
         role = {SKIP: decks.ROLE_SKIP, REVERSE: decks.ROLE_REVERSE, DRAW_TWO: decks.ROLE_DRAW_TWO}.get(s, decks.ROLE_NONE)
         role = {WILD: decks.ROLE_WILD, WILD_DRAW_FOUR: decks.ROLE_WILD_DRAW_FOUR}.get(f, role)
         assert column(g, "role")[f] == role
+        flags = ((S.F_NUMBER if coloured and s < 10 else 0) | (0 if coloured else S.F_WILD)
+                 | (S.F_SKIPS if s == SKIP else 0) | (S.F_REVERSES if s == REVERSE else 0)
+                 | (S.F_DRAWS if s == DRAW_TWO or f == WILD_DRAW_FOUR else 0)
+                 | (S.F_RESTRICTED if f == WILD_DRAW_FOUR else 0))
+        assert column(g, "flags")[f] == flags
     for name in ("discard_color", "roulette", "swap_hands", "shuffle_hands"):
         assert not column(g, name).any()
     # NO_FACE and the unused faces: no colour, no number, nothing else

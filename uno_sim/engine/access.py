@@ -26,6 +26,12 @@ from ..game.decks import (  # noqa: F401  (re-exported: the engine reads the rol
 )
 from .layout import N_BOT_PARAMS
 from .state import (  # noqa: F401  (re-exported)
+    F_DRAWS,
+    F_NUMBER,
+    F_RESTRICTED,
+    F_REVERSES,
+    F_SKIPS,
+    F_WILD,
     HAND_WIDTH,
     N_NUMBERS,
     NO_FACE,
@@ -33,6 +39,7 @@ from .state import (  # noqa: F401  (re-exported)
     O_F_COLOR,
     O_F_COPIES,
     O_F_DRAW,
+    O_F_FLAGS,
     O_F_LEAD,
     O_F_NUMBER,
     O_F_POINTS,
@@ -138,8 +145,15 @@ def color_of(g, f):
 
 
 @njit(cache=True, inline="always")
+def flags_of(g, f):
+    """The yes/no facts of face f as bits: F_NUMBER, F_WILD, F_SKIPS, F_REVERSES, F_DRAWS,
+    F_RESTRICTED (one read for a decision that asks several)."""
+    return g[O_F_FLAGS + f]
+
+
+@njit(cache=True, inline="always")
 def is_wild(g, f):
-    return g[O_F_COLOR + f] < 0
+    return (g[O_F_FLAGS + f] & F_WILD) != 0
 
 
 @njit(cache=True, inline="always")
@@ -157,7 +171,7 @@ def number_of(g, f):
 
 @njit(cache=True, inline="always")
 def is_number(g, f):
-    return g[O_F_NUMBER + f] >= 0
+    return (g[O_F_FLAGS + f] & F_NUMBER) != 0
 
 
 @njit(cache=True, inline="always")
@@ -174,13 +188,13 @@ def skip_of(g, f):
 
 @njit(cache=True, inline="always")
 def reverses(g, f):
-    return g[O_F_REVERSE + f] != 0
+    return (g[O_F_FLAGS + f] & F_REVERSES) != 0
 
 
 @njit(cache=True, inline="always")
 def restricted(g, f):
     """Legal only as wd4_rule allows, and may be challenged (the Wild Draw Four's rule)."""
-    return g[O_F_RESTRICTED + f] != 0
+    return (g[O_F_FLAGS + f] & F_RESTRICTED) != 0
 
 
 @njit(cache=True, inline="always")

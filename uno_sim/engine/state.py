@@ -55,14 +55,16 @@ O_NUMBER_FACE = GAME.block("number_faces", N_COLORS * N_NUMBERS)  # colour * N_N
 O_MOST_COPIES = GAME.block("most_copies", N_NUMBERS)  # copies of number v a sum set can use, any colours (sumsets)
 O_SAME_COPIES = GAME.block("same_copies", N_NUMBERS)  # the same within one colour
 O_CARDS = GAME.block("cards", MAX_DECK_SIZE)  # the deck's cards in face order (deck_size of them): a new deck
-# per-face columns, HAND_WIDTH each (face f at + f): decks.FaceTable's columns, and `slot`, the
-# kind's place among the coloured kinds (-1 for a wild face)
+# per-face columns, HAND_WIDTH each (face f at + f): decks.FaceTable's columns, `slot`, the
+# kind's place among the coloured kinds (-1 for a wild face), and `flags`, the yes/no facts
+# of a face as bits (F_*), so that a decision asking several of them reads one word
 FACE_COLUMNS = ("color", "slot", "number", "draw", "skip", "reverse", "restricted", "discard_color", "roulette",
-                "swap_hands", "shuffle_hands", "points", "copies", "role", "lead")
+                "swap_hands", "shuffle_hands", "points", "copies", "role", "lead", "flags")
+F_NUMBER, F_WILD, F_SKIPS, F_REVERSES, F_DRAWS, F_RESTRICTED = 1, 2, 4, 8, 16, 32
 O_FACE = {name: GAME.block(f"face_{name}", HAND_WIDTH) for name in FACE_COLUMNS}
 O_F_COLOR, O_F_SLOT, O_F_NUMBER, O_F_DRAW, O_F_SKIP, O_F_REVERSE, O_F_RESTRICTED = (
     O_FACE[n] for n in ("color", "slot", "number", "draw", "skip", "reverse", "restricted"))
-O_F_POINTS, O_F_COPIES, O_F_ROLE, O_F_LEAD = (O_FACE[n] for n in ("points", "copies", "role", "lead"))
+O_F_POINTS, O_F_COPIES, O_F_ROLE, O_F_LEAD, O_F_FLAGS = (O_FACE[n] for n in ("points", "copies", "role", "lead", "flags"))
 O_DECK_END = GAME.size
 N_CONFIG = GAME.size
 
@@ -180,9 +182,13 @@ def deck_block(deck: decks.Deck, zero_points: int) -> np.ndarray:
     put(O_MOST_COPIES, most)
     put(O_SAME_COPIES, same)
     put(O_CARDS, table.cards())
-    slot = np.where(table.color >= 0, np.arange(n) - table.color * nck, -1)
+    derived = {
+        "slot": np.where(table.color >= 0, np.arange(n) - table.color * nck, -1),
+        "flags": (F_NUMBER * (table.number >= 0) + F_WILD * (table.color < 0) + F_SKIPS * (table.skip > 0)
+                  + F_REVERSES * (table.reverse != 0) + F_DRAWS * (table.draw > 0) + F_RESTRICTED * (table.restricted != 0)),
+    }
     for name in FACE_COLUMNS:
         column = np.full(HAND_WIDTH, -1 if name in ("color", "slot", "number") else 0, dtype=np.int64)
-        column[:n] = slot if name == "slot" else getattr(table, name)
+        column[:n] = derived[name] if name in derived else getattr(table, name)
         put(O_FACE[name], column)
     return block

@@ -15,6 +15,11 @@ from ..jit import njit, njit_typed
 from ...game.knobs import K
 from .. import layout as L
 from ..access import (
+    F_DRAWS,
+    F_NUMBER,
+    F_REVERSES,
+    F_SKIPS,
+    F_WILD,
     MAX_COLORED_KINDS,
     N_COLORS,
     ROLE_DRAW_TWO,
@@ -24,8 +29,8 @@ from ..access import (
     colored_kinds,
     copies_of,
     deck_size,
-    draw_of,
     face_at,
+    flags_of,
     hand,
     hsize,
     is_number,
@@ -115,15 +120,21 @@ def color_count(g, p, c):
     return t
 
 
-@njit_typed(I(G, I, I), cache=True)
-def color_points(g, p, c):
-    """Points of p's cards of colour c (the table's points count zero_points for a 0)."""
+@njit(cache=True, inline="always")
+def color_count_points(g, p, c):
+    """color_count, and the points of p's cards of colour c (the table's points count
+    zero_points for a 0), in one pass."""
     first = face_at(g, c, 0)
     h = hand(p) + first
+    nck = colored_kinds(g)
     t = 0
-    for s in range(colored_kinds(g)):
-        t += g[h + s] * points_of(g, first + s)
-    return t
+    points = 0
+    for s in range(MAX_COLORED_KINDS):
+        if s == nck:
+            break
+        t += g[h + s]
+        points += g[h + s] * points_of(g, first + s)
+    return t, points
 
 
 @njit(cache=True)
@@ -237,7 +248,7 @@ def keeps_draw_two(g, p):
 def attack_face(g, f):
     """A card that skips, reverses or makes the next player draw (classic: Skip, Reverse,
     Draw Two, Wild Draw Four): the faces whose tier depends on `danger`."""
-    return draw_of(g, f) > 0 or skip_of(g, f) != 0 or reverses(g, f)
+    return (flags_of(g, f) & (F_DRAWS | F_SKIPS | F_REVERSES)) != 0
 
 
 @njit(cache=True, inline="always")
@@ -246,13 +257,14 @@ def tier_of(g, f, danger, last, reverses_attack, gain, kept_d2):
     (last_action), `reverses_attack` (reverse_attacks), f's swap_gain, `kept_d2`
     (keeps_draw_two). A decision that ranks several cards reads the facts once. By the
     card's effects: a coloured draw card ranks as a Draw Two, a wild one as a Wild Draw Four."""
-    number = is_number(g, f)
+    bits = flags_of(g, f)
+    number = (bits & F_NUMBER) != 0
     if last and not number:
         return T_LAST_ACTION
-    draw = draw_of(g, f) > 0
-    wild = is_wild(g, f)
-    skip = skip_of(g, f) != 0
-    reverse = reverses(g, f)
+    draw = (bits & F_DRAWS) != 0
+    wild = (bits & F_WILD) != 0
+    skip = (bits & F_SKIPS) != 0
+    reverse = (bits & F_REVERSES) != 0
     if danger:
         if draw and not wild:
             return T_ATTACK_D2
@@ -522,9 +534,9 @@ def choose_color(g, p):
     best = -1
     best_score = -1
     for c in range(N_COLORS):
-        n = color_count(g, p, c)
+        n, points = color_count_points(g, p, c)
         if n > 0:
-            score = n * 100000 + color_points(g, p, c)
+            score = n * 100000 + points
             if score > best_score:
                 best = c
                 best_score = score
