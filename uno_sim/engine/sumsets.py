@@ -18,7 +18,7 @@ import numpy as np
 from .jit import njit, njit_typed
 
 from ..game.knobs import K
-from .access import N_COLORS, color_of, hand, most_copies, number_face, number_of, same_copies, zero_cards
+from .access import N_COLORS, N_NUMBERS, color_of, hand, most_copies, number_face, number_of, same_copies, zero_cards
 from .sigs import G, I, VOID
 from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_CACHE, O_SUM_FACES, O_SUM_REST, O_SUM_TAKE, SUM_CACHE_WIDTH
 
@@ -28,7 +28,7 @@ C_VALID = 0  # 0: stale
 C_HAND_SUM = 1  # the sum of the hand when it holds only number cards, at least one; else -1
 C_ANY = 2  # bit N: a sum set for N of any colours (any_color), under sum_jump_win_only too
 C_SAME = 3  # + colour: bit N: a sum set for N of that colour (same_color)
-FULL_MASK = (1 << 10) - 1  # sums 0..9
+FULL_MASK = (1 << N_NUMBERS) - 1  # sums 0..9
 
 # sum_sets `rank`: how the sets are looked at
 ENUMERATE = 0  # count them, or (pick >= 0) write the pick-th
@@ -106,7 +106,7 @@ def recompute(g, p, base):
         numbers = zeros
         one = 0
         two = 0
-        for v in range(1, 10):  # branch-free in the counts: the trip counts depend on v only
+        for v in range(1, N_NUMBERS):  # branch-free in the counts: the trip counts depend on v only
             k = (g[h + number_face(g, 0, v)] + g[h + number_face(g, 1, v)] + g[h + number_face(g, 2, v)]
                  + g[h + number_face(g, 3, v)])
             numbers += k
@@ -122,7 +122,7 @@ def recompute(g, p, base):
             numbers += zeros
             one = 0
             two = 0
-            for v in range(1, 10):
+            for v in range(1, N_NUMBERS):
                 k = g[h + number_face(g, c, v)]
                 numbers += k
                 total += k * v
@@ -133,7 +133,7 @@ def recompute(g, p, base):
             g[base + C_SAME + c] = sums_mask(one, two, zeros)
     else:
         for c in range(N_COLORS):
-            for v in range(1, 10):
+            for v in range(1, N_NUMBERS):
                 k = g[h + number_face(g, c, v)]
                 numbers += k
                 total += k * v
@@ -145,7 +145,7 @@ def recompute(g, p, base):
             g[base + C_ANY] = whole
             for c in range(N_COLORS):
                 of_color = 0
-                for v in range(10):
+                for v in range(N_NUMBERS):
                     of_color += g[h + number_face(g, c, v)]
                 g[base + C_SAME + c] = whole if of_color == size else 0
     g[base + C_HAND_SUM] = total if (size > 0 and numbers == size) else -1

@@ -90,7 +90,7 @@ def has_search(g, players):
 def add_move(faces, colors, k, f, wild_colors):
     """Append face f (with each colour when `wild_colors`) to the move list; the new count."""
     if wild_colors:
-        for c in range(4):
+        for c in range(N_COLORS):
             faces[k] = f
             colors[k] = c
             k += 1
