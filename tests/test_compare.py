@@ -198,10 +198,41 @@ def test_a_quantile_row_carries_no_test_and_holm_counts_each_test_once():
     tested = diffs[diffs["p_value"].notna()]
     assert set(tested["test"]) <= {"two-proportion z", "Welch t"}
     assert not tested.index.str.startswith(("median_", "p10_", "p90_", "maximum_")).any()
-    # Holm over exactly these m tests: the smallest p is multiplied by m
-    m = len(tested)
+    # Holm over exactly these m tests (seat 0's win rate and the first player's edge are one
+    # test): the smallest p is multiplied by m
+    m = len(tested) - 1
     smallest = tested["p_value"].idxmin()
     assert diffs.loc[smallest, "p_adjusted"] == pytest.approx(min(1.0, m * diffs.loc[smallest, "p_value"]))
+
+
+def test_seat_0_win_rate_and_first_player_edge_are_one_test_in_holms_family():
+    """Same player count: the edge is seat 0's win rate minus the same 1/n, one question; it
+    used to enter Holm's family twice, making every other adjusted p-value larger."""
+    a, b = Aggregate(players=4), Aggregate(players=4)
+    ra, rb = fake_records(4000, 4, seed=1), fake_records(4000, 4, seed=2)
+    rb[:150, L.COL_WINNER] = 0  # seat 0 wins more often in b
+    rb[:150, L.COL_REASON] = L.REASON.out
+    rb[:, L.COL_TURNS] += 4  # and games are a little longer
+    a.add(ra)
+    b.add(rb)
+    diffs = stats.differences([("a", stats.measures(a)), ("b", stats.measures(b))]).set_index("metric")
+    seat0, edge = diffs.loc["win_rate_seat_0"], diffs.loc["first_player_edge"]
+    assert seat0["p_value"] == pytest.approx(edge["p_value"]) and 1e-12 < edge["p_value"] < 0.01
+    family = diffs[diffs["p_value"].notna()].drop(index="win_rate_seat_0")
+    expected = stats.holm(family["p_value"].to_numpy())
+    assert family["p_adjusted"].tolist() == pytest.approx(expected.tolist(), rel=1e-12)
+    assert seat0["p_adjusted"] == edge["p_adjusted"] and seat0["significant"] == edge["significant"]
+
+
+def test_with_different_player_counts_seat_0_and_the_edge_are_two_tests():
+    """3 against 4 players: seat 0's rate and the edge (rate - 1/n) ask different questions."""
+    a, b = Aggregate(players=3), Aggregate(players=4)
+    a.add(fake_records(3000, 3, seed=1))
+    b.add(fake_records(3000, 4, seed=2))
+    diffs = stats.differences([("a", stats.measures(a)), ("b", stats.measures(b))]).set_index("metric")
+    tested = diffs[diffs["p_value"].notna()]
+    assert {"win_rate_seat_0", "first_player_edge"} <= set(tested.index)
+    assert tested["p_adjusted"].tolist() == pytest.approx(stats.holm(tested["p_value"].to_numpy()).tolist())
 
 
 def test_compare_table_marks_no_quantile_row(capsys, tmp_path):

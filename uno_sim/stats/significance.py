@@ -163,9 +163,36 @@ def differences(variants: list[tuple[str, list[Measure]]], confidence: float = C
                 continue
             rows.append({"variant": name, "baseline": base_name, "metric": m.name} | difference(ref, m, confidence))
     frame = pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
-    frame["p_adjusted"] = holm(frame["p_value"].to_numpy(dtype=float))
+    twins = same_test_rows(frame)
+    family = frame["p_value"].to_numpy(dtype=float).copy()
+    family[list(twins)] = np.nan  # a twin's test is already in the family once
+    frame["p_adjusted"] = holm(family)
+    for row, twin in twins.items():
+        frame.loc[row, "p_adjusted"] = frame.loc[twin, "p_adjusted"]
     frame["significant"] = frame["p_adjusted"] < SIGNIFICANCE  # NaN compares False
     return frame
+
+
+# metric -> the metric whose test is the very same one when the variants have the same player
+# count: the first player's edge is seat 0's win rate minus 1/n, so with equal n both rows ask
+# one question and give one p-value (docs/METRICS.md)
+SAME_TEST = {"win_rate_seat_0": "first_player_edge"}
+
+
+def same_test_rows(frame: pd.DataFrame) -> dict[int, int]:
+    """{row: twin row} of the differences whose test repeats another row's (SAME_TEST, same
+    variant, equal p-values, so equal player counts); Holm counts the pair once and the
+    row takes its twin's adjusted p-value."""
+    index = {(v, m): i for i, (v, m) in enumerate(zip(frame["variant"], frame["metric"]))}
+    twins = {}
+    for (variant, metric), i in index.items():
+        j = index.get((variant, SAME_TEST.get(metric)))
+        if j is None:
+            continue
+        p, q = frame.at[i, "p_value"], frame.at[j, "p_value"]
+        if p == p and q == q and math.isclose(p, q, rel_tol=1e-9, abs_tol=1e-300):
+            twins[i] = j
+    return twins
 
 
 def holm(p_values) -> np.ndarray:
