@@ -444,7 +444,52 @@ def test_ranked_table_puts_fair_points_first_by_the_metric(capsys, tmp_path):
     order = sorted(expected_fair, key=lambda k: (not expected_fair[k], turns.loc[k, "value"]))
     assert [(r["players"], r["stack_draw_two"]) for _, r in ranked.iterrows()] == order
     fair_count = sum(expected_fair.values())
-    assert f"({fair_count} fair: the first-player edge's 95% interval within +-1.2 pp)" in " ".join(out.split())
+    band = "the first-player edge's 95% interval within +-1.2 pp"
+    assert (f"({fair_count} fair: {band})" if fair_count else f"None of the 8 grid points is fair ({band})") \
+        in " ".join(out.split())
+
+
+def test_a_grid_without_a_fair_point_says_so_in_one_sentence(capsys, tmp_path):
+    """It printed "The 0 shortest fair grid points of 4" over an empty table."""
+    code, out, err = cli(capsys, "sweep", "standard", "--vary", "players=2,3", "--vary", "jump_in=false,true",
+                         "--games", 300, "--fair-within", 0.01, "--out", tmp_path / "o")
+    assert code == 0, err
+    ranked = pd.read_csv(tmp_path / "o" / "ranked.csv")
+    assert len(ranked) == 4 and not ranked["fair"].any()
+    text = " ".join(out.split())
+    assert "None of the 4 grid points is fair (the first-player edge's 95% interval within +-0.01 pp)" in text
+    assert "The 0 " not in text and "fair grid points of" not in text
+    after = out[out.index("None of the 4"):]
+    assert not any(c in after for c in "│┃━─") and "first-player edge [95%]" not in after  # no empty table
+    page = (tmp_path / "o" / "report.html").read_text()
+    assert "None of the 4 grid points is fair" in page and page.count("<table>") == 1  # the sweep table only
+
+
+def test_sweep_skill_ranks_and_draws_the_skill_index(capsys, tmp_path):
+    """`--metric skill_index` and `--rank-by skill_index` were refused ("not a metric of every
+    grid point") although --skill puts it at every point; it ranks largest first."""
+    code, out, err = cli(capsys, "sweep", "standard", "--vary", "players=2,3", "--vary", "jump_in=false,true",
+                         "--games", 800, "--seed", 4, "--skill", "--metric", "skill_index", "--rank-by", "skill_index",
+                         "--fair-within", 100, "--out", tmp_path / "o")
+    assert code == 0, err
+    sweep = pd.read_csv(tmp_path / "o" / "sweep.csv")
+    skill = sweep[sweep["metric"] == "skill_index"].set_index(["players", "jump_in"])["value"]
+    ranked = pd.read_csv(tmp_path / "o" / "ranked.csv")
+    assert ranked["fair"].all()
+    order = sorted(skill.index, key=lambda k: -skill[k])
+    assert [(r["players"], r["jump_in"]) for _, r in ranked.iterrows()] == order
+    assert list(ranked["skill_index"]) == sorted(skill, reverse=True)
+    assert (tmp_path / "o" / "heatmap-skill_index.png").exists()
+    text = " ".join(out.split())
+    assert "highest skill_index fair grid points of 4" in text
+    best = ranked.iloc[0]["skill_index"]
+    assert f"{100 * best:+.2f} pp [" in out  # shown as an edge, in percentage points
+
+
+def test_sweep_metric_skill_index_without_skill_names_the_flag(capsys, tmp_path):
+    code, _, err = cli(capsys, "sweep", "standard", "--vary", "players=2,3", "--vary", "jump_in=false,true",
+                       "--rank-by", "skill_index", "--out", tmp_path / "o")
+    assert code == 2 and len(err.splitlines()) == 1 and "it needs --skill" in err, err
 
 
 def test_heatmaps_follow_metric_and_three_knobs_make_small_multiples(capsys, tmp_path):

@@ -96,7 +96,7 @@ class Sweep(_Charts):
     per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
     win rate and the mean turns; `plot_heatmap(metric)` (two knobs; small multiples for more)
     a metric over the grid; `ranked` orders the grid points by `rank_by`, the fair ones first
-    (`is_fair`); `to_html()` the one-page report."""
+    (`is_fair`; smallest first, skill_index largest first); `to_html()` the one-page report."""
 
     preset: str
     knobs: list[str]
@@ -150,7 +150,7 @@ class Sweep(_Charts):
     def ranked(self):
         """Every grid point: rank, the knobs, the ranking metric and the first-player edge
         with their 95% intervals, and `fair`; fair points first, each group by the metric
-        (smallest first)."""
+        (smallest first; RANK_LARGEST_FIRST largest first)."""
         import pandas as pd
 
         rows = []
@@ -165,8 +165,11 @@ class Sweep(_Charts):
             row["fair"] = is_fair(row["first_player_edge_ci_low"], row["first_player_edge_ci_high"], self.fair_within)
             row["games"] = run_.result.games
             rows.append(row)
+        from ..output.headline import rank_ascending
+
         frame = pd.DataFrame(rows)
-        frame = frame.sort_values(["fair", self.rank_by], ascending=[False, True], kind="stable").reset_index(drop=True)
+        frame = frame.sort_values(["fair", self.rank_by], ascending=[False, rank_ascending(self.rank_by)],
+                                  kind="stable").reset_index(drop=True)
         frame.insert(0, "rank", range(1, len(frame) + 1))
         frame["fair"] = frame["fair"].map({True: "true", False: "false"})
         return frame
@@ -260,11 +263,14 @@ class SweepPlan:
 
 
 def metric_names(plan: RunPlan) -> list[str]:
-    """The metric names a run of this plan reports (summary.csv's `metric` column)."""
+    """The metric names a run of this plan reports (summary.csv's `metric` column; with
+    `skill`, `skill_index` last)."""
     from .. import stats
 
     agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams, rotate=plan.rotate_seats)
-    return [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
+    names = [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
+    return names + (["skill_index"] if plan.skill else [])
+
 
 
 def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
@@ -344,7 +350,8 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     for name in [*metrics, rank_by]:
         if name not in known:
             option = "--rank-by" if name == rank_by and name not in metrics else "--metric"
-            raise InputError(f"{option} {name!r}: not a metric of every grid point (e.g. mean_turns, "
+            hint = " (it needs --skill)" if name == "skill_index" else ""
+            raise InputError(f"{option} {name!r}: not a metric of every grid point{hint} (e.g. mean_turns, "
                              "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
     vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
     options = vary_words + _common_options("--games", games, players, bots, seed, rules or "standard", given)

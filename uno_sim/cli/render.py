@@ -53,6 +53,8 @@ def print_headline(console: Console, headline) -> None:
 def print_table(console: Console, table: Table) -> None:
     for line in table.intro:
         console.print(Text(line), soft_wrap=True)
+    if not table.columns:  # a sentence in place of a table (e.g. no fair grid point)
+        return
     out = RichTable(title=table.title or None, header_style="bold")
     for i, (header, align) in enumerate(table.columns):
         out.add_column(header, justify=align, no_wrap=i == 0)

@@ -40,7 +40,8 @@ def sweep(
     ] = None,
     rank_by: Annotated[
         str, typer.Option("--rank-by", metavar="METRIC",
-                          help="The metric ranking the grid points in ranked.csv, smallest first.")
+                          help="The metric ranking the grid points in ranked.csv, smallest first (skill_index, "
+                               "with --skill, largest first).")
     ] = "mean_turns",
     fair_within: Annotated[
         float, typer.Option("--fair-within", metavar="PP",

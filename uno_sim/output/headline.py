@@ -148,6 +148,15 @@ def rate_label(metric: str) -> str | None:
 EDGES = ("first_player_edge", "skill_index")
 
 
+# Metrics a rule set is ranked for having more of (`sweep --rank-by`): largest first; every
+# other metric smallest first (shorter games, a smaller edge, fewer draws, ...).
+RANK_LARGEST_FIRST = ("skill_index",)
+
+
+def rank_ascending(metric: str) -> bool:
+    return metric not in RANK_LARGEST_FIRST
+
+
 def metric_kind(metric: str, test: str = "") -> str:
     """rate, edge, mean, quantile or max, from the metric's name (see docs/METRICS.md)."""
     if metric in EDGES:

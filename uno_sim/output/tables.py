@@ -235,25 +235,30 @@ def sweep_table(sweep) -> Table:
 
 def ranked_table(sweep) -> Table:
     """The `top` fair grid points of a sweep of two or more knobs, by its ranking metric
-    (api.Sweep.ranked: fair ones first, smallest first)."""
+    (api.Sweep.ranked: fair ones first, smallest first or for skill_index largest first).
+    With no fair point: no table, one sentence saying so."""
+    from .headline import RANK_LARGEST_FIRST, metric_kind
+
     ranked = sweep.ranked
     fair = ranked[ranked["fair"] == "true"]
     by = sweep.rank_by
-    which = "shortest" if by == "mean_turns" else f"lowest {by}"
+    band = f"the first-player edge's 95% interval within +-{sweep.fair_within:g} pp"
+    if len(fair) == 0:
+        return Table("", [], intro=[
+            f"None of the {len(ranked)} grid points is fair ({band}) at this many games; every point, ranked by "
+            f"{by}, is in ranked.csv (more --games narrow the intervals; --fair-within widens the band)."])
+    which = "shortest" if by == "mean_turns" else f"{'highest' if by in RANK_LARGEST_FIRST else 'lowest'} {by}"
     shown = fair.head(sweep.top)
     head = f"The {which} fair grid point" if len(shown) == 1 else f"The {len(shown)} {which} fair grid points"
-    table = Table(f"{head} of {len(ranked)} ({len(fair)} fair: the first-player edge's 95% interval within "
-                  f"+-{sweep.fair_within:g} pp); every point in ranked.csv",
+    table = Table(f"{head} of {len(ranked)} ({len(fair)} fair: {band}); every point in ranked.csv",
                   [(t, "right") for t in ("rank", *sweep.knobs, f"{by} [95%]", "first-player edge [95%]")])
-    fmt = pp if by.endswith("_edge") else pct if "rate" in by else num
+    kind = metric_kind(by)
+    fmt = lambda x: fmt_metric(kind, x)  # noqa: E731
     for _, row in shown.iterrows():
         table.add(str(row["rank"]), *(fmt_value(row[k]) for k in sweep.knobs),
                   f"{fmt(row[by])} [{fmt(row[f'{by}_ci_low'])}, {fmt(row[f'{by}_ci_high'])}]",
                   f"{pp(row['first_player_edge'])} [{pp(row['first_player_edge_ci_low'])}, "
                   f"{pp(row['first_player_edge_ci_high'])}]")
-    if len(fair) == 0:
-        table.notes.append(f"no grid point is fair within +-{sweep.fair_within:g} pp at this many games (more "
-                           "--games narrow the intervals; --fair-within widens the band)")
     return table
 
 
