@@ -148,14 +148,87 @@ def test_tournament_command_writes_every_file(tmp_path, capsys):
     code, stdout, err = invoke(capsys, "tournament", "--bots", "random,greedy,expert", "--presets",
                                "standard,jump-in", "--deals", "100", "--out", out)
     assert code == 0, err
-    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["ratings.csv", "ratings.png", "skill.csv", "skill_index.png",
-                                                     "tournament.csv"]
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == [
+        "ratings.csv", "ratings.png", "report.html", "skill.csv", "skill_index.png", "tournament.csv"]
     ratings = pd.read_csv(out / "ratings.csv")
     assert set(ratings["preset"]) == {"standard", "jump-in"} and len(ratings) == 6
     assert abs(ratings.groupby("preset")["rating"].sum()).max() < 1e-9  # mean-0 ratings
     tables = pd.read_csv(out / "tournament.csv")
     assert len(tables.drop_duplicates(["preset", "table"])) == 2 * (math.comb(6, 4) - 3)
     assert "skill index" in stdout and "jump-in" in stdout
+    assert stdout.splitlines()[0].startswith("Of 3 bots (random, greedy, expert), ")  # the headline first
+    skill = pd.read_csv(out / "skill.csv")
+    assert list(skill["worst"]) == ["random", "random"]  # by definition
+    assert skill["chosen"].str.contains("worst: random by definition").all()
+
+
+def test_tournament_json_and_report(tmp_path, capsys):
+    """tournament had no --json, no headline and no report.html, unlike every other command
+    that writes a folder."""
+    out = tmp_path / "t"
+    code, stdout, err = invoke(capsys, "tournament", "--bots", "random,expert", "--presets", "standard",
+                               "--deals", "100", "--seed", "2", "--json", "--out", out)
+    assert code == 0, err
+    import json
+
+    data = json.loads(stdout)  # nothing else on standard output
+    skill = pd.read_csv(out / "skill.csv")
+    assert data["headline"][0] == "Of 2 bots (random, expert), expert is rated highest under standard."
+    assert data["skill"][0]["skill_index"] == pytest.approx(skill.loc[0, "skill_index"])
+    assert data["skill"][0]["best"] == "expert" and data["skill"][0]["worst"] == "random"
+    assert [r["bot"] for r in data["ratings"]] == ["random", "expert"]
+    assert data["command"] == "uno-sim tournament --bots random,expert --presets standard --deals 100 --seed 2"
+    assert sorted(data["files"]) == sorted(str(out / n) for n in (
+        "tournament.csv", "ratings.csv", "skill.csv", "skill_index.png", "ratings.png", "report.html"))
+    assert f"wrote {out / 'report.html'}" in err
+    page = (out / "report.html").read_text()
+    assert "<title>uno-sim tournament: random, expert under standard</title>" in page
+    assert data["headline"][1] in page  # the skill-index sentence
+    assert "Luce ratings (log strength, mean 0) with 95% intervals" in page and page.count("<img") == 2
+    assert data["command"] in page
+    tables = len(pd.read_csv(out / "tournament.csv").drop_duplicates("table"))
+    assert f"{tables * 400:,} games ({tables} tables x 100 deals x 4 seat rotations)" in page
+
+
+# ---------------------------------------------------------------- which bots the skill index compares
+
+
+def analysed(labels, strengths, players=4, deals=1500, seed=5):
+    from uno_sim.game.bots import Bot
+    from uno_sim.running.tournaments import TournamentResult
+
+    pg = rigged(strengths, players, deals, seed)
+    result = TournamentResult([Bot(label) for label in labels], "all", deals, seed, [pg])
+    return result.analyse()
+
+
+def test_skill_index_takes_random_as_the_worst_by_definition():
+    """greedy is (a little) weaker than random here; the index still compares with random, as
+    compare --skill does, instead of switching to greedy on a point estimate."""
+    ratings, skill = analysed(["random", "greedy", "expert"], [1.0, 0.97, 3.0])
+    row = skill.iloc[0]
+    assert (row["best"], row["worst"]) == ("expert", "random")
+    assert "worst: random by definition" in row["chosen"] and "best: expert, rated above" in row["chosen"]
+
+
+def test_skill_index_refuses_a_worst_bot_the_ratings_cannot_tell_apart():
+    ratings, skill = analysed(["greedy", "bluffer", "expert"], [1.0, 1.0, 3.0])
+    r = ratings.set_index("bot")
+    assert r.loc["greedy", "ci_high"] > r.loc["bluffer", "ci_low"]  # overlapping: not separable
+    row = skill.iloc[0]
+    assert row["worst"] == "" and math.isnan(row["skill_index"]) and row["games"] == 0
+    assert row["chosen"].startswith("no worst bot: ") and "greedy" in row["chosen"] and "bluffer" in row["chosen"]
+
+
+def test_skill_index_takes_a_separable_worst_and_refuses_an_inseparable_best():
+    _, skill = analysed(["greedy", "bluffer", "expert"], [0.4, 1.0, 3.0])
+    row = skill.iloc[0]
+    assert (row["best"], row["worst"]) == ("expert", "greedy") and row["skill_index"] > 0
+    assert "worst: greedy, rated below bluffer (95%)" in row["chosen"]
+    _, skill = analysed(["random", "bluffer", "expert"], [1.0, 3.0, 3.0])
+    row = skill.iloc[0]
+    assert row["best"] == "" and row["worst"] == "random" and math.isnan(row["skill_index"])
+    assert row["chosen"].startswith("no best bot: ")
 
 
 @pytest.mark.parametrize("args, needle", [

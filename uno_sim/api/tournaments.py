@@ -12,17 +12,22 @@ from ..game.bots import Bot
 from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
-from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, load_rules
+from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, command_line, load_rules, override_dict
+from .result_base import _Charts, _frame_records
 
 
 @dataclass
-class Tournament:
+class Tournament(_Charts):
     """Every table of the bots under each rule set (uno_sim.running.tournaments): `tables` (the rows of
     tournament.csv: each bot's win rate at each table), `ratings` (ratings.csv: Luce ratings
-    with 95% intervals), `skill` (skill.csv: the skill index of each rule set);
-    `plot_ratings()` (a bot x rule set heatmap) and `plot_skill()` (bars with intervals)."""
+    with 95% intervals), `skill` (skill.csv: the skill index of each rule set and the bots it
+    compares), `headline`; `plot_ratings()` (a bot x rule set heatmap), `plot_skill()` (bars
+    with intervals) and `to_html()` the one-page report."""
 
     result: Any  # tournament.TournamentResult
+    command: str = ""
+
+    kind = "tournament"
 
     @property
     def bots(self) -> list[Bot]:
@@ -32,9 +37,19 @@ class Tournament:
     def presets(self) -> list[str]:
         return [pg.name for pg in self.result.presets]
 
+    @property
+    def name(self) -> str:
+        return f"{', '.join(b.label for b in self.bots)} under {', '.join(self.presets)}"
+
     @cached_property
     def tables(self):
         return self.result.tables_frame()
+
+    def report_tables(self):
+        """The terminal's and the report's tables (`tables` is the frame of tournament.csv)."""
+        from ..output.tables import tournament_tables
+
+        return tournament_tables(self)
 
     @cached_property
     def _analysis(self):
@@ -47,6 +62,12 @@ class Tournament:
     @property
     def skill(self):
         return self._analysis[1]
+
+    @cached_property
+    def headline(self):
+        from ..output.headline import tournament_headline
+
+        return tournament_headline(self.ratings, self.skill, [b.label for b in self.bots])
 
     def _subtitle(self) -> str:
         r = self.result
@@ -65,17 +86,28 @@ class Tournament:
 
         return skill_bars(self.skill, self._subtitle())
 
+    def chart_names(self) -> list[str]:
+        return ["skill_index", "ratings"]
+
+    def figure(self, name: str):
+        return self.plot_skill() if name == "skill_index" else self.plot_ratings()
+
+    def to_dict(self) -> dict:
+        """What `uno-sim tournament --json` prints: the headline, ratings.csv and skill.csv rows."""
+        r = self.result
+        return {"command": self.command, "presets": self.presets, "bots": [b.label for b in self.bots],
+                "deals": r.deals, "seed": r.seed, "design": r.design, "games": r.games,
+                "headline": list(self.headline), "ratings": _frame_records(self.ratings),
+                "skill": _frame_records(self.skill)}
+
     def files(self) -> dict[str, Callable[[Path], None]]:
-        from ..output import charts
         from .. import stats
 
         return {
             "tournament.csv": lambda path: stats.write_csv(self.tables, path),
             "ratings.csv": lambda path: stats.write_csv(self.ratings, path),
             "skill.csv": lambda path: stats.write_csv(self.skill, path),
-            "ratings.png": lambda path: charts.save_figure(self.plot_ratings(), path),
-            "skill_index.png": lambda path: charts.save_figure(self.plot_skill(), path),
-        }
+        } | self._chart_files() | self._report_file()
 
 
 @dataclass
@@ -85,6 +117,7 @@ class TournamentPlan:
     deals: int
     seed: int
     workers: int | None = None
+    command: str = ""
 
     @property
     def tables(self) -> dict[int, int]:
@@ -96,7 +129,8 @@ class TournamentPlan:
     def execute(self, progress: bool = False) -> Tournament:
         from ..running.tournaments import play_tournament
 
-        return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress))
+        return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress),
+                          self.command)
 
 
 def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
@@ -133,7 +167,20 @@ def prepare_tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequen
     bot_list = parse_bot_list(bots)
     loaded = [load_rules(spec, overrides, players) for spec in specs]
     names = _unique_names([name for name, _ in loaded])
-    return TournamentPlan(list(zip(names, [rules for _, rules in loaded])), bot_list, deals, seed, workers)
+    options = ["--bots", ",".join(b.label for b in bot_list),
+               "--presets", ",".join("standard" if isinstance(s, Rules) else str(s) for s in specs),
+               "--deals", str(deals), "--seed", str(seed)]
+    if players is not None:
+        options += ["--players", str(players)]
+    options += [w for k, v in override_dict(overrides).items() for w in ("--set", f"{k}={_value_text(v)}")]
+    return TournamentPlan(list(zip(names, [rules for _, rules in loaded])), bot_list, deals, seed, workers,
+                          command_line("tournament", [], options))
+
+
+def _value_text(value: Any) -> str:
+    from ..output.tables import fmt_value
+
+    return fmt_value(value)
 
 
 def tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",

@@ -137,32 +137,12 @@ def print_match(match_run) -> None:
 
 
 def print_tournament(t) -> None:
-    """Ratings (bots x rule sets) and the skill index of each rule set (api.Tournament)."""
-    from ..output.tables import pct, pp
-
+    """The headline, the ratings (bots x rule sets) and the skill index of each rule set (api.Tournament)."""
     console = stdout()
+    print_headline(console, t.headline)
+    _line(console, f"tournament: {len(t.bots)} bots, {t._subtitle()}")
+    for table in t.report_tables():
+        print_table(console, table)
     r = t.result
-    labels = [b.label for b in t.bots]
-    console.print(f"[bold]tournament[/bold]: {len(labels)} bots, {t._subtitle()}")
-    ratings = t.ratings
-    table = RichTable(title="Luce ratings (log strength, mean 0) with 95% intervals", header_style="bold")
-    table.add_column("bot")
-    for name in t.presets:
-        table.add_column(name, justify="right")
-    for label in labels:
-        cells = [label]
-        for name in t.presets:
-            row = ratings[(ratings["preset"] == name) & (ratings["bot"] == label)].iloc[0]
-            cells.append(f"{row['rating']:+.2f} [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]")
-        table.add_row(*cells)
-    console.print(table)
-    skill = RichTable(title="skill index: the best bot's win rate at a table of the worst, minus 1/n",
-                      header_style="bold")
-    for title in ("rule set", "players", "best", "worst", "best's win rate", "skill index [95%]"):
-        skill.add_column(title, justify="right" if title not in ("rule set", "best", "worst") else "left")
-    for row in t.skill.itertuples():
-        skill.add_row(row.preset, str(row.players), row.best, row.worst, pct(row.win_rate),
-                      f"{pp(row.skill_index)} [{pp(row.ci_low)}, {pp(row.ci_high)}]")
-    console.print(skill)
-    games = r.games
-    console.print(f"{games:,} games in {r.seconds:.1f} s ({games / r.seconds if r.seconds > 0 else float('nan'):,.0f} games/s)")
+    rate = f"{r.games / r.seconds:,.0f} games/s" if r.seconds > 0 else "? games/s"
+    _line(console, f"{r.games:,} games in {r.seconds:.1f} s ({rate})")

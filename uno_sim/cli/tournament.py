@@ -8,7 +8,7 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import out_folder, print_written, write_result
+from .output import finish, out_folder, write_result
 from .render import print_tournament
 from .workers import note_workers
 
@@ -34,18 +34,20 @@ def tournament(
     workers: O.Workers = None,
     out: O.Out = None,
     force: O.Force = False,
+    as_json: O.Json = False,
 ) -> None:
     """Play every table of the bots on common deals with rotated seats, under each rule set.
 
     Tables: every multiset of PLAYERS bots with two or more different bots (a pair design when
     there are too many). Per rule set: win rates by table, Luce ratings with 95% intervals and
-    the skill index (the best bot's win rate against the worst, minus 1/n). OUT/tournament.csv,
-    OUT/ratings.csv, OUT/skill.csv, OUT/ratings.png and OUT/skill_index.png.
+    the skill index (the best bot's win rate against the worst, minus 1/n; the worst is random
+    by definition when it plays, and a best or worst bot the ratings cannot tell apart from the
+    next gives no index). A headline and the tables; OUT/tournament.csv, OUT/ratings.csv,
+    OUT/skill.csv, OUT/ratings.png, OUT/skill_index.png and OUT/report.html (one page with all of it).
     """
     plan = api.prepare_tournament(presets, bots=bots, deals=deals, players=players, seed=seed, overrides=set_,
                                   workers=workers)
     folder = out_folder(out, "-".join(name for name, _ in plan.rule_sets), "tournament", force)
     note_workers(workers)
     result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
-    print_tournament(result)
-    print_written(written)
+    finish(result, written, as_json, print_tournament)

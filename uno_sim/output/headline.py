@@ -452,3 +452,38 @@ def match_headline(summary: pd.DataFrame, length: str = "") -> Headline:
     if tie is not None and tie["value"] > 0:
         out.append(f"{_pct(tie['value'])} of matches end with the lead shared.")
     return out
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def tournament_headline(ratings: pd.DataFrame, skill: pd.DataFrame, bots: list[str]) -> Headline:
+    """Who is rated highest under each rule set, and each rule set's skill index with the
+    bots it compares (ratings.csv and skill.csv rows)."""
+    out = Headline()
+    top = {}
+    for preset, rows in ratings.groupby("preset", sort=False):
+        best = rows.loc[rows["rating"].idxmax()]
+        top[preset] = best["bot"]
+    leaders = list(dict.fromkeys(top.values()))
+    if len(leaders) == 1:
+        where = "under every rule set" if len(top) > 1 else f"under {next(iter(top))}"
+        out.append(f"Of {len(bots)} bots ({', '.join(bots)}), {leaders[0]} is rated highest {where}.")
+    else:
+        out.append(f"Of {len(bots)} bots ({', '.join(bots)}), the highest rated is "
+                   + "; ".join(f"{bot} under {preset}" for preset, bot in top.items()) + ".")
+    for row in skill.itertuples():
+        n = int(row.players)
+        if row.skill_index != row.skill_index:
+            out.append(f"{row.preset}: no skill index, {row.chosen}.")
+            continue
+        out.append(f"{row.preset}: skill index {_pp(row.skill_index)}{_ci(row.ci_low, row.ci_high, 100, ' pp')}: "
+                   f"{row.best} wins {_pct(row.win_rate)} at a table with {n - 1} {row.worst}, against a fair "
+                   f"share of {_pct(1.0 / n)}.")
+    given = skill.dropna(subset=["skill_index"])
+    if len(given) > 1:
+        most = given.loc[given["skill_index"].idxmax()]
+        least = given.loc[given["skill_index"].idxmin()]
+        out.append(f"Skill counts most under {most['preset']} ({_pp(most['skill_index'])}) and least under "
+                   f"{least['preset']} ({_pp(least['skill_index'])}).")
+    return out

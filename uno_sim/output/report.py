@@ -3,8 +3,8 @@ no scripts, no network access) with the headline, the tables, the charts, the ru
 differ from the official ones, the bots, the seed, the uno-sim version and the command that
 reproduces it. Rendered with Jinja2 from the template shipped in uno_sim/output/templates/.
 
-Any result of uno_sim.api (Run, Comparison, Sweep, MatchRun) can be given: they share the
-parts used here (`kind`, `headline`, `tables()`, `chart_names()`, `chart_png()`, `runs`,
+Any result of uno_sim.api (Run, Comparison, Sweep, MatchRun, Tournament) can be given: they share the
+parts used here (`kind`, `headline`, `tables()` (a Tournament's `report_tables()`), `chart_names()`, `chart_png()`, `runs`,
 `command`).
 """
 
@@ -30,9 +30,12 @@ CAPTIONS = {
     "max_pending": "The largest penalty drawn at once in a game (a stacked chain counts once).",
     "sweep": "Seat 0's win rate and the mean game length at each value, with 95% intervals.",
     "rounds_per_match": "How many rounds a match lasts.",
+    "skill_index": "The skill index of each rule set (the best bot's win rate at a table of the worst, minus 1/n) "
+                   "with its 95% interval; the bots compared are named on each bar.",
+    "ratings": "Luce ratings of the bots under each rule set (log strength, mean 0), each with its 95% interval.",
 }
 
-TITLES = {"run": "run", "compare": "compare", "sweep": "sweep", "match": "match"}
+TITLES = {"run": "run", "compare": "compare", "sweep": "sweep", "match": "match", "tournament": "tournament"}
 
 
 def chart_heading(name: str) -> str:
@@ -78,6 +81,18 @@ def _sweep_setups(sweep) -> list[dict]:
              "changed": fixed + [f"{k} varied" for k in sweep.knobs]}]
 
 
+def _tournament_setups(t) -> list[dict]:
+    """Per rule set: the bots, the tables and games played."""
+    r = t.result
+    out = []
+    for pg in r.presets:
+        n = pg.rules.players
+        out.append({"name": pg.name, "players": n, "bots": ", ".join(b.label for b in t.bots),
+                    "count": f"{pg.winners.size:,} games ({len(pg.tables)} tables x {r.deals:,} deals x {n} seat "
+                             f"rotations)", "seed": r.seed, "changed": rules_changed(pg.rules)})
+    return out
+
+
 def _summary_table(result) -> Table | None:
     """Every metric of a run (those 0 or n/a left out), for the report's full listing."""
     if result.kind != "run":
@@ -106,12 +121,13 @@ def context(result) -> dict:
     charts = [{"name": name, "heading": chart_heading(name), "caption": chart_caption(name),
                "src": "data:image/png;base64," + base64.b64encode(result.chart_png(name)).decode("ascii")}
               for name in result.chart_names()]
-    setups = _sweep_setups(result) if result.kind == "sweep" else _setups(result)
+    setups = (_sweep_setups(result) if result.kind == "sweep" else _tournament_setups(result)
+              if result.kind == "tournament" else _setups(result))
     return {
         "title": f"uno-sim {TITLES[result.kind]}: {names}",
         "lead": headline[0] if headline else "",
         "points": [line.removeprefix("- ") for line in headline[1:]],
-        "tables": result.tables(),
+        "tables": result.report_tables() if hasattr(result, "report_tables") else result.tables(),
         "summary_table": _summary_table(result),
         "charts": charts,
         "setups": setups,

@@ -285,3 +285,29 @@ def match_table(match_run) -> Table:
             label += f" ({seat_bots[int(name.rsplit('_', 1)[1])].label})"
         table.add(label, fmt(row["value"]), interval(fmt, row["ci_low"], row["ci_high"]))
     return table
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def tournament_tables(t) -> list[Table]:
+    """An api.Tournament's Luce ratings (bots x rule sets) and skill index per rule set."""
+    labels = [b.label for b in t.bots]
+    ratings = t.ratings.set_index(["preset", "bot"])
+    table = Table("Luce ratings (log strength, mean 0) with 95% intervals",
+                  [("bot", "left")] + [(name, "right") for name in t.presets])
+    for label in labels:
+        cells = [label]
+        for name in t.presets:
+            row = ratings.loc[(name, label)]
+            cells.append(f"{row['rating']:+.2f} [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]")
+        table.add(*cells)
+    skill = Table("skill index: the best bot's win rate at a table of the worst, minus 1/n",
+                  [(c, "left" if c in ("rule set", "best", "worst") else "right")
+                   for c in ("rule set", "players", "best", "worst", "best's win rate", "skill index [95%]")])
+    for row in t.skill.itertuples():
+        skill.add(row.preset, str(row.players), row.best or "-", row.worst or "-", pct(row.win_rate),
+                  "n/a" if row.skill_index != row.skill_index
+                  else f"{pp(row.skill_index)} [{pp(row.ci_low)}, {pp(row.ci_high)}]")
+    skill.notes.extend(f"{row.preset}: {row.chosen}" for row in t.skill.itertuples())
+    return [table, skill]

@@ -25,7 +25,7 @@ from ..engine import layout as L
 from ..game.bots import Bot, pack_bots
 from ..game.rules import Rules
 from ..stats.ratings import (RATING_COLUMNS, SKILL_COLUMNS, TABLE_COLUMNS, PresetGames, fit_ratings,
-                             rating_covariance, rating_rows, skill_index, table_rows)
+                             rating_covariance, rating_rows, skill_row, table_rows)
 from .chunks import Threads, Unit, available_threads, run_chunks
 
 MAX_TABLES = 250
@@ -104,9 +104,7 @@ class TournamentResult:
             theta = fit_ratings(pg, len(self.bots))
             cov = rating_covariance(pg, theta)
             ratings.extend(rating_rows(pg, self.labels, theta, cov))
-            best, worst = int(np.argmax(theta)), int(np.argmin(theta))
-            skill.append({"preset": pg.name, "players": pg.rules.players, "best": self.labels[best],
-                          "worst": self.labels[worst]} | skill_index(pg, best, worst))
+            skill.append(skill_row(pg, self.labels, theta, cov))
         return (pd.DataFrame(ratings, columns=RATING_COLUMNS),
                 pd.DataFrame(skill, columns=SKILL_COLUMNS + ["wins"]).drop(columns="wins"))
 

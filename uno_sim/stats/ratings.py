@@ -8,9 +8,14 @@ rating is log w_b, normalized to mean 0 over the bots. Its 95% interval is ratin
 1.96 SE, the SE from the Fisher information with a cluster-robust (sandwich) variance that
 treats each deal, played at every table and rotation, as one independent unit.
 
-Skill index of a rule set: the win rate of the best-rated bot at the table of the best with
-n - 1 copies of the worst-rated bot, minus the fair share 1/n; interval Wilson (as
-first_player_edge), shifted by 1/n. Beside a run (`--skill`), the skill index is one expert's
+Skill index of a rule set: the win rate of the best bot at the table of the best with n - 1
+copies of the worst bot, minus the fair share 1/n; interval Wilson (as first_player_edge),
+shifted by 1/n. The worst bot is `random` by definition when it plays (it has no skill: the
+same reference as `--skill`); otherwise the lowest-rated bot, only when its rating is told
+apart from the next one's (the 95% interval of their difference excludes 0). The best is the
+highest-rated bot, only when told apart from the runner-up in the same way. When either
+cannot be told apart the skill index is not given (`skill_pair`), rather than resting on an
+order the games do not show. Beside a run (`--skill`), the skill index is one expert's
 win rate against random bots (`skill_measure`).
 """
 
@@ -26,7 +31,9 @@ from .intervals import CONFIDENCE, wilson_interval, z_value
 
 TABLE_COLUMNS = ["preset", "table", "bot", "seats", "games", "wins", "win_rate", "ci_low", "ci_high", "fair_share"]
 RATING_COLUMNS = ["preset", "bot", "rating", "ci_low", "ci_high", "se", "games"]
-SKILL_COLUMNS = ["preset", "players", "best", "worst", "games", "win_rate", "skill_index", "ci_low", "ci_high"]
+SKILL_COLUMNS = ["preset", "players", "best", "worst", "games", "win_rate", "skill_index", "ci_low", "ci_high",
+                 "chosen"]
+NO_SKILL = "random"  # the bot without skill: the skill index's worst bot whenever it plays
 RIDGE = 1e-3  # choix's regularization: negligible against the thousands of games of a table
 
 
@@ -132,6 +139,53 @@ def rating_rows(pg: PresetGames, labels: list[str], theta: np.ndarray, cov: np.n
         rows.append({"preset": pg.name, "bot": label, "rating": theta[b], "ci_low": theta[b] - z * se,
                      "ci_high": theta[b] + z * se, "se": se, "games": games})
     return rows
+
+
+def separable(theta: np.ndarray, cov: np.ndarray, above: int, below: int, confidence: float = CONFIDENCE) -> bool:
+    """Is bot `above` rated higher than bot `below` at this confidence (the interval of the
+    difference of their ratings, with its covariance, lies above 0)?"""
+    se = math.sqrt(max(cov[above, above] + cov[below, below] - 2.0 * cov[above, below], 0.0))
+    return theta[above] - theta[below] - z_value(confidence) * se > 0.0
+
+
+def skill_pair(theta: np.ndarray, cov: np.ndarray, labels: list[str],
+               confidence: float = CONFIDENCE) -> tuple[int | None, int | None, str]:
+    """(best, worst, how they were chosen) for the skill index (see the module docstring);
+    best or worst None, with the reason, when the ratings cannot tell the candidates apart."""
+    order = [int(b) for b in np.argsort(-theta, kind="stable")]  # highest rated first
+    if NO_SKILL in labels:
+        worst = labels.index(NO_SKILL)
+        how = f"worst: {NO_SKILL} by definition (no skill)"
+    else:
+        worst, next_up = order[-1], order[-2]
+        if not separable(theta, cov, next_up, worst, confidence):
+            return None, None, (f"no worst bot: {labels[worst]} and {labels[next_up]} are not told apart "
+                                f"(their ratings' difference is within its 95% interval of 0)")
+        how = f"worst: {labels[worst]}, rated below {labels[next_up]} (95%)"
+    rest = [b for b in order if b != worst]
+    best = rest[0]
+    if len(rest) > 1 and not separable(theta, cov, best, rest[1], confidence):
+        return None, worst, (f"no best bot: {labels[best]} and {labels[rest[1]]} are not told apart "
+                             f"(their ratings' difference is within its 95% interval of 0); {how}")
+    if len(rest) > 1:
+        how = f"best: {labels[best]}, rated above {labels[rest[1]]} (95%); {how}"
+    else:
+        how = f"best: {labels[best]}, the other bot; {how}"
+    return best, worst, how
+
+
+def skill_row(pg: PresetGames, labels: list[str], theta: np.ndarray, cov: np.ndarray,
+              confidence: float = CONFIDENCE) -> dict:
+    """A row of skill.csv: the skill index of the pair `skill_pair` picks, or NaN (empty best
+    or worst) with the reason in `chosen`."""
+    best, worst, how = skill_pair(theta, cov, labels, confidence)
+    row = {"preset": pg.name, "players": pg.rules.players, "best": labels[best] if best is not None else "",
+           "worst": labels[worst] if worst is not None else ""}
+    if best is None or worst is None:
+        nan = float("nan")
+        return row | {"games": 0, "wins": 0, "win_rate": nan, "skill_index": nan, "ci_low": nan, "ci_high": nan,
+                      "chosen": how}
+    return row | skill_index(pg, best, worst, confidence) | {"chosen": how}
 
 
 def skill_index(pg: PresetGames, best: int, worst: int, confidence: float = CONFIDENCE) -> dict:
