@@ -63,6 +63,9 @@ def test_trace_through_a_symlink_replaces_its_target(capsys, tmp_path):
     link = tmp_path / "link.jsonl"
     link.symlink_to(target)
     code, _, err = invoke(capsys, "trace", "standard", "--out", link)
+    assert code == 2  # it would replace an existing file
+    one_error(err, "exists; choose a new file name, or add --force")
+    code, _, err = invoke(capsys, "trace", "standard", "--out", link, "--force")
     assert code == 0, err
     assert link.is_symlink() and json.loads(target.read_text().splitlines()[0])["ev"] == "deal"
 
@@ -174,6 +177,68 @@ def test_a_folder_holds_one_run(capsys, tmp_path):
     assert set(pd.read_csv(out / "summary.csv")["variant"]) == {"stacking"}
 
 
+def test_a_folder_another_run_writes_into_is_refused(capsys, tmp_path):
+    """Two runs into one folder at once both said "wrote ..." and left a mix of both."""
+    from uno_sim.output.files import LOCK, OutputFolder
+
+    out = tmp_path / "o"
+    with OutputFolder(out) as other:  # another run, writing into the folder right now
+        for force in ([], ["--force"]):
+            code, stdout, err = invoke(capsys, "run", "standard", "--games", 200, "--out", out, *force)
+            assert code == 2 and stdout == ""
+            one_error(err, f"--out '{out}' is in use by another uno-sim run (process {os.getpid()})")
+        assert [p.name for p in out.iterdir()] == [LOCK]
+        (other.path_for(out / "summary.csv")).write_text("the other run's\n")
+    assert sorted(p.name for p in out.iterdir()) == [".uno-sim-files", "summary.csv"]  # the lock is gone
+    code, _, err = invoke(capsys, "run", "standard", "--games", 200, "--out", out, "--force")
+    assert code == 0, err
+
+
+def test_a_folder_filled_after_the_check_is_refused_when_writing_begins(tmp_path):
+    """A run checks its folder before it plays; another run may finish into it meanwhile."""
+    from uno_sim.output.files import OutputError, OutputFolder, check_out_dir
+
+    out = tmp_path / "o"
+    check_out_dir(out)  # fine: it does not exist yet
+    with OutputFolder(out) as first:
+        first.path_for(out / "summary.csv").write_text("first\n")
+    with pytest.raises(OutputError, match="is not empty"):
+        with OutputFolder(out) as second:
+            second.path_for(out / "summary.csv").write_text("second\n")
+    assert (out / "summary.csv").read_text() == "first\n"
+    assert not (out / ".uno-sim-lock").exists()
+
+
+def test_two_runs_started_together_into_one_folder(tmp_path):
+    out = tmp_path / "o"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    procs = [subprocess.Popen([*UNO, "run", name, "--games", "20000", "--out", str(out)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for name in ("standard", "stacking")]
+    results = [(p.wait(timeout=600), *p.communicate()) for p in procs]
+    codes = sorted(code for code, _, _ in results)
+    assert codes == [0, 2], results
+    (loser_err,) = [err for code, _, err in results if code == 2]
+    assert loser_err.count("\n") == 1 and ("is in use by another uno-sim run" in loser_err
+                                           or "is not empty" in loser_err), loser_err
+    (winner_out,) = [o for code, o, _ in results if code == 0]
+    assert winner_out.count("wrote ") >= 3
+    variants = set(pd.read_csv(out / "summary.csv")["variant"]) | set(pd.read_csv(out / "distributions.csv")["variant"])
+    assert len(variants) == 1  # every file from the one run that wrote
+
+
+def test_trace_does_not_replace_an_existing_file_without_force(capsys, tmp_path):
+    target = tmp_path / "t.jsonl"
+    target.write_text("keep me\n")
+    code, _, err = invoke(capsys, "trace", "standard", "--out", target)
+    assert code == 2
+    one_error(err, f"--out '{target}' exists; choose a new file name, or add --force to replace it")
+    assert target.read_text() == "keep me\n"
+    code, _, err = invoke(capsys, "trace", "standard", "--out", target, "--force")
+    assert code == 0, err
+    assert json.loads(target.read_text().splitlines()[0])["ev"] == "deal"
+
+
 def test_leftover_temporary_files_are_removed(capsys, tmp_path):
     out = tmp_path / "o"
     out.mkdir()
@@ -221,7 +286,7 @@ def test_a_killed_trace_leaves_a_temporary_file_the_next_trace_removes(capsys, t
         assert not other.exists() and running.exists() and mine.exists()
     finally:
         os.close(holder)
-    code, _, err = invoke(capsys, "trace", "standard", "--out", target)
+    code, _, err = invoke(capsys, "trace", "standard", "--out", target, "--force")
     assert code == 0, err
     assert not running.exists()  # its writer has gone now
 
@@ -410,6 +475,13 @@ def test_bench_write_checks_its_target_first(capsys, tmp_path):
     assert code == 2 and time.time() - started < 10
     one_error(err, "not a uno-sim benchmarks.json")
     assert not (tmp_path / "x.md").exists()
+
+
+def test_bench_write_into_a_missing_folder_fails_before_running(capsys, tmp_path):
+    started = time.time()
+    code, _, err = invoke(capsys, "bench", "--write", tmp_path / "nowhere" / "b.md")
+    assert code == 2 and time.time() - started < 10
+    one_error(err, f"the folder '{tmp_path / 'nowhere'}' does not exist")
 
 
 def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, capsys):

@@ -32,8 +32,8 @@ def bench(
     check_count("--repeats", repeats, maximum=100)
     json_path = write.with_name("benchmarks.json") if write is not None else None
     if write is not None:  # checked before the benchmark runs
-        check_out_file(write, "--write")
-        check_out_file(json_path, "--write")
+        check_out_file(write, "--write", make_folder=False)
+        check_out_file(json_path, "--write", make_folder=False)
         check_baseline(json_path)
     rows = run_benchmarks(games, repeats, json_path, expert=True)
     info = machine()

@@ -31,13 +31,14 @@ def trace(
                           "descriptor (/dev/stdout, /dev/fd/N) is written directly, appending after >>."),
     ] = None,
     rotate_seats: O.RotateSeats = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing --out file.")] = False,
 ) -> None:
     """Trace games as JSON Lines, one event a line, to --out FILE or standard output."""
     plan = api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                            rotate_seats=rotate_seats)
     to_stdout = out is None or str(out) == "-"
     if not to_stdout:
-        check_out_file(out)
+        check_out_file(out, replace=force)
 
     from ..running.trace import trace_events
 

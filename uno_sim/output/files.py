@@ -9,7 +9,13 @@
   never truncated or replaced.
 - An output folder is used for one run at a time: a folder that already holds files is
   refused unless `force`, which first removes the files uno-sim wrote there before (listed
-  in its `.uno-sim-files` manifest) and nothing else.
+  in its `.uno-sim-files` manifest) and nothing else. While a run writes into it, it holds
+  an exclusive lock on the folder's `.uno-sim-lock` (removed when it is done): a second run
+  into the same folder at the same time is refused (before it plays, or at the latest when
+  it would begin writing), and the folder is checked again under the lock, so two runs
+  never both write there and leave a mix.
+- A single output file (`trace --out`) that exists already is replaced only when asked
+  (`force`), as a non-empty folder is.
 - A writer holds an exclusive lock (flock) on its temporary file for as long as it writes;
   the kernel drops it when the process ends, however it ends (SIGKILL too). A temporary file
   of uno-sim's pattern that nobody holds is a killed writer's leftover: the next run into
@@ -34,6 +40,7 @@ from typing import IO, Iterator
 from ..game.errors import BadInput
 
 MANIFEST = ".uno-sim-files"
+LOCK = ".uno-sim-lock"  # held (flock) by the run writing into the folder
 # mkstemp names: prefix `.NAME.`, 8 random characters, suffix `.tmp`
 TEMP_PATTERN = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 PROBE_PREFIX = ".uno-sim-probe-"
@@ -147,22 +154,84 @@ def previous_outputs(folder: Path) -> list[Path]:
     return [folder / n for n in names if n and "/" not in n and n not in (".", "..") and (folder / n).is_file()]
 
 
+def _in_use(folder: Path, what: str) -> OutputError:
+    try:
+        pid = (folder / LOCK).read_text(encoding="utf-8").strip()
+    except OSError:
+        pid = ""
+    by = f" (process {pid})" if pid.isdigit() else ""
+    return OutputError(f"{what} is in use by another uno-sim run{by}; wait until it is done, or choose another "
+                       "folder")
+
+
+def lock_folder(folder: Path, what: str) -> int:
+    """Take the folder's lock (LOCK) for one run: the descriptor holding it (closing it lets go);
+    OutputError when another run holds it."""
+    path = folder / LOCK
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666 & ~_umask())
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise _in_use(folder, what) from None
+        try:  # the file locked must still be the one at the path (a finishing run removes it)
+            same = os.path.samestat(os.fstat(fd), os.stat(path, follow_symlinks=False))
+        except OSError:
+            same = False
+        if same:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+            return fd
+        os.close(fd)
+
+
+def unlock_folder(folder: Path, fd: int) -> None:
+    """Remove the lock file while still holding it, then let go."""
+    try:
+        (folder / LOCK).unlink(missing_ok=True)
+    finally:
+        os.close(fd)
+
+
+def folder_in_use(folder: Path) -> bool:
+    """Does a running uno-sim run hold the folder's lock?"""
+    try:
+        fd = os.open(folder / LOCK, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def check_out_dir(path: Path, option: str = "--out", force: bool = False) -> None:
-    """The folder must be creatable, or exist, be writable and hold nothing but uno-sim's
-    leftovers (unless `force`)."""
+    """The folder must be creatable, or exist, be writable, not be written by another run
+    at the moment and hold nothing but uno-sim's leftovers (unless `force`)."""
     what = f"{option} {str(path)!r}"
     if path.exists() and not path.is_dir():
         raise OutputError(f"{what} exists and is not a folder")
     probe_writable(nearest_existing(path), what)
+    if path.is_dir() and folder_in_use(path):
+        raise _in_use(path, what)
     if path.is_dir() and not force:
-        ignored = {p.name for p in stale_temp_files(path)}
-        held = sorted(p.name for p in path.iterdir() if p.name not in ignored)
-        if held:
-            listed = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
-            raise OutputError(
-                f"{what} is not empty (holds {listed}); choose a new folder, or add --force to replace "
-                "uno-sim's files there"
-            )
+        _check_empty(path, what)
+
+
+def _check_empty(path: Path, what: str) -> None:
+    """The folder holds nothing but uno-sim's leftovers and lock."""
+    ignored = {p.name for p in stale_temp_files(path)} | {LOCK}
+    held = sorted(p.name for p in path.iterdir() if p.name not in ignored)
+    if held:
+        listed = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+        raise OutputError(
+            f"{what} is not empty (holds {listed}); choose a new folder, or add --force to replace "
+            "uno-sim's files there"
+        )
 
 
 def descriptor_of(path: str | os.PathLike) -> tuple[int, int] | None:
@@ -202,8 +271,9 @@ def _writable_descriptor(path: Path) -> int:
     return os.dup(fd)
 
 
-def check_out_file(path: Path, option: str = "--out") -> None:
-    """The file must be creatable (its folder existing and writable, or creatable)."""
+def check_out_file(path: Path, option: str = "--out", replace: bool = True, make_folder: bool = True) -> None:
+    """The file must be creatable (its folder existing and writable, or creatable unless
+    `make_folder` is false); an existing regular file (or a link to one) only with `replace`."""
     what = f"{option} {str(path)!r}"
     if descriptor_of(path) is not None:
         try:
@@ -217,7 +287,12 @@ def check_out_file(path: Path, option: str = "--out") -> None:
         if not os.access(path, os.W_OK):
             raise OutputError(f"{what}: cannot write to it")
         return
-    probe_writable(nearest_existing(path.resolve().parent), what)
+    if not replace and path.exists():
+        raise OutputError(f"{what} exists; choose a new file name, or add --force to replace it")
+    folder = path.resolve().parent
+    if not make_folder and not folder.is_dir():
+        raise OutputError(f"{what}: the folder {str(folder)!r} does not exist")
+    probe_writable(nearest_existing(folder), what)
 
 
 def is_special(path: Path) -> bool:
@@ -324,15 +399,24 @@ class OutputFolder(ExitStack):
     them all, and the folders created for them. On entry, stale temporary files are removed,
     and with `force` the files of the run written there before."""
 
-    def __init__(self, folder: Path, force: bool = False) -> None:
+    def __init__(self, folder: Path, force: bool = False, option: str = "--out") -> None:
         super().__init__()
         self.folder = folder
         self.force = force
+        self.option = option
         self.written: list[Path] = []
 
     def __enter__(self) -> "OutputFolder":
         super().__enter__()
-        self.enter_context(made_dirs(self.folder))
+        try:
+            self.enter_context(made_dirs(self.folder))
+            lock = lock_folder(self.folder, f"{self.option} {str(self.folder)!r}")
+            self.callback(unlock_folder, self.folder, lock)
+            if not self.force:  # again, now that no other run can write here
+                _check_empty(self.folder, f"{self.option} {str(self.folder)!r}")
+        except BaseException:
+            if not self.__exit__(*sys.exc_info()):
+                raise
         remove_stale_temp_files(self.folder)
         if self.force:
             for old in previous_outputs(self.folder):
