@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -213,6 +214,84 @@ def test_cluster_without_dask_says_what_to_install(capsys, tmp_path, monkeypatch
 def test_bad_cluster_values(capsys, tmp_path, value, needle):
     code, _, err = cli(capsys, "run", "standard", "--cluster", value, "--out", tmp_path / "o")
     assert code == 2 and needle in err and err.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+class _Listener:
+    """A TCP server on 127.0.0.1 (a free port) that is not a Dask scheduler: `silent` accepts
+    and says nothing (as a web server waiting for a request), `garbage` answers with bytes
+    whose first eight read as a length of exabytes."""
+
+    def __init__(self, answer: bytes):
+        import socket
+
+        self.answer = answer
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.held = []
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.held.append(conn)
+            if self.answer:
+                try:
+                    conn.sendall(self.answer)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.sock.close()
+        for conn in self.held:
+            conn.close()
+
+
+def _cli_within(capsys, seconds, *args):
+    """The command's (code, out, err, elapsed); an alarm stops it after `seconds` (it hung
+    for minutes), which the elapsed time then shows."""
+    def alarm(signum, frame):
+        raise TimeoutError(f"still waiting after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.monotonic()
+    try:
+        code = run_cli([str(a) for a in args])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    out, err = capsys.readouterr()
+    return code, out, err, time.monotonic() - started
+
+
+@pytest.mark.parametrize("kind", ["silent", "garbage", "http"])
+def test_an_address_that_is_not_a_dask_scheduler_is_refused_fast(capsys, tmp_path, kind):
+    """Only listeners of our own on 127.0.0.1. It hung silently for minutes (a web server),
+    or ended in "MemoryError: Unable to allocate 3.07 EiB" (an answer in another protocol)."""
+    if kind == "http":
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        port, stop = server.server_address[1], server.shutdown
+    else:
+        listener = _Listener(b"" if kind == "silent" else b"\xff" * 8 + b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        port, stop = listener.port, listener.close
+    try:
+        code, _, err, elapsed = _cli_within(capsys, 30, "run", "standard", "--games", 1000, "--cluster",
+                                            f"tcp://127.0.0.1:{port}", "--out", tmp_path / "o")
+    finally:
+        stop()
+    assert code == 2 and elapsed < 8, (code, elapsed, err)
+    assert err.count("\n") == 1 and err.startswith("error: --cluster tcp://127.0.0.1:")
+    assert "is not a Dask scheduler" in err and "MemoryError" not in err
     assert not (tmp_path / "o").exists()
 
 

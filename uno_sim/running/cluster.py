@@ -261,6 +261,46 @@ def _quiet() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+GREETING_SECONDS = 3.0
+MAX_GREETING = 64 << 20  # bytes: a Dask handshake is a few hundred
+
+
+def probe_scheduler(address: str, seconds: float = GREETING_SECONDS) -> None:
+    """Before Dask's client connects to a tcp:// address: a Dask scheduler greets a new
+    connection at once (its handshake: an 8-byte length, then that many bytes). Something
+    else listening there (a web server, which waits for a request; a service whose first
+    bytes read as a length of exabytes) would keep the client waiting for minutes, or make
+    it try to allocate that length: InputError within `seconds` instead."""
+    import socket
+    import struct
+
+    hit = re.match(r"^tcp://(?:\[([^\]]+)\]|([^:/]+)):(\d+)$", address)
+    if hit is None:  # tls://, ucx://, inproc://, no port: Dask's client decides
+        return
+    host, port = hit[1] or hit[2], int(hit[3])
+    try:
+        conn = socket.create_connection((host, port), timeout=seconds)
+    except OSError as exc:
+        raise InputError(f"--cluster {address}: cannot reach a Dask scheduler there ({exc.strerror or exc}); "
+                         "start one with `dask scheduler`") from None
+    with conn:
+        conn.settimeout(seconds)
+        head = b""
+        try:
+            while len(head) < 8:
+                more = conn.recv(8 - len(head))
+                if not more:
+                    break
+                head += more
+        except OSError:  # a timeout: nothing said
+            pass
+    size = struct.unpack("<Q", head)[0] if len(head) == 8 else 0
+    if not 0 < size <= MAX_GREETING:
+        said = "said nothing" if not head else "answered in another protocol"
+        raise InputError(f"--cluster {address}: something listens there but is not a Dask scheduler (it {said} "
+                         f"within {seconds:g} s of connecting); give the address of `dask scheduler`")
+
+
 def connect(spec: ClusterSpec) -> DaskExecutor:
     """Start the local cluster or reach the scheduler; InputError when it cannot be reached,
     has no workers, or its workers run another engine."""
@@ -278,6 +318,7 @@ def connect(spec: ClusterSpec) -> DaskExecutor:
                                    host="127.0.0.1", silence_logs=logging.CRITICAL)
         client = Client(cluster, set_as_default=False)
         return DaskExecutor(client, f"a local Dask cluster of {n} worker process{'es' if n != 1 else ''}", cluster)
+    probe_scheduler(spec.address)
     try:
         client = Client(spec.address, timeout=CONNECT_SECONDS, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ...
