@@ -342,6 +342,62 @@ def test_sigkill_then_resume_gives_the_uninterrupted_bytes(capsys, tmp_path, mon
     same_files(tmp_path / "whole", tmp_path / "again", ["summary.csv", "distributions.csv"])
 
 
+@pytest.mark.parametrize("damage", ["empty", "truncated"])
+def test_resume_of_a_damaged_checkpoint_file_says_it_is_damaged(capsys, tmp_path, monkeypatch, damage):
+    """It said "holds no command line to repeat (made from Python?)"."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "run", "standard", "--games", 2000, "--checkpoint", "ck", "--out", "o")
+    assert code == 0, err
+    manifest = tmp_path / "ck" / "checkpoint.json"
+    text = manifest.read_text()
+    manifest.write_text("" if damage == "empty" else text[: len(text) // 2])
+    code, out, err = cli(capsys, "resume", "ck")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "made from Python" not in err, err
+    assert err.startswith(f"error: the checkpoint file 'ck/checkpoint.json' is damaged "
+                          f"({'empty' if damage == 'empty' else 'cut short or not JSON'}")
+
+
+def test_resume_of_an_edited_checkpoint_does_not_advise_resuming_it(capsys, tmp_path, monkeypatch):
+    """It advised `uno-sim resume ck`, the very command that had just failed."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "run", "standard", "--games", 2000, "--seed", 3, "--checkpoint", "ck", "--out", "o")
+    assert code == 0, err
+    manifest = tmp_path / "ck" / "checkpoint.json"
+    data = json.loads(manifest.read_text())
+    data["units"][0]["seed"] = 99  # edited by hand
+    manifest.write_text(json.dumps(data))
+    code, _, err = cli(capsys, "resume", "ck")
+    (error,) = [line for line in err.splitlines() if line.startswith("error: ")]  # after the "resuming: ..." note
+    assert code == 2 and error == err.splitlines()[-1], err
+    assert error.startswith("error: the checkpoint file 'ck/checkpoint.json' does not match its own command line "
+                            "(seed: 99 in the checkpoint, 3 now)")
+    assert "uno-sim resume" not in error and "remove the folder" in error
+
+
+def test_a_full_disk_under_checkpoint_names_the_file(capsys, tmp_path, monkeypatch):
+    """It said only "OSError: [Errno 28] No space left on device"."""
+    import errno as errno_mod
+
+    from uno_sim.output import files
+
+    def full(fd):
+        raise OSError(errno_mod.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", full)
+    target = tmp_path / "ck" / "chunk.npz"
+    target.parent.mkdir()
+    with pytest.raises(OSError) as caught:
+        files.durable_write(target, b"data")
+    assert caught.value.errno == errno_mod.ENOSPC and caught.value.filename == str(target)
+    assert list(target.parent.iterdir()) == []  # no temporary file left behind
+    code, _, err = cli(capsys, "run", "standard", "--games", 2000, "--checkpoint", tmp_path / "ck2",
+                       "--out", tmp_path / "o")
+    assert code != 0 and err.count("\n") == 1, err
+    assert "No space left on device" in err and str(tmp_path / "ck2") + "/" in err, err
+    assert "unexpected failure" not in err
+
+
 @pytest.mark.parametrize("sig, status, name", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
                                                (signal.SIGTERM, 143, "terminated (SIGTERM)")])
 def test_signal_says_how_to_resume_and_resume_on_a_cluster(capsys, tmp_path, monkeypatch, scheduler, sig, status,

@@ -50,10 +50,20 @@ def write_result(folder: Path, force: bool, play: Callable[[OutputFolder], objec
             for name, write in result.files().items():
                 write(files.path_for(folder / name))
     except OSError as exc:
-        if exc.errno not in STORAGE_ERRORS:
-            raise
+        if exc.errno not in STORAGE_ERRORS or _elsewhere(exc.filename, folder):
+            raise  # not the folder's (a checkpoint's file, say): the app names that file
         raise OutputError(f"--out {str(folder)!r}: cannot write ({exc.strerror or exc}); nothing was written") from None
     return result, files.written
+
+
+def _elsewhere(filename, folder: Path) -> bool:
+    """Is the file that failed outside the output folder?"""
+    if filename is None:
+        return False
+    try:
+        return not Path(filename).resolve().is_relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return False
 
 
 def print_written(paths: list[Path], to_stderr: bool = False) -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..game.errors import InputError
+from ..game.errors import BadInput, InputError
 from . import options as O
 
 _argv: list[str] | None = None  # the command line being run (app.run_cli sets it)
@@ -81,9 +81,22 @@ def resume(
         raise InputError(f"{str(checkpoint)!r} is not a checkpoint folder (no checkpoint.json); "
                          "make one with --checkpoint DIR")
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        argv, cwd = list(manifest["argv"]), manifest["cwd"]
-    except (OSError, ValueError, KeyError, TypeError):
+        text = manifest_path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read the checkpoint file {str(manifest_path)!r} "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        manifest = json.loads(text)
+    except ValueError as exc:
+        what = "empty" if not text.strip() else f"cut short or not JSON ({exc.msg} at line {exc.lineno})"
+        raise InputError(f"the checkpoint file {str(manifest_path)!r} is damaged ({what}), so the run cannot be "
+                         "resumed from it; remove the folder and run the command again") from None
+    if not isinstance(manifest, dict):
+        raise InputError(f"the checkpoint file {str(manifest_path)!r} is damaged (not a JSON object), so the run "
+                         "cannot be resumed from it; remove the folder and run the command again")
+    try:
+        argv, cwd = [str(a) for a in manifest["argv"]], str(manifest["cwd"])
+    except (KeyError, TypeError):
         raise InputError(f"{str(checkpoint)!r}: its checkpoint.json holds no command line to repeat (made from "
                          "Python? then run the same call with this checkpoint again)") from None
     if not Path(cwd).is_dir():
@@ -100,4 +113,13 @@ def resume(
     from .app import app
 
     command = typer.main.get_command(app)
-    return command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+    try:
+        return command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+    except BadInput as exc:  # running.checkpoint.CheckpointError with `mismatch`
+        if getattr(exc, "mismatch", None) is None:
+            raise
+        # its own command line no longer matches what it records: advising `uno-sim resume` again
+        # would repeat this very failure
+        raise InputError(f"the checkpoint file {str(manifest_path)!r} does not match its own command line "
+                         f"({exc.mismatch}): it was edited or damaged, so the run cannot be resumed from it; "
+                         "remove the folder and run the command again") from None

@@ -373,23 +373,28 @@ def durable_write(path: str | os.PathLike, data: bytes) -> None:
     """Write a file so that it survives a crash whole or not at all: a temporary file beside
     it, flushed to disk (fsync), renamed onto the final name, and the folder synced."""
     path = Path(path)
-    fd, tmp = locked_temp_file(path)
     try:
-        with os.fdopen(os.dup(fd), "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        os.close(fd)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
+        fd, tmp = locked_temp_file(path)
+        try:
+            with os.fdopen(os.dup(fd), "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            os.close(fd)
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except OSError as exc:  # a full disk says only "[Errno 28]": name the file it was writing
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
 
 
 class OutputFolder(ExitStack):

@@ -48,7 +48,13 @@ SETTINGS = ("players", "teams", "rotate", "scoring", "fixed_rounds")
 
 
 class CheckpointError(BadInput):
-    """A checkpoint folder that cannot be used for this command; the message says why."""
+    """A checkpoint folder that cannot be used for this command; the message says why.
+    `mismatch`: how the folder's runs differ from this command's (then the message advises
+    `uno-sim resume`, which `resume` itself must not repeat)."""
+
+    def __init__(self, message: str, mismatch: str | None = None) -> None:
+        super().__init__(message)
+        self.mismatch = mismatch
 
 
 # ---------------------------------------------------------------- aggregates as arrays
@@ -244,11 +250,13 @@ class Checkpoint:
             if stored.get("command") != command:
                 raise CheckpointError(f"{what} holds a checkpoint of `uno-sim {stored.get('command')}`, "
                                       f"not of `uno-sim {command}`; resume it with `uno-sim resume {path}` "
-                                      "or choose another folder")
+                                      "or choose another folder",
+                                      mismatch=f"it records a `{stored.get('command')}` run, its command line "
+                                               f"is `{command}`")
             diff = _unit_difference(stored.get("units") or [], ck.units)
             if diff:
                 raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); resume it with "
-                                      f"`uno-sim resume {path}`, or choose another folder")
+                                      f"`uno-sim resume {path}`, or choose another folder", mismatch=diff)
         from ..output.files import probe_writable, nearest_existing
 
         probe_writable(nearest_existing(ck.path), what)
