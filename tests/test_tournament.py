@@ -304,3 +304,16 @@ def test_a_rule_set_plays_its_tables_under_one_progress_bar(monkeypatch):
     pg = tournament_play.play_preset("standard", Rules(), bots, tables, 50, 1, 1, progress=True)
     assert made == [(len(tables) * 50 * 4, f"standard: {len(tables)} tables")]
     assert pg.winners.shape == (len(tables), 200) and (pg.winners >= -1).all()
+
+
+def test_a_rule_set_without_a_skill_index_is_drawn_and_reported_as_such():
+    from uno_sim.game.bots import Bot
+    from uno_sim.running.tournaments import TournamentResult
+
+    pg = rigged([1.0, 1.0, 3.0], players=4, deals=1500, seed=5)
+    t = api.Tournament(TournamentResult([Bot("greedy"), Bot("bluffer"), Bot("expert")], "all", 1500, 5, [pg]))
+    texts = [a.get_text() for a in t.plot_skill().axes[0].texts]
+    assert texts == ["no index:\nbots not told apart"]
+    assert t.headline[1].startswith("rigged: no skill index, no worst bot: greedy and bluffer are not told apart")
+    page = t.to_html()
+    assert "no worst bot: greedy and bluffer are not told apart" in page and ">n/a<" in page

@@ -776,13 +776,18 @@ def skill_bars(skill: pd.DataFrame, subtitle: str) -> Figure:
                 capsize=4, label="95% interval (Wilson, shifted by 1/n)")
     ax.axhline(0.0, color=FAIR_COLOR, linewidth=1.0, linestyle="--", label="0: the best bot wins its fair share")
     for xi, row in zip(x, skill.itertuples()):
+        if row.skill_index != row.skill_index:  # the ratings did not tell the best or worst bot apart
+            ax.annotate("no index:\nbots not told apart", (xi, 0.0), textcoords="offset points", xytext=(0, 4),
+                        ha="center", va="bottom", fontsize=8, color="#555555")
+            continue
         ax.annotate(f"{100 * row.skill_index:+.1f} pp\n{row.best} vs {row.worst}", (xi, max(row.ci_high, 0.0)),
                     textcoords="offset points", xytext=(0, 4), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(x)
     ax.set_xticklabels([textwrap.fill(p, 14) for p in skill["preset"]], fontsize=9)
     ax.set_xlim(-0.6, len(skill) - 0.4)
-    top = float(np.nanmax(skill["ci_high"])) if len(skill) else 0.1
-    bottom = float(np.nanmin(skill["ci_low"])) if len(skill) else 0.0
+    highs, lows = skill["ci_high"].dropna(), skill["ci_low"].dropna()  # a rule set without an index: NaN
+    top = float(highs.max()) if len(highs) else 0.1
+    bottom = float(lows.min()) if len(lows) else 0.0
     ax.set_ylim(min(0.0, bottom * 1.2), max(0.01, top * 1.3))
     ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{100 * y:+.0f} pp"))
     ax.set_xlabel("rule set")
