@@ -701,8 +701,9 @@ class Game:
         self.agenda: deque = deque([LeadStep()])
         self._check_deal(deal)
         r = self.r
-        self.stack_d2 = bool(r.get("stack_draw_two") or r.get("stack_four_on_two") or r.get("deflect"))
-        self.stack_w4 = bool(r.get("stack_draw_four") or r.get("stack_two_on_four"))
+        by_value = bool(r.get("stack_by_value"))  # SPEC 10.3 (classic deck: D counts 2, W4 4)
+        self.stack_d2 = bool(r.get("stack_draw_two") or r.get("stack_four_on_two") or r.get("deflect") or by_value)
+        self.stack_w4 = bool(r.get("stack_draw_four") or r.get("stack_two_on_four") or by_value)
 
     # ---- bookkeeping ------------------------------------------------------------------
     def violate(self, msg: str):
@@ -877,6 +878,10 @@ class Game:
 
     def legal_answer(self, card) -> bool:
         r = self.r
+        if r.get("stack_by_value"):  # SPEC 10.3: any draw card at least as high, whatever its colour
+            value = {"D": 2, "W4": 4}
+            s = "W4" if card == "W4" else symbol_of(card)
+            return s in value and value[s] >= value["W4" if self.chain_last == "W4" else "D"]
         if card != "W4" and not self.matches(card):
             return False
         s = symbol_of(card)
