@@ -196,7 +196,7 @@ def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
     (tmp_path / "engine_0123456789abcdef").mkdir()
     (tmp_path / "engine_0123456789abcdef" / "batch._play_games-46.py311.nbi").write_bytes(b"")
     assert not warmup.cached("games")
-    engine_dir = Path(warmup.__file__).resolve().parent / "engine"
+    engine_dir = Path(warmup.__file__).resolve().parent.parent / "engine"  # uno_sim/engine
     own = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"  # numba's naming
     own.mkdir()
     (own / "batch._play_games-46.py311.nbi").write_bytes(b"")

@@ -64,7 +64,7 @@ def cached(kind: str) -> bool:
     from numba.core.caching import _CacheLocator
 
     module, function = KERNELS[kind].split(".")
-    source = Path(__file__).resolve().parent / "engine" / f"{module}.py"
+    source = Path(__file__).resolve().parent.parent / "engine" / f"{module}.py"  # uno_sim/engine
     subfolder = cache_folder() / _CacheLocator.get_suitable_cache_subpath(str(source))
     return any(subfolder.glob(f"{module}.{function}-*.nbi"))
 
