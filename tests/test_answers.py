@@ -207,10 +207,10 @@ def test_preparing_the_games_loads_no_compiled_code():
     """The start-up message comes before any compiling: getting a run's work ready (rules,
     bots, run key) must not import the compiled engine."""
     code = ("import sys\n"
-            "from uno_sim import simulate\n"
+            "from uno_sim.running import games\n"
             "from uno_sim.game.bots import parse_bots\n"
             "from uno_sim.game.rules import Rules\n"
-            "simulate.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
+            "games.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
             "loaded = [m for m in ('uno_sim.engine.batch', 'uno_sim.engine.play') if m in sys.modules]\n"
             "assert not loaded, loaded\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
