@@ -186,6 +186,29 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     assert capsys.readouterr().err == ""
 
 
+def test_progress_lines_without_a_terminal(capsys):
+    """The chunk runner's progress on stderr without a terminal: a line when a run expected
+    to take over 3 s starts, one a quarter for one of over 10 s; none for short runs."""
+    from uno_sim.output.progress import ChunkBar
+
+    bar = ChunkBar(1000, "standard", "games")
+    bar.update(100, 2.0, "standard")  # under 3 s to go: no line yet
+    bar.update(200, 30.0, "standard")
+    bar.update(300, 20.0, "standard")
+    bar.update(400, 15.0, "standard")
+    bar.update(500, 10.0, "standard (skill index)")
+    bar.update(1000, 0.0, "standard")
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == ["standard: 1,000 games, about 30 s to go",
+                                                   "standard: 25% (300 of 1,000 games)",
+                                                   "standard: 50% (500 of 1,000 games)"]
+    short = ChunkBar(1000, "x", "matches")
+    short.update(500, 5.0, "x")  # over 3 s but under 10 s: the first line only
+    short.update(900, 1.0, "x")
+    short.close()
+    assert capsys.readouterr().err == "x: 1,000 matches, about 5 s to go\n"
+
+
 def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
     import hashlib
 

@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError
 from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
+from ..running.progress import ProgressLike
 from .result_base import VariantCharts, _frame_records
 from .runs import Run, RunPlan, _play_runs, prepare_run
 
@@ -106,9 +107,10 @@ class ComparePlan:
     cluster: Any = None
     checkpoint: Any = None
 
-    def execute(self, progress: bool = False, per_game: bool = False,
+    def execute(self, progress: ProgressLike = False, per_game: bool = False,
                 per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
-        """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
+        """`progress`: as for RunPlan.execute; `per_game_paths(name)`: the (csv, parquet) paths
+        of a variant's per-game rows, or Nones."""
         workers = self.plans[0].workers
         return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
                                      per_game_paths), self.command)
@@ -140,7 +142,7 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
 def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
             bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
             workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: bool = False, cluster: str | None = None, checkpoint: str | Path | None = None,
+            progress: ProgressLike = False, cluster: str | None = None, checkpoint: str | Path | None = None,
             skill: bool = False) -> Comparison:
     """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,

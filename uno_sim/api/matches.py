@@ -14,6 +14,7 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, check_count, command_line,
                      load_rules, override_dict)
+from ..running.progress import ProgressLike, as_progress
 from .result_base import _Charts, _frame_records
 
 
@@ -100,7 +101,7 @@ class MatchPlan:
     checkpoint: Any = None  # checkpoint.Checkpoint
     piloted: bool = False  # the pilot (expected_rounds) has run
 
-    def run_pilot(self, progress: bool = False) -> None:
+    def run_pilot(self, progress: ProgressLike = False) -> None:
         """Play the pilot once: sets `expected_rounds`; raises BadInput for a target out of
         reach within the round cap."""
         if not self.piloted:
@@ -115,10 +116,13 @@ class MatchPlan:
         return unit_params("matches", self.rules, self.bots, self.seed, self.matches, self.rotate_seats,
                            fixed_chunk(MatchWork, self.matches))
 
-    def execute(self, progress: bool = False) -> MatchRun:
+    def execute(self, progress: ProgressLike = False) -> MatchRun:
+        """Play the matches (and the pilot first, if not yet played). `progress`: True shows
+        it on standard error, or a running.progress.Progress is told how far it is."""
         from ..running import cluster as cluster_mod
         from ..running.matches import simulate_matches
 
+        progress = as_progress(progress)
         self.run_pilot(progress)  # a plan prepared with pilot=False
         with cluster_mod.executor(self.cluster, self.workers) as executor:
             store = None
@@ -137,9 +141,10 @@ class MatchPlan:
 def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-                  rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+                  rotate_seats: bool = False, progress: ProgressLike = False, cluster: str | None = None,
                   checkpoint: str | Path | None = None, pilot: bool = True) -> MatchPlan:
-    """`progress`: say on standard error when the engine compiles or loads (for the pilot);
+    """`progress`: when the engine compiles or loads (for the pilot), say so on standard error
+    (True) or tell this running.progress.Progress;
     `cluster`, `checkpoint`: as for prepare_run. The pilot (a few thousand single rounds that
     refuse a target out of reach) plays here; `pilot=False` leaves it to `plan.run_pilot()`
     or `execute()`, so that a caller can check cheaper things (an output folder) first."""
@@ -164,7 +169,7 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
 PILOT_GAMES = 2000
 
 
-def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
+def expected_rounds(plan: MatchPlan, progress: ProgressLike = False) -> float | None:
     """About how many rounds a match takes to reach the target, from a pilot of single
     rounds (None when the match length is fixed by match_rounds). A target out of reach
     within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
@@ -176,7 +181,7 @@ def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
     if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
         return None
     plan.startup = warm_up("games", "matches", progress=progress)  # shown here: the pilot plays first
-    pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers, progress=False)
+    pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers)
     agg = pilot.aggregate
     sides = rules.teams or rules.players
     if rules.match_scoring == "winner_takes":  # the leading side gains about its share of the winners' points
@@ -196,7 +201,7 @@ def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+          rotate_seats: bool = False, progress: ProgressLike = False, cluster: str | None = None,
           checkpoint: str | Path | None = None) -> MatchRun:
     """Play whole matches to the target score (or match_rounds); see the module docstring."""
     return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,

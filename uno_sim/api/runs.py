@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..game.bots import Bot, describe, parse_bots
 from ..game.errors import InputError
 from ..game.rules import Rules
+from ..running.progress import ProgressLike
 from .common import RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, command_line, load_rules
 from .result_base import VariantCharts, _frame_records
 
@@ -145,8 +146,11 @@ class RunPlan:
         return unit_params("games", self.rules, self.bots, self.seed, self.games, self.rotate_seats,
                            fixed_chunk(GameWork, self.games))
 
-    def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
+    def execute(self, progress: ProgressLike = False, per_game: bool = False, per_game_csv: Path | None = None,
                 per_game_parquet: Path | None = None) -> Run:
+        """Play the run. `progress`: True shows it on standard error, or a running.progress.Progress
+        is told how far it is; `per_game` keeps the per-game rows (`Run.games`), `per_game_csv`
+        and `per_game_parquet` write them."""
         paths = (lambda name: (per_game_csv, per_game_parquet)) if per_game_csv or per_game_parquet else None
         return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
 
@@ -159,12 +163,13 @@ def check_per_game(per_game: bool, cluster: Any, checkpoint: Any) -> None:
                          "is sent back and kept, not every game's row; leave one of them out")
 
 
-def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: bool,
+def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: ProgressLike,
                per_game: bool = False,
                per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
     """Play several runs through one pipeline, on threads or a cluster, with a checkpoint."""
     from ..running import cluster as cluster_mod
     from ..running.games import GameRun, play_runs
+    from ..running.progress import as_progress
 
     paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
     check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
@@ -178,7 +183,7 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
             for i, run_ in enumerate(runs):
                 run_.unit().store = checkpoint.store(i)
         try:
-            results = play_runs(runs, executor, progress)
+            results = play_runs(runs, executor, as_progress(progress))
         finally:
             if checkpoint is not None:
                 checkpoint.end()
@@ -186,7 +191,7 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
             for plan, result in zip(plans, results)]
 
 
-def _skill_games(plan: RunPlan, progress: bool) -> Any:
+def _skill_games(plan: RunPlan, progress: ProgressLike) -> Any:
     """The skill games of a plan with `skill` (expert against random, seats rotated), else None."""
     if not plan.skill:
         return None
@@ -212,8 +217,8 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
 
 def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
         seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-        rotate_seats: bool = False, per_game: bool = False, progress: bool = False, cluster: str | None = None,
-        checkpoint: str | Path | None = None) -> Run:
+        rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
+        cluster: str | None = None, checkpoint: str | Path | None = None) -> Run:
     """Simulate `games` games of one rule set; see the module docstring."""
     plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                        workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)

@@ -17,6 +17,7 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules, RulesError, parse_value
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
                      override_dict)
+from ..running.progress import ProgressLike
 from .result_base import _Charts, _frame_records
 from .runs import Run, RunPlan, _play_runs, prepare_run
 
@@ -253,7 +254,8 @@ class SweepPlan:
     cluster: Any = None
     checkpoint: Any = None
 
-    def execute(self, progress: bool = False) -> Sweep:
+    def execute(self, progress: ProgressLike = False) -> Sweep:
+        """Play every grid point (`progress`: as for RunPlan.execute)."""
         runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
         return Sweep(self.preset, self.knobs, self.points, runs, self.command, list(self.metrics), self.rank_by,
                      self.fair_within, self.top)
@@ -367,7 +369,7 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
           metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
-          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: bool = False,
+          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: ProgressLike = False,
           cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Sweep:
     """Simulate a rule set once per value (or grid point) of the varied knobs."""
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,

@@ -33,10 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
 from . import interrupts
+from .progress import SILENT, Progress
 
-PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
-PLAIN_MIN_SECONDS = 3.0  # without a terminal: a line only for runs expected to take longer
-PLAIN_QUARTER_SECONDS = 10.0  # and one per quarter for runs this long
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
@@ -186,7 +184,7 @@ class Threads:
 
     where = ""  # (a cluster names itself here; threads are counted by `workers`)
 
-    def warm_up(self, kind: str, progress: bool):
+    def warm_up(self, kind: str, progress: Progress = SILENT):
         """Compile or load the engine's kernels for `kind` here (warmup.warm_up), untimed."""
         from .warmup import warm_up
 
@@ -205,80 +203,6 @@ class Threads:
 
     def close(self) -> None:
         pass
-
-
-class Progress:
-    """How far a run is, on stderr: on a terminal a rich progress bar, started once the rest
-    of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced once per
-    chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take more than
-    PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a quarter."""
-
-    def __init__(self, total: int, enabled: bool, description: str, unit: str = "games") -> None:
-        self.total = total
-        self.description = description
-        self.unit = unit
-        self.bar = None
-        self.task = None
-        self.enabled = enabled
-        self.terminal = False
-        self.plain_started = False
-        self.quarters = 0  # quarters reported in plain lines
-        if enabled:
-            from ..output.progress import stderr_console
-
-            self.console = stderr_console()
-            self.terminal = self.console.is_terminal
-
-    def update(self, done: int, seconds_left: float | None, description: str | None = None) -> None:
-        if not self.enabled:
-            return
-        if not self.terminal:
-            self._plain(done, seconds_left)
-            return
-        if self.bar is None:
-            if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
-                return
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress as Bar,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self.bar = Bar(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                console=self.console,
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(description or self.description, total=self.total)
-        self.bar.update(self.task, completed=done, description=description or self.description)
-
-    def _plain(self, done: int, seconds_left: float | None) -> None:
-        from ..output.progress import plain_line
-
-        if not self.plain_started:
-            if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
-                return
-            self.plain_started = True
-            self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4
-            plain_line(f"{self.description}: {self.total:,} {self.unit}, about {seconds_left:,.0f} s to go")
-            return
-        quarter = 4 * done // self.total
-        if quarter > self.quarters and quarter < 4:
-            self.quarters = quarter
-            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit})")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
 
 
 def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Unit, int, int]]:
@@ -305,13 +229,13 @@ def describe_items(units: list[Unit]) -> str:
     return f"{what} ({len(units)} variants)"
 
 
-def run_chunks(units: list[Unit], executor=None, progress: bool = True, label: str | None = None) -> None:
+def run_chunks(units: list[Unit], executor=None, progress: Progress = SILENT, label: str | None = None) -> None:
     """Play every unit's items in chunks on `executor` (default: all this process's threads),
     consuming the chunks in order; chunks a unit's checkpoint holds are consumed first and
     not played again. A signal raises interrupts.Interrupted at a safe point (with the
     checkpoint to resume from, if any); a failed chunk raises errors.RunFailure when a
-    checkpoint keeps the work done. `label` names the progress bar (default: the unit's
-    description, or `N variants`)."""
+    checkpoint keeps the work done. `progress` is told how far the pipeline is; `label` names
+    it (default: the unit's description, or `N variants`)."""
     from ..game.errors import RunFailure
 
     executor = executor or Threads()
@@ -329,8 +253,8 @@ def run_chunks(units: list[Unit], executor=None, progress: bool = True, label: s
                 unit.restored += n
                 unit.left -= n
     stores = [u.store for u in units if u.store is not None]
-    bar = Progress(total, progress, label or (units[0].description if len(units) == 1 else f"{len(units)} variants"),
-                   units[0].work.what)
+    bar = progress.chunks(total, label or (units[0].description if len(units) == 1 else f"{len(units)} variants"),
+                          units[0].work.what)
     pending: deque = deque()
     planners: dict = {}
     chunks = _chunks(units, executor.fixed, planners)

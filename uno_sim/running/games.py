@@ -19,6 +19,7 @@ import pandas as pd
 from .. import stats
 from ..game.bots import Bot, pack_bots
 from .chunks import Threads, Unit, run_chunks
+from .progress import SILENT, Progress, ProgressLike, as_progress
 from .records import records_frame
 from ..game.rules import Rules
 from .warmup import Startup
@@ -208,8 +209,9 @@ class GameRun:
         )
 
 
-def play_runs(runs: list[GameRun], executor=None, progress: bool = True) -> list[RunResult]:
-    """Play several runs through one pipeline (a comparison's variants, a sweep's points)."""
+def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT) -> list[RunResult]:
+    """Play several runs through one pipeline (a comparison's variants, a sweep's points);
+    `progress` is told how far it is."""
     executor = executor or Threads()
     startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
     try:
@@ -231,7 +233,7 @@ def simulate(
     seed: int,
     workers: int | None = None,
     chunk_size: int = 65536,
-    progress: bool = True,
+    progress: ProgressLike = None,
     per_game_path: str | os.PathLike | None = None,
     description: str = "simulating",
     parquet_path: str | os.PathLike | None = None,
@@ -243,6 +245,7 @@ def simulate(
     Parquet file (the per-game columns; Parquet needs pyarrow, the `parquet` extra).
 
     `workers`: threads playing games (default: all available; more than available is capped).
+    `progress`: told how far the games are (running/progress.py; True: on standard error).
     `executor`: where to play instead of this process's threads (a cluster.DaskExecutor).
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
     temporary paths.
@@ -257,4 +260,4 @@ def simulate(
     run = GameRun(rules, bots, games, seed, chunk_size=chunk_size, per_game_path=per_game_path,
                   parquet_path=parquet_path, description=description, rotate_seats=rotate_seats,
                   keep_games=keep_games)
-    return play_runs([run], executor or Threads(workers), progress)[0]
+    return play_runs([run], executor or Threads(workers), as_progress(progress))[0]

@@ -18,6 +18,7 @@ from ..game.bots import Bot, pack_bots
 from ..game.rules import Rules
 from ..stats.matches import MatchAggregate, summarize_matches
 from .chunks import Threads, Unit, run_chunks
+from .progress import ProgressLike, as_progress
 from .warmup import Startup
 
 @dataclass
@@ -99,7 +100,7 @@ def simulate_matches(
     seed: int,
     workers: int | None = None,
     chunk_size: int = 16384,
-    progress: bool = True,
+    progress: ProgressLike = None,
     rotate_seats: bool = False,
     executor=None,
     store=None,
@@ -109,11 +110,13 @@ def simulate_matches(
     `rotate_seats`: the seating changes every `players` rounds through every seating up to
     rotation and reflection (engine/match.py, player_at); results are per player (bot slot).
     `executor`: where to play instead of this process's threads (a cluster.DaskExecutor);
-    `store`: a checkpoint.UnitStore recording every finished chunk."""
+    `store`: a checkpoint.UnitStore recording every finished chunk; `progress`: told how far
+    the matches are (running/progress.py; True: on standard error)."""
     if matches < 1:
         raise ValueError(f"matches must be at least 1 (got {matches})")
     if len(bots) != rules.players:
         raise ValueError(f"{len(bots)} bots for {rules.players} players")
+    progress = as_progress(progress)
     executor = executor or Threads(workers)
     work = match_work(rules, bots, seed, rotate_seats)
     agg = work.empty()
