@@ -209,6 +209,44 @@ def test_progress_lines_without_a_terminal(capsys):
     assert capsys.readouterr().err == "x: 1,000 matches, about 5 s to go\n"
 
 
+def test_the_api_takes_a_progress_object_or_a_flag():
+    """`progress`: True, the terminal's (output.progress); False or None, silent; or an
+    object told how far the one pipeline is, the skill games included."""
+    from uno_sim.output.progress import TerminalProgress
+    from uno_sim.running.progress import SILENT, as_progress
+
+    assert isinstance(as_progress(True), TerminalProgress)
+    assert as_progress(False) is SILENT and as_progress(None) is SILENT
+
+    class Recording:
+        def __init__(self):
+            self.pipelines, self.updates, self.closed = [], [], 0
+
+        def starting(self, message, done, plain):
+            return SILENT.starting(message, done, plain)
+
+        def chunks(self, total, label, unit):
+            self.pipelines.append((total, label, unit))
+            return self
+
+        def update(self, done, seconds_left, description):
+            self.updates.append((done, description))
+
+        def close(self):
+            self.closed += 1
+
+    seen = Recording()
+    assert as_progress(seen) is seen
+    uno_sim.compare(["standard", "stacking"], games=3000, seed=2, skill=True, progress=seen)
+    assert seen.pipelines == [(12000, "2 variants", "games")] and seen.closed == 1
+    assert seen.updates[-1][0] == 12000
+    assert list(dict.fromkeys(d for _, d in seen.updates)) == ["standard", "stacking", "standard (skill index)",
+                                                               "stacking (skill index)"]
+    seen = Recording()
+    uno_sim.match("standard", matches=300, seed=1, progress=seen)
+    assert seen.pipelines == [(300, "matches", "matches")] and seen.updates[-1] == (300, "matches")
+
+
 def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
     import hashlib
 

@@ -12,7 +12,7 @@ from ..game.errors import InputError
 from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
 from ..running.progress import ProgressLike
 from .result_base import VariantCharts, _frame_records
-from .runs import Run, RunPlan, _play_runs, prepare_run
+from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 
 @dataclass
@@ -135,7 +135,7 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
     if skill:
         options.append("--skill")
     out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster))
-    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: [p.unit_params() for p in plans])
+    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: _checkpoint_units(plans))
     return out
 
 

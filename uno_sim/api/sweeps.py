@@ -19,7 +19,7 @@ from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _uni
                      override_dict)
 from ..running.progress import ProgressLike
 from .result_base import _Charts, _frame_records
-from .runs import Run, RunPlan, _play_runs, prepare_run
+from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
 DEFAULT_METRICS = ("mean_turns", "first_player_edge")
@@ -355,7 +355,7 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     command = command_line("sweep", [rules] if rules is not None else [], options)
     plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
                      _cluster(cluster))
-    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: [p.unit_params() for p in plans])
+    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: _checkpoint_units(plans))
     return plan
 
 

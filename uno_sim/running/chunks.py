@@ -149,6 +149,7 @@ class Unit:
     description: str = "simulating"
     chunk_size: int = 65536
     store: Any = None
+    beside: bool = False  # played beside a variant (its skill games): not a variant in the progress texts
     seconds: float = 0.0  # filled in: this unit's share of the wall time
     restored: int = 0  # filled in: items taken from the checkpoint
     left: int = 0  # filled in: items still to consume
@@ -227,11 +228,25 @@ def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Un
                 yield unit, first, n
 
 
+def _variants(units: list[Unit]) -> list[Unit]:
+    """The units that are variants of their own (not played beside another)."""
+    return [u for u in units if not u.beside] or units
+
+
 def describe_items(units: list[Unit]) -> str:
+    """What a pipeline plays, for the message of an interruption: `games of standard`,
+    `games (3 variants)`, `matches`."""
     what = units[0].work.what
-    if len(units) == 1:
-        return f"{what} of {units[0].description}" if what == "games" else what
-    return f"{what} ({len(units)} variants)"
+    variants = _variants(units)
+    if len(variants) == 1:
+        return f"{what} of {variants[0].description}" if what == "games" else what
+    return f"{what} ({len(variants)} variants)"
+
+
+def default_label(units: list[Unit]) -> str:
+    """The progress text of a pipeline: its one variant's description, or `N variants`."""
+    variants = _variants(units)
+    return variants[0].description if len(variants) == 1 else f"{len(variants)} variants"
 
 
 class Scheduler:
@@ -244,7 +259,7 @@ class Scheduler:
         self.units = units
         self.executor = executor
         self.progress = progress
-        self.label = label or (units[0].description if len(units) == 1 else f"{len(units)} variants")
+        self.label = label or default_label(units)
         self.total = sum(u.total for u in units)
         self.what = describe_items(units)
         self.stores = [u.store for u in units if u.store is not None]
@@ -381,5 +396,5 @@ def run_chunks(units: list[Unit], executor=None, progress: Progress = SILENT, la
     not played again. A signal raises interrupts.Interrupted at a safe point (with the
     checkpoint to resume from, if any); a failed chunk raises errors.RunFailure when a
     checkpoint keeps the work done. `progress` is told how far the pipeline is; `label`
-    names it (default: the unit's description, or `N variants`)."""
+    names it (default: the one variant's description, or `N variants`)."""
     Scheduler(units, executor or Threads(), progress, label).run()

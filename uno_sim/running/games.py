@@ -136,11 +136,12 @@ def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fal
 
 class GameRun:
     """One run's games in progress: the unit to play (`unit()`), the aggregate and the
-    per-game files it streams; `result()` once played."""
+    per-game files it streams; `result()` once played. `beside`: games played beside another
+    run (its skill games), not a variant of their own."""
 
     def __init__(self, rules: Rules, bots: list[Bot], games: int, seed: int, *, chunk_size: int = 65536,
                  per_game_path=None, parquet_path=None, description: str = "simulating", rotate_seats: bool = False,
-                 keep_games: bool = False, store=None) -> None:
+                 keep_games: bool = False, store=None, beside: bool = False) -> None:
         if games < 1:
             raise ValueError(f"games must be at least 1 (got {games})")
         if chunk_size < 1:
@@ -155,7 +156,7 @@ class GameRun:
         self.kept: list[pd.DataFrame] = []
         self.out = None
         self.parquet = None
-        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store)
+        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store, beside)
 
     @property
     def needs_rows(self) -> bool:
@@ -210,8 +211,8 @@ class GameRun:
 
 
 def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT) -> list[RunResult]:
-    """Play several runs through one pipeline (a comparison's variants, a sweep's points);
-    `progress` is told how far it is."""
+    """Play several runs through one pipeline (a comparison's variants, a sweep's points,
+    the skill games beside them); `progress` is told how far it is."""
     executor = executor or Threads()
     startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
     try:

@@ -144,14 +144,16 @@ def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: 
 SKILL_BEST, SKILL_WORST = "expert", "random"
 
 
-def skill_games(rules: Rules, games: int, seed: int, workers: int | None = None, progress: ProgressLike = None,
-                description: str = "skill index"):
-    """`compare/sweep --skill`: `games` games of one expert against players - 1 random bots
-    with rotated seats (the same deals as the main games); the simulate.RunResult."""
-    from .games import simulate
+def skill_bots(rules: Rules) -> list[Bot]:
+    """The table of the skill games: one expert against players - 1 random bots."""
+    return [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
 
-    bots = [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
-    return simulate(rules, bots, games, seed, workers=workers, progress=progress, description=description,
-                    rotate_seats=True)
+
+def skill_run(rules: Rules, games: int, seed: int, description: str = "skill index"):
+    """`compare/sweep --skill`: `games` games of skill_bots with rotated seats (the same deals
+    as the main games) as a games.GameRun, played beside the main games in their pipeline."""
+    from .games import GameRun
+
+    return GameRun(rules, skill_bots(rules), games, seed, description=description, rotate_seats=True, beside=True)
 
 
