@@ -11,12 +11,12 @@ from typing import Any, Callable, Mapping, Sequence
 from ..game.errors import InputError
 from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
 from ..running.progress import ProgressLike
-from .result_base import VariantCharts, _frame_records
+from .result_base import ManyRuns, VariantCharts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 
 @dataclass
-class Comparison(VariantCharts):
+class Comparison(ManyRuns, VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
     of compare.csv), `differences` (differences.csv), `distributions`; `headline`, the
     significant differences in words; `plot_*()` Figures with the variants side by side,
@@ -54,12 +54,6 @@ class Comparison(VariantCharts):
         from ..output.headline import compare_headline
 
         return compare_headline(self.summary, self.differences)
-
-    @property
-    def startup(self):
-        from ..running.warmup import Startup
-
-        return sum((r.startup for r in self.runs), Startup())
 
     def tables(self, all_metrics: bool = False):
         from ..output.tables import compare_table

@@ -15,11 +15,11 @@ from ..game.rules import Rules
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, check_count, command_line,
                      load_rules, override_dict)
 from ..running.progress import ProgressLike, as_progress
-from .result_base import _Charts, _frame_records
+from .result_base import OneVariant, _Charts
 
 
 @dataclass
-class MatchRun(_Charts):
+class MatchRun(OneVariant, _Charts):
     """Whole matches: `summary` (the rows of match.csv), `headline`, `plot_rounds()` and
     `to_html()` the one-page report."""
 
@@ -29,14 +29,7 @@ class MatchRun(_Charts):
     pilot_startup: Any = None  # the engine's start-up spent in the plan's pilot (warmup.Startup)
 
     kind = "match"
-
-    @property
-    def rules(self) -> Rules:
-        return self.result.rules
-
-    @property
-    def bots(self) -> list[Bot]:
-        return self.result.bots
+    count = "matches"
 
     @cached_property
     def summary(self):
@@ -53,19 +46,10 @@ class MatchRun(_Charts):
     def startup(self):
         return self.result.startup + self.pilot_startup if self.pilot_startup is not None else self.result.startup
 
-    @property
-    def runs(self) -> list["MatchRun"]:
-        return [self]
-
     def tables(self):
         from ..output.tables import match_table
 
         return [match_table(self)]
-
-    def to_dict(self) -> dict:
-        """What `uno-sim match --json` prints: the headline and the match.csv rows."""
-        return {"command": self.command, "variant": self.name, "matches": self.result.matches,
-                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
     def plot_rounds(self):
         from ..output.charts import rounds_per_match

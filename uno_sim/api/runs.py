@@ -15,11 +15,11 @@ from ..game.errors import InputError
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
 from .common import RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, command_line, load_rules
-from .result_base import VariantCharts, _frame_records
+from .result_base import OneVariant, VariantCharts
 
 
 @dataclass
-class Run(VariantCharts):
+class Run(OneVariant, VariantCharts):
     """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
     asked for) as tidy DataFrames with the columns of the CSV files; `headline`, a few
     sentences; `plot_*()` give Figures; `to_html()` the one-page report."""
@@ -30,14 +30,6 @@ class Run(VariantCharts):
     skill_result: Any = None  # simulate.RunResult of the skill games (--skill), else None
 
     kind = "run"
-
-    @property
-    def rules(self) -> Rules:
-        return self.result.rules
-
-    @property
-    def bots(self) -> list[Bot]:
-        return self.result.bots
 
     @cached_property
     def summary(self):
@@ -82,19 +74,10 @@ class Run(VariantCharts):
         """The engine's start-up before the games were timed (warmup.Startup)."""
         return self.result.startup
 
-    @property
-    def runs(self) -> list["Run"]:
-        return [self]
-
     def tables(self):
         from ..output.tables import run_tables
 
         return run_tables(self)
-
-    def to_dict(self) -> dict:
-        """What `uno-sim run --json` prints: the headline and the summary rows."""
-        return {"command": self.command, "variant": self.name, "games": self.result.games, "seed": self.result.seed,
-                "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
     def _chart_variant(self):
         from ..output.charts import Variant

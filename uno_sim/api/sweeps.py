@@ -18,7 +18,7 @@ from ..game.rules import Rules, RulesError, parse_value
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
                      override_dict)
 from ..running.progress import ProgressLike
-from .result_base import _Charts, _frame_records
+from .result_base import ManyRuns, _Charts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
@@ -92,7 +92,7 @@ def is_fair(low: float, high: float, within_pp: float) -> bool:
 
 
 @dataclass
-class Sweep(_Charts):
+class Sweep(ManyRuns, _Charts):
     """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
     per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
     win rate and the mean turns; `plot_heatmap(metric)` (two knobs; small multiples for more)
@@ -136,12 +136,6 @@ class Sweep(_Charts):
         from ..output.headline import sweep_headline
 
         return sweep_headline(self.summary, self.knobs)
-
-    @property
-    def startup(self):
-        from ..running.warmup import Startup
-
-        return sum((r.startup for r in self.runs), Startup())
 
     @property
     def names(self) -> list[str]:

@@ -137,6 +137,17 @@ class Chunker:
         self.recorded += 1
 
 
+def check_seats(rules, bots, what: str, count: int, chunk_size: int) -> None:
+    """ValueError unless `count` items (games or matches) in chunks of `chunk_size` of these
+    bots, one a seat of the rules, make sense."""
+    if count < 1:
+        raise ValueError(f"{what} must be at least 1 (got {count})")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
+    if len(bots) != rules.players:
+        raise ValueError(f"{len(bots)} bots for {rules.players} players")
+
+
 @dataclass
 class Unit:
     """One variant's items to play: `consume(first, n, partial, rows)` is called once per

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .. import stats
 from ..game.bots import Bot, pack_bots
-from .chunks import Threads, Unit, run_chunks
+from .chunks import Threads, Unit, check_seats, run_chunks
 from .progress import SILENT, Progress, ProgressLike, as_progress
 from .records import records_frame
 from ..game.rules import Rules
@@ -142,12 +142,7 @@ class GameRun:
     def __init__(self, rules: Rules, bots: list[Bot], games: int, seed: int, *, chunk_size: int = 65536,
                  per_game_path=None, parquet_path=None, description: str = "simulating", rotate_seats: bool = False,
                  keep_games: bool = False, store=None, beside: bool = False) -> None:
-        if games < 1:
-            raise ValueError(f"games must be at least 1 (got {games})")
-        if chunk_size < 1:
-            raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
-        if len(bots) != rules.players:
-            raise ValueError(f"{len(bots)} bots for {rules.players} players")
+        check_seats(rules, bots, "games", games, chunk_size)
         self.rules, self.bots, self.games, self.seed = rules, list(bots), games, seed
         self.rotate_seats = rotate_seats
         self.per_game_path, self.parquet_path, self.keep_games = per_game_path, parquet_path, keep_games
@@ -232,6 +227,7 @@ def simulate(
     bots: list[Bot],
     games: int,
     seed: int,
+    *,
     workers: int | None = None,
     chunk_size: int = 65536,
     progress: ProgressLike = None,
