@@ -34,6 +34,7 @@ from typing import Iterator
 import numpy as np
 
 from ..game.errors import InputError, RunFailure
+from .progress import SILENT, Progress
 
 INSTALL = "pip install 'uno-sim[cluster]'"
 LOCAL = re.compile(r"^local(?::(\d+))?$")
@@ -203,14 +204,13 @@ class DaskExecutor:
     def in_flight(self) -> int:
         return 2 * self.slots + 2
 
-    def warm_up(self, kind: str, progress: bool):
+    def warm_up(self, kind: str, progress: Progress = SILENT):
         """Compile or load the engine's kernels on every worker (in parallel), untimed."""
-        from ..output.progress import status
         from .warmup import Startup
 
         began = time.perf_counter()
-        with status("loading the engine on the cluster's workers", "engine loaded on the workers in {seconds:.1f} s",
-                    progress, plain=False):
+        with progress.starting("loading the engine on the cluster's workers",
+                               "engine loaded on the workers in {seconds:.1f} s", plain=False):
             compiled = self.client.run(warm_worker, kind)
         return Startup(time.perf_counter() - began, any(compiled.values()))
 
