@@ -10,9 +10,7 @@ from .. import api
 from . import options as O
 from .output import finish, out_folder, write_result
 from .render import print_compare
-from .resume import note_checkpoint, note_checkpoint_done
-from .run import check_parquet
-from .workers import note_workers
+from .notes import note_checkpoint, note_checkpoint_done, note_workers
 
 
 def compare(
@@ -54,7 +52,7 @@ def compare(
     plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                                workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint,
                                skill=skill)
-    check_parquet(parquet)
+    api.check_parquet(parquet)
     names = [p.name for p in plan.plans]
     folder = out_folder(out, "-".join(dict.fromkeys(names)), "compare", force)
     note_workers(workers, cluster)

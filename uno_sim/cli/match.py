@@ -10,8 +10,7 @@ from .. import api
 from . import options as O
 from .output import finish, out_folder, write_result
 from .render import print_match
-from .resume import note_checkpoint, note_checkpoint_done
-from .workers import note_workers
+from .notes import note_checkpoint, note_checkpoint_done, note_workers
 
 
 def match(

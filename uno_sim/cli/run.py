@@ -10,8 +10,7 @@ from .. import api
 from . import options as O
 from .output import finish, out_folder, write_result
 from .render import print_run
-from .resume import note_checkpoint, note_checkpoint_done
-from .workers import note_workers
+from .notes import note_checkpoint, note_checkpoint_done, note_workers
 
 
 def run(
@@ -36,7 +35,7 @@ def run(
     api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                            workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
-    check_parquet(parquet)
+    api.check_parquet(parquet)
     folder = out_folder(out, plan.name, "run", force)
     note_workers(workers, cluster)
     note_checkpoint(plan.checkpoint)
@@ -51,10 +50,3 @@ def run(
     result, written = write_result(folder, force, play)
     finish(result, written, as_json, print_run)
     note_checkpoint_done(plan.checkpoint)
-
-
-def check_parquet(parquet: bool) -> None:
-    from ..running.games import parquet_available  # here: importing simulate loads the engine
-
-    if parquet and not parquet_available():
-        raise api.InputError("--parquet needs pyarrow (pip install 'uno-sim[parquet]')")

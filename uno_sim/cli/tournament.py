@@ -10,7 +10,7 @@ from .. import api
 from . import options as O
 from .output import out_folder, print_written, write_result
 from .render import print_tournament
-from .workers import note_workers
+from .notes import note_workers
 
 
 def tournament(

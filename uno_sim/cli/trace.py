@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from .. import api
-from ..running import interrupts
+from ..api import signals
 from ..output.files import OutputError, check_out_file, made_dirs, output_stream
 from . import options as O
 
@@ -39,9 +39,7 @@ def trace(
     if not to_stdout:
         check_out_file(out)
 
-    from ..running.trace import trace_events
-
-    events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats, progress=True)
+    events = api.trace_events(plan, progress=True)
     finished = [0]  # games whose events were all written
     try:
         if to_stdout:
@@ -51,7 +49,7 @@ def trace(
             return
         with made_dirs(out.parent), output_stream(out, "w", encoding="utf-8", newline="\n") as fh:
             _write(fh, events, finished)
-    except interrupts.Interrupted as stop:  # how far it got; on standard output that much is out
+    except signals.Interrupted as stop:  # how far it got; on standard output that much is out
         stop.done, stop.total, stop.what = finished[0], games, "games traced"
         if to_stdout:
             try:
