@@ -9,11 +9,12 @@ import typer
 from rich.table import Table
 
 from .. import api
+from . import options as O
 from .render import stdout
 
 
 def bench(
-    games: Annotated[int, typer.Option("--games", help="Games per run.")] = 1_000_000,
+    games: O.GamesPerBenchRun = 1_000_000,
     repeats: Annotated[int, typer.Option("--repeats", help="Runs per case; the median is reported.")] = 3,
     timings: Annotated[bool, typer.Option("--timings/--no-timings",
                                           help="Also time the kernel alone, start-up and (--cold) a cold compile.")] = True,

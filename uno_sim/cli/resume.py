@@ -34,13 +34,12 @@ def _without(argv: list[str], option: str) -> list[str]:
     return out
 
 
+@O.shared_options
 def resume(
     checkpoint: Annotated[Path, typer.Argument(metavar="DIR", show_default=False,
                                                help="A checkpoint folder made with --checkpoint DIR.")],
-    cluster: O.Cluster = None,
-    workers: O.Workers = None,
-    out: O.Out = None,
-    force: O.Force = False,
+    *,
+    cluster, workers, out, force,
 ) -> Any:
     """Continue a stopped run from its checkpoint: the same command, in the folder it was
     started from; the chunks kept in DIR are not played again, and the results are the

@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Annotated, Optional
 
-import typer
 from rich.console import Console
 
 from .. import api
@@ -17,21 +14,8 @@ from ..output.files import OutputError, check_out_file, made_dirs, output_stream
 from . import options as O
 
 
-def trace(
-    preset: O.Preset,
-    games: Annotated[int, typer.Option("--games", help="Number of games to trace.")] = 1,
-    seed: O.Seed = 0,
-    players: O.Players = None,
-    set_: O.Overrides = None,
-    bots: O.Bots = None,
-    out: Annotated[
-        Optional[Path],
-        typer.Option("--out", show_default=False,
-                     help="Output file (default, or `-`: standard output). A device, FIFO or open "
-                          "descriptor (/dev/stdout, /dev/fd/N) is written directly, appending after >>."),
-    ] = None,
-    rotate_seats: O.RotateSeats = False,
-) -> None:
+@O.shared_options
+def trace(preset, *, games: O.GamesToTrace = 1, seed, players, set_, bots, out: O.OutFile = None, rotate_seats) -> None:
     """Trace games as JSON Lines, one event a line, to --out FILE or standard output."""
     plan = api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                            rotate_seats=rotate_seats)
