@@ -39,6 +39,9 @@ from .sweeps import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANE
                     Sweep, SweepPlan, is_fair, metric_names, parse_vary, prepare_sweep, sweep)
 from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
 from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
+from .machine import available_threads, check_parquet, parquet_available
+from .traces import trace_events
+from .benchmarks import BenchPlan, prepare_bench
 
 __all__ = [
     "run", "compare", "sweep", "match", "tournament",
@@ -49,4 +52,5 @@ __all__ = [
     "is_fair", "metric_names", "expected_rounds", "parse_bot_list", "InputError",
     "MAX_GAMES", "MAX_SEED", "MAX_SWEEP_POINTS", "MAX_PANELS", "PILOT_GAMES", "PRESET_AXIS", "DEFAULT_METRICS",
     "DEFAULT_FAIR_WITHIN", "DEFAULT_TOP",
+    "available_threads", "check_parquet", "parquet_available", "trace_events", "BenchPlan", "prepare_bench",
 ]
