@@ -24,9 +24,11 @@ The package holds one job a module: common.py (checks, rule loading, the command
 reproduces a result), result_base.py (what every result shares: charts, report, JSON rows),
 then one module a command, each with its result, plan, `prepare_*` and function: runs.py,
 comparisons.py and sweeps.py (both built on runs.py), matches.py, tournaments.py (named in the
-plural so that no module shares a name with the function `uno_sim.api.run`, ...). Imports run
-one way (common, result_base <- runs <- comparisons, sweeps); this module only gathers the
-public names.
+plural so that no module shares a name with the function `uno_sim.api.run`, ...), traces.py
+(trace events of a run's plan), benchmarks.py (`uno-sim bench`); and what the command line
+needs of the machine and the process: machine.py (threads, pyarrow), signals.py (Ctrl-C and
+SIGTERM). Imports run one way (common, result_base <- runs <- comparisons, sweeps); this
+module only gathers the public names.
 """
 
 # Every public name the single module api.py had, so that `api.X` keeps working.
