@@ -144,9 +144,13 @@ def rate_label(metric: str) -> str | None:
     return None
 
 
+# Rates shown as their distance from a fair share, in percentage points (stats measures of kind "edge").
+EDGES = ("first_player_edge", "skill_index")
+
+
 def metric_kind(metric: str, test: str = "") -> str:
     """rate, edge, mean, quantile or max, from the metric's name (see docs/METRICS.md)."""
-    if metric == "first_player_edge":
+    if metric in EDGES:
         return "edge"
     if metric.startswith("mean_"):
         return "mean"
