@@ -308,6 +308,32 @@ def test_every_command_into_a_closed_pipe_exits_quietly(argv, tmp_path):
         assert (tmp_path / "o" / "summary.csv").is_file() and (tmp_path / "o" / "report.html").is_file()
 
 
+def run_with_stdout_closed(argv, cwd):
+    """The command started with standard output closed, as `uno-sim ... >&-` does."""
+    return subprocess.run(["bash", "-c", '"$@" >&-', "sh", *UNO, *argv], cwd=cwd, stderr=subprocess.PIPE,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["trace", "standard"], "error: standard output is closed: nowhere to write the trace (give --out FILE)"),
+    (["run", "standard", "--games", "2000", "--json", "--out", "o"], "error: --json: standard output is closed"),
+])
+def test_output_meant_for_a_closed_stdout_is_refused_before_playing(argv, message, tmp_path):
+    """With standard output closed (`>&-`) a trace or --json has nowhere to go: one line
+    naming the problem, exit 2, nothing played or written (it was AttributeError, exit 1)."""
+    done = run_with_stdout_closed(argv, tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_run_with_stdout_closed_writes_its_folder_and_says_the_tables_were_not_shown(tmp_path):
+    done = run_with_stdout_closed(["run", "standard", "--games", "2000", "--out", "o"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "note: standard output is closed: the tables were not shown" in done.stderr
+    assert "wrote o/summary.csv" in done.stderr and (tmp_path / "o" / "report.html").is_file()
+
+
 # ---------------------------------------------------------------- bounds and small surprises
 
 

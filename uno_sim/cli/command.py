@@ -15,6 +15,7 @@ every other step, always in this order:
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -39,6 +40,9 @@ def play_and_write(command: str, prepare: Callable[[], Any], *, folder_name: Cal
     """Run a command's steps (above): `prepare()` returns its plan, `folder_name(plan)` names
     the default folder (reports/COMMAND-NAME-...), `play(plan, per_game_files)` plays it (by
     default `plan.execute(progress=True)`) and `show(result)` prints its tables."""
+    if as_json and sys.stdout is None:  # started with standard output closed (`>&-`)
+        raise api.InputError("--json: standard output is closed, so there is nowhere to write the JSON "
+                             "(leave out --json: the files are written all the same)")
     api.check_per_game(per_game or parquet, cluster, checkpoint)
     plan = prepare()
     api.check_parquet(parquet)

@@ -22,13 +22,13 @@ def trace(preset, *, games: O.GamesToTrace = 1, seed, players, set_, bots, out: 
     to_stdout = out is None or str(out) == "-"
     if not to_stdout:
         check_out_file(out)
+    elif sys.stdout is None:  # started with standard output closed (`>&-`): nowhere to write
+        raise OutputError("standard output is closed: nowhere to write the trace (give --out FILE)")
 
     events = api.trace_events(plan, progress=True)
     finished = [0]  # games whose events were all written
     try:
         if to_stdout:
-            if sys.stdout is None:  # started with stdout closed (`>&-`)
-                raise OSError(9, "standard output is closed")
             _write(sys.stdout, events, finished)
             return
         with made_dirs(out.parent), output_stream(out, "w", encoding="utf-8", newline="\n") as fh:
