@@ -231,8 +231,17 @@ def test_cluster_without_dask_says_what_to_install(capsys, tmp_path, monkeypatch
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("value, needle", [("nonsense", "scheduler address"), ("local:0", "1-1024"),
-                                           ("http://x:1", "scheduler address")])
+from uno_sim.running.chunks import available_threads  # noqa: E402
+
+MOST_LOCAL = 4 * available_threads()
+
+
+@pytest.mark.parametrize("value, needle", [("nonsense", "scheduler address"), ("local:0", f"1-{MOST_LOCAL}"),
+                                           ("http://x:1", "scheduler address"),
+                                           # one worker process a core is what plays; local:1000 on 2 cores
+                                           # started 1000 processes (load 72, SIGTERM ignored)
+                                           (f"local:{MOST_LOCAL + 1}", f"1-{MOST_LOCAL} (this machine gives"),
+                                           ("local:1000", "worker processes must be")])
 def test_bad_cluster_values(capsys, tmp_path, value, needle):
     code, _, err = cli(capsys, "run", "standard", "--cluster", value, "--out", tmp_path / "o")
     assert code == 2 and needle in err and err.count("\n") == 1
