@@ -448,3 +448,23 @@ def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, c
     assert "NUMBA_CACHE_DIR /dev/null/cache is not writable" in capsys.readouterr().err
     package = Path(jit.__file__).resolve().parent.parent
     assert package not in folder.parents
+
+
+def test_a_run_where_nobody_wins_says_so(tmp_path):
+    """--set max_turns=1: every game ends by the cap. The headline says nobody won (it said the
+    first player wins 0.00%, 25.00 pp less than the fair share), the charts draw without a
+    matplotlib warning on stderr (an empty legend), and the cumulative curve of the game
+    lengths shows its single value."""
+    done = subprocess.run([*UNO, "run", "standard", "--set", "max_turns=1", "--games", "2000", "--out",
+                           str(tmp_path / "o")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert "no game had a winner (ended by 100.00% cap)" in first and "percentage points" not in first
+    assert "Warning" not in done.stderr and "legend" not in done.stderr
+    from uno_sim import api
+    from uno_sim.output.charts import game_lengths
+
+    run = api.run("standard", games=500, overrides={"max_turns": 1})
+    fig = game_lengths([run._chart_variant()])
+    ecdf = fig.axes[1].lines[0]
+    assert len(ecdf.get_xdata()) >= 2 and ecdf.get_ydata()[-1] == 1.0
