@@ -1,4 +1,5 @@
-"""What a game of UNO is, before anyone plays it: the cards (cards.py), the rule knobs
+"""What a game of UNO is, before anyone plays it: the deck as data (decks.py: card kinds, the
+built-in decks, rule-file decks, the face table) and the classic faces (cards.py), the rule knobs
 (knobs.py: one table from which everything about a knob is derived), a checked rule set
 (rules.py), the built-in presets and users' rule files (presets.py, preset_files/), the bots
 a seat can hold with their parameters and the table of bot names (bots.py), the rulebook's
