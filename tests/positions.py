@@ -15,6 +15,7 @@ from numba import njit
 
 from uno_sim.game.bots import Bot, pack_bots
 from uno_sim.game.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
+from uno_sim.game.decks import CLASSIC, ROLE_DRAW_TWO, ROLE_NONE, ROLE_WILD_DRAW_FOUR
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.play import continue_round, start_round
@@ -54,7 +55,7 @@ class Position:
     to_act: int = 0
     direction: int = 1
     pending: int = 0
-    pending_kind: int = 0  # 2: last draw card a Draw Two, 4: a Wild Draw Four
+    pending_kind: int = 0  # 2: last draw card a Draw Two, 4: a Wild Draw Four (stored as its role)
     challengeable_by_victim: tuple[int, bool] | None = None  # (player who played the W4, guilty)
     bots: list[Bot] | None = None
     out: dict[int, int] = field(default_factory=dict)  # seat -> place (last_standing)
@@ -83,7 +84,7 @@ class Position:
             g[S.O_PLACE + seat] = place
         for seat, text in enumerate(self.hands):
             for f in cards(text):
-                g[S.O_HANDS + seat * N_FACES + f] += 1
+                g[S.O_HANDS + seat * S.HAND_WIDTH + f] += 1
                 g[S.O_HSIZE + seat] += 1
         disc = cards(self.discard_below) + [parse_face(self.top)]
         g[S.O_DISC : S.O_DISC + len(disc)] = disc
@@ -98,9 +99,10 @@ class Position:
         g[S.S_PREV_COLOR] = COLORS.index(self.prev_color or color)
         g[S.S_NEXT] = self.to_act
         g[S.S_PENDING] = self.pending
-        g[S.S_PKIND] = self.pending_kind
+        g[S.S_PKIND] = {0: ROLE_NONE, 2: ROLE_DRAW_TWO, 4: ROLE_WILD_DRAW_FOUR}[self.pending_kind]
         if self.challengeable_by_victim is not None:
             g[S.S_CHAL_OK] = 1
+            g[S.S_CHAL_DRAW] = CLASSIC.faces().draw[parse_face("W4")]
             g[S.S_CHAL_PLAYER] = self.challengeable_by_victim[0]
             g[S.S_CHAL_GUILTY] = int(self.challengeable_by_victim[1])
         self.g = g
@@ -119,7 +121,7 @@ class Position:
 
     # ---- reading the state after run()
     def hand(self, seat: int) -> list[str]:
-        row = self.g[S.O_HANDS + seat * N_FACES : S.O_HANDS + (seat + 1) * N_FACES]
+        row = self.g[S.O_HANDS + seat * S.HAND_WIDTH : S.O_HANDS + seat * S.HAND_WIDTH + N_FACES]
         return [FACE_TEXTS[f] for f in range(N_FACES) for _ in range(int(row[f]))]
 
     def hand_size(self, seat: int) -> int:

@@ -14,11 +14,12 @@ from numba import njit
 
 from uno_sim.game.bots import Bot, pack_bots
 from uno_sim.game.cards import N_FACES, WILD
+from uno_sim.game.decks import ROLE_DRAW_TWO, ROLE_WILD_DRAW_FOUR
 from uno_sim.engine import state as S
+from uno_sim.engine.access import n_candidates
 from uno_sim.engine.bots import strategy, uniform
 from uno_sim.engine.rng import randint, seed_game, shuffle
 from uno_sim.engine.rules_check import (
-    N_CANDIDATES,
     candidate,
     held_candidates,
     legal_answer,
@@ -79,17 +80,17 @@ def _answer(owner, p, color, top, pkind):
 def _answer_by_definition(owner, p, color, top, pkind):
     """Uniform over the physical cards that may answer: one draw, candidates in order."""
     g = unowned(owner)
-    h = S.O_HANDS + p * N_FACES
+    h = S.O_HANDS + p * S.HAND_WIDTH
     total = 0
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
+    for i in range(n_candidates(g)):
+        f = candidate(g, i, color, top)
         if f >= 0 and legal_answer(g, p, f, color, top, pkind):
             total += g[h + f]
     result = -1
     if total > 0:
         r = randint(g, total)
-        for i in range(N_CANDIDATES):
-            f = candidate(i, color, top)
+        for i in range(n_candidates(g)):
+            f = candidate(g, i, color, top)
             if f >= 0 and legal_answer(g, p, f, color, top, pkind):
                 r -= g[h + f]
                 if r < 0:
@@ -102,7 +103,7 @@ def _answer_by_definition(owner, p, color, top, pkind):
 @njit(cache=True)
 def _pick(owner, p, color, top):
     g = unowned(owner)
-    f = uniform._pick_legal(g, S.O_HANDS + p * N_FACES, color, top)
+    f = uniform._pick_legal(g, S.O_HANDS + p * S.HAND_WIDTH, color, top)
     keep_alive(owner)
     return f
 
@@ -121,6 +122,14 @@ def _held(owner, p, color, top):
     mask = held_candidates(g, p, color, top)
     keep_alive(owner)
     return mask
+
+
+@njit(cache=True)
+def _candidate(owner, i, color, top):
+    g = unowned(owner)
+    f = candidate(g, i, color, top)
+    keep_alive(owner)
+    return f
 
 
 @njit(cache=True)
@@ -170,7 +179,7 @@ def _position(rng, rules, codes, set_in_force=False):
     for q in range(n):
         size = int(rng.integers(1, 12))
         faces = rng.integers(0, N_FACES, size=size)
-        h = S.O_HANDS + q * N_FACES
+        h = S.O_HANDS + q * S.HAND_WIDTH
         for f in faces:
             g[h + f] += 1
         g[S.O_HSIZE + q] = size
@@ -208,7 +217,7 @@ def test_best_turn_card_is_the_best_scored_legal_candidate(name):
         if trial % 3 == 0:
             for q in range(rules.players):
                 if q != p:
-                    h = S.O_HANDS + q * N_FACES
+                    h = S.O_HANDS + q * S.HAND_WIDTH
                     g[h : h + N_FACES] = 0
                     g[h + int(rng.integers(0, N_FACES))] = 1
                     g[S.O_HSIZE + q] = 1
@@ -222,7 +231,7 @@ def test_random_answers_and_picks_match_a_scan_of_every_candidate(name):
     rng = np.random.default_rng(5 + len(name))
     for trial in range(3000):
         g, p, color, top = _position(rng, rules, [0] * rules.players)
-        pkind = (2, 4)[trial % 2]
+        pkind = (ROLE_DRAW_TWO, ROLE_WILD_DRAW_FOUR)[trial % 2]
         a, b = g.copy(), g.copy()
         assert _answer(a, p, color, top, pkind) == _answer_by_definition(b, p, color, top, pkind)
         assert np.array_equal(a[S.O_RNG : S.O_RNG + 4], b[S.O_RNG : S.O_RNG + 4])  # the same draws
@@ -237,20 +246,36 @@ def test_held_candidates_marks_exactly_the_held_candidate_faces():
     rules = Rules()
     for _ in range(2000):
         g, p, color, top = _position(rng, rules, [0] * rules.players)
-        h = S.O_HANDS + p * N_FACES
+        h = S.O_HANDS + p * S.HAND_WIDTH
         expected = 0
-        for i in range(N_CANDIDATES):
-            f = candidate.py_func(i, color, top)
+        for i in range(18):
+            f = _candidate(g, i, color, top)
             if f >= 0 and g[h + f] > 0:
                 expected |= 1 << i
         assert _held(g, p, color, top) == expected
 
 
+def test_classic_candidates_are_the_arithmetic_they_replace():
+    """The candidate order of the classic deck: the 13 faces of the colour, the top symbol in the
+    other three colours (none for a wild top), Wild, Wild Draw Four (the random bot's draws
+    follow it, so runs stay reproducible across versions)."""
+    rules = Rules()
+    _, params = pack_bots([Bot("random")] * rules.players)
+    g = np.zeros(S.N_GAME, dtype=np.int64)
+    g[: S.N_CONFIG] = S.make_config(rules.pack(), np.zeros(rules.players, dtype=np.int64), params)
+    for color in range(4):
+        for top in range(N_FACES):
+            old = [color * 13 + s for s in range(13)]
+            old += [c * 13 + top % 13 if top < WILD else -1 for c in range(4) if c != color]
+            old += [WILD, WILD + 1]
+            assert [_candidate(g, i, color, top) for i in range(18)] == old
+
+
 def test_lowest_bit():
-    for i in range(27):
+    for i in range(32):
         assert _lowest(np.int64(1 << i)) == i
     rng = np.random.default_rng(1)
-    for mask in rng.integers(1, 1 << 27, size=5000):
+    for mask in rng.integers(1, 1 << 32, size=5000):
         assert _lowest(np.int64(mask)) == (int(mask) & -int(mask)).bit_length() - 1
 
 

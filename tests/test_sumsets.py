@@ -44,8 +44,7 @@ def _hand_sum(owner, n):
 
 def _game(rules, hand):
     g = np.zeros(S.N_GAME, dtype=np.int64)
-    packed = rules.pack()
-    g[: len(packed)] = packed
+    g[: S.N_CONFIG] = S.make_config(rules.pack(), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
     for f in hand:
         g[S.O_HANDS + f] += 1
     g[S.O_HSIZE] = len(hand)

@@ -8,6 +8,7 @@ import numpy as np
 from .jit import njit
 
 from . import layout as L
+from ..game.decks import CLASSIC, Deck
 from ..game.knobs import K
 from .play import play_round
 from .rng import seed_game
@@ -101,15 +102,15 @@ class ChunkJob:
 
 
 def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
-                workers: int = 1, stop: np.ndarray | None = None) -> ChunkJob:
+                workers: int = 1, stop: np.ndarray | None = None, deck: Deck = CLASSIC) -> ChunkJob:
     """Start playing games start .. start+n-1 (n >= 1) of the run with this key on `workers`
     threads; the records (int64[n, N_COLS]) come from `result()`.
 
     `rotate`: seat rotation (see seat_bots); column COL_WINNER_BOT holds the winner's bot slot.
     `stop`: the int64[1] flag that stops the kernels at a game boundary (default: the
-    process's, threads.STOP)."""
+    process's, threads.STOP); `deck`: the deck played (game/decks.py)."""
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
-    config = make_config(packed, bot_codes, bot_params)
+    config = make_config(packed, bot_codes, bot_params, deck)
     key, rotate = np.uint64(key), bool(rotate)
     stop = STOP if stop is None else stop
     kernel = _play_games_searching if (np.asarray(bot_codes) == L.BOT.search).any() else _play_games
@@ -119,11 +120,11 @@ def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int,
 
 
 def run_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n: int, rotate: bool = False,
-              workers: int = 1) -> np.ndarray:
+              workers: int = 1, deck: Deck = CLASSIC) -> np.ndarray:
     """Records (int64[n, N_COLS]) of games start .. start+n-1 of the run (see start_chunk)."""
     if n == 0:
         return np.zeros((0, L.N_COLS), dtype=np.int64)
-    return start_chunk(packed, bot_codes, bot_params, key, start, n, rotate, workers).result()
+    return start_chunk(packed, bot_codes, bot_params, key, start, n, rotate, workers, deck=deck).result()
 
 
 @njit(cache=True)
@@ -137,10 +138,10 @@ def _trace_game(owner, key, game):
     return g[S_TPOS], g[S_OVERFLOW]
 
 
-def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int):
+def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int, deck: Deck = CLASSIC):
     """Play one game with tracing on. Returns (record row, event buffer or None on overflow)."""
     g = np.zeros(O_TRACE + capacity, dtype=np.int64)
-    g[:N_CONFIG] = make_config(packed, bot_codes, bot_params)
+    g[:N_CONFIG] = make_config(packed, bot_codes, bot_params, deck)
     g[O_CAPACITY] = len(g)
     end, overflow = _trace_game(g, np.uint64(key), np.int64(game))
     record = g[O_REC : O_REC + L.N_COLS].copy()
@@ -150,7 +151,7 @@ def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int
 
 
 def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
-                  workers: int = 1, stop: np.ndarray | None = None) -> ChunkJob:
+                  workers: int = 1, stop: np.ndarray | None = None, deck: Deck = CLASSIC) -> ChunkJob:
     """Start playing matches start .. start+n-1 (n >= 1) of the run on `workers` threads; the
     match records (int64[n, N_MATCH_COLS]) come from `result()`.
 
@@ -161,7 +162,7 @@ def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, s
     out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
     if seatings is None:
         seatings = np.zeros((0, len(bot_codes)), dtype=np.int64)
-    config = make_config(packed, bot_codes, bot_params)
+    config = make_config(packed, bot_codes, bot_params, deck)
     key = np.uint64(key)
     stop = STOP if stop is None else stop
     job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi], stop),
@@ -170,8 +171,8 @@ def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, s
 
 
 def run_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, seatings=None,
-                workers: int = 1) -> np.ndarray:
+                workers: int = 1, deck: Deck = CLASSIC) -> np.ndarray:
     """Match records (int64[n, N_MATCH_COLS]) of matches start .. start+n-1 (see start_matches)."""
     if n == 0:
         return np.zeros((0, L.N_MATCH_COLS), dtype=np.int64)
-    return start_matches(packed, bot_codes, bot_params, key, start, n, seatings, workers).result()
+    return start_matches(packed, bot_codes, bot_params, key, start, n, seatings, workers, deck=deck).result()

@@ -3,7 +3,7 @@
 Compiled code is cached on disk. numba checks only the timestamp of the file that holds a
 function, not of the modules it calls, so a cache could outlive a change to a helper
 module. The cache folder is therefore keyed by a hash of the engine's sources (and the
-tables it reads: cards and knobs): any change to them starts a fresh cache, and a reinstall
+tables it reads: decks and knobs): any change to them starts a fresh cache, and a reinstall
 of the same version reuses the old one. The base folder is $NUMBA_CACHE_DIR when set, else
 the per-user cache folder.
 
@@ -27,7 +27,7 @@ from numba.core import config, event
 ENGINE_DIR = Path(__file__).resolve().parent
 # The game's tables the engine reads (tests/test_layers.py checks that this lists every module of
 # uno_sim/game the engine imports): a change to one of them changes the compiled code.
-TABLES = tuple(ENGINE_DIR.parent / "game" / name for name in ("bots.py", "cards.py", "errors.py", "knobs.py", "packing.py"))
+TABLES = tuple(ENGINE_DIR.parent / "game" / name for name in ("bots.py", "decks.py", "errors.py", "knobs.py", "packing.py", "rules.py"))
 
 
 def sources_hash() -> str:

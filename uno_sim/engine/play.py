@@ -4,14 +4,35 @@ Every function takes the game array g (layout in state.py) and changes it in pla
 happens after a card is put down follows docs/RULES.md step by step (`after_play`).
 """
 
-import numpy as np
-
 from .jit import njit, njit_typed
 
-from ..game.cards import copies
 from ..game.knobs import K
 from . import layout as L
-from .access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
+from .access import (
+    HAND_WIDTH,
+    ROLE_DRAW_TWO,
+    ROLE_REVERSE,
+    ROLE_SKIP,
+    ROLE_WILD,
+    ROLE_WILD_DRAW_FOUR,
+    color_of,
+    colored_faces,
+    deck_size,
+    draw_of,
+    hand,
+    hsize,
+    is_number,
+    is_wild,
+    lead_ok,
+    n_faces,
+    number_of,
+    points_of,
+    restricted,
+    reverses,
+    role_of,
+    set_bit,
+    skip_of,
+)
 from .bots import dispatch as bot
 from .bots.uniform import uniform_card
 from .rng import chance, randint, shuffle
@@ -28,8 +49,8 @@ from .seats import step
 from .sigs import B, G, I, VOID
 from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
-    DECK,
     O_CAPACITY,
+    O_CARDS,
     O_CATCHERS,
     O_DISC,
     O_HSIZE,
@@ -41,6 +62,7 @@ from .state import (
     O_WORK,
     O_WORK_HANDS,
     S_ACTIVITY,
+    S_CHAL_DRAW,
     S_CHAL_GUILTY,
     S_CHAL_OK,
     S_CHAL_PLAYER,
@@ -253,20 +275,20 @@ def play_cards(g, p):
     k = g[S_NPLAYED]
     f = g[O_PLAYED + k - 1]
     guilty = False
-    if f == WILD_DRAW_FOUR:
+    if restricted(g, f):
         guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
     for i in range(k):
         put_down(g, p, g[O_PLAYED + i])
     cards_left(g, p)
     g[S_PREV_COLOR] = g[S_COLOR]
-    if f >= WILD:
+    if is_wild(g, f):
         # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
-        if f == WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
+        if role_of(g, f) == ROLE_WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
             g[S_WILD_SWAP] = 1
         else:
             g[S_COLOR] = bot.choose_color(g, p)
     else:
-        g[S_COLOR] = f // 13
+        g[S_COLOR] = color_of(g, f)
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else L.EV_PLAY)
         emit(g, p)
@@ -283,7 +305,7 @@ def play_cards(g, p):
 def after_play(g, p, f):
     """What may follow p's play with top face f once resolved: a hand-sum claim, then the
     jump-in window."""
-    if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(f):
+    if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(g, f):
         hand_sum_win(g, p, f)
     if g[K.sum_jump_in] or (g[K.jump_in] and (g[S_SET_COLORS] != 0 or someone_holds(g, top_card(g)))):
         jump_ins(g)
@@ -304,7 +326,7 @@ def hand_sum_win(g, p, f):
     """After p played number face f (hand_sum_win): the first other player still in, in the
     direction of play after p, whose hand is only number cards adding up to f's number lays
     it down and goes out. One claim per card played."""
-    n = f % 13
+    n = number_of(g, f)
     others = g[S_NACTIVE] - (1 if g[O_PLACE + p] == 0 else 0)
     q = p
     for _ in range(others):
@@ -328,11 +350,11 @@ def claim_hand_sum(g, q, p):
         pos = ev_open(g, L.EV_HAND_SUM)
         emit(g, q)
         emit(g, g[O_PLACE + q])
-        for f in range(N_FACES):
+        for f in range(n_faces(g)):
             for _ in range(g[h + f]):
                 emit(g, f)
         ev_close(g, pos)
-    for f in range(N_FACES):
+    for f in range(HAND_WIDTH):
         g[h + f] = 0
     g[O_HSIZE + q] = 0
     stale(g, q)
@@ -362,7 +384,7 @@ def jump_allowed(g, q, f):
     force) now?"""
     if g[hand(q) + f] == 0:
         return False
-    if g[K.number_finish] and hsize(g, q) == 1 and not is_number(f):
+    if g[K.number_finish] and hsize(g, q) == 1 and not is_number(g, f):
         return False
     if g[S_PENDING] > 0:  # the jumped-in card acts as the jumper's answer
         return legal_answer(g, q, f, g[S_COLOR], f, g[S_PKIND])
@@ -374,8 +396,8 @@ def set_jumps(g, q):
     """Identical jump-in moves of q after a sum set: the distinct faces of the set it holds."""
     faces = g[S_SET_FACES]
     moves = 0
-    for f in range(52):
-        if (faces >> f) & 1 and jump_allowed(g, q, f):
+    for f in range(colored_faces(g)):
+        if is_number(g, f) and (faces >> set_bit(g, f)) & 1 and jump_allowed(g, q, f):
             moves += 1
     return moves
 
@@ -391,10 +413,10 @@ def jump_ins(g):
     sums_on = g[K.sum_jump_in] != 0
     while g[S_ENDED] == 0:
         f = top_card(g)
-        if f >= WILD:
+        if is_wild(g, f):
             return
         after_set = g[S_SET_COLORS] != 0
-        sums = sums_on and not after_set and is_number(f) and g[S_PENDING] == 0
+        sums = sums_on and not after_set and is_number(g, f) and g[S_PENDING] == 0
         if not identical and not sums:
             return
         want = 0  # candidates listed at O_WORK
@@ -424,17 +446,17 @@ def jump_ins(g):
             face = bot.jump_move(g, j, f, idents, sums and has_sum_set(g, j, f))
         g[O_REC + L.COL_JUMPS] += 1
         if face < 0:
-            sum_jump(g, j, f % 13)
+            sum_jump(g, j, number_of(g, f))
         else:
             put_down(g, j, face)
             cards_left(g, j)
             g[S_PREV_COLOR] = g[S_COLOR]
-            g[S_COLOR] = face // 13
+            g[S_COLOR] = color_of(g, face)
             ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
             g[O_PLAYED] = face
             g[S_NPLAYED] = 1
             resolve(g, j, 1, False)
-            if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(face):
+            if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(g, face):
                 hand_sum_win(g, j, face)
         if g[S_ENDED] == 0 and g[S_JUMP_RUN] >= g[K.max_turns]:
             end_round(g, L.REASON.cap, -1)
@@ -451,16 +473,16 @@ def sum_jump(g, j, n):
     for i in range(k):
         f = g[O_PLAYED + i]
         put_down(g, j, f)
-        colors |= 1 << (f // 13)
-        numbers |= 1 << (f % 13)
-        faces |= 1 << f
+        colors |= 1 << color_of(g, f)
+        numbers |= 1 << number_of(g, f)
+        faces |= 1 << set_bit(g, f)
     top = g[O_PLAYED + k - 1]
     stale(g, j)
     g[S_SET_COLORS] = colors
     g[S_SET_NUMS] = numbers
     g[S_SET_FACES] = faces
     g[S_PREV_COLOR] = g[S_COLOR]
-    g[S_COLOR] = top // 13
+    g[S_COLOR] = color_of(g, top)
     g[O_REC + L.COL_SUM_JUMPS] += 1
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_SUM_JUMP)
@@ -563,7 +585,7 @@ def wild_swap(g, p):
 @njit(cache=True)
 def swap_hands(g, a, b):
     ha, hb = hand(a), hand(b)
-    for f in range(N_FACES):
+    for f in range(HAND_WIDTH):
         t = g[ha + f]
         g[ha + f] = g[hb + f]
         g[hb + f] = t
@@ -583,13 +605,13 @@ def rotate_hands(g):
     for q in range(n):
         if g[O_PLACE + q] == 0:
             t = step(g, q, 1)
-            for f in range(N_FACES):
-                g[O_WORK_HANDS + t * N_FACES + f] = g[hand(q) + f]
+            for f in range(HAND_WIDTH):
+                g[O_WORK_HANDS + t * HAND_WIDTH + f] = g[hand(q) + f]
             g[sizes + t] = g[O_HSIZE + q]
     for q in range(n):
         if g[O_PLACE + q] == 0:
-            for f in range(N_FACES):
-                g[hand(q) + f] = g[O_WORK_HANDS + q * N_FACES + f]
+            for f in range(HAND_WIDTH):
+                g[hand(q) + f] = g[O_WORK_HANDS + q * HAND_WIDTH + f]
             g[O_HSIZE + q] = g[sizes + q]
             stale(g, q)
     g[O_REC + L.COL_ROTATIONS] += 1
@@ -601,15 +623,18 @@ def skip_count(g, k):
 
 
 @njit(cache=True)
-def deflect_victim(g, p, k, s):
-    """New victim of a chain passed on by p's Skip(s) or Reverse(s) (direction already flipped)."""
-    if g[S_NACTIVE] == 2 or s == REVERSE:
+def deflect_victim(g, p, k, reverse):
+    """New victim of a chain passed on by p's Skip(s) or, when `reverse`, Reverse(s)
+    (direction already flipped)."""
+    if g[S_NACTIVE] == 2 or reverse:
         return step(g, p, 1)
     return step(g, p, 1 + skip_count(g, k))
 
 
 @njit_typed(VOID(G, I, I, I), cache=True)
 def add_pending(g, p, amount, kind):
+    """A draw card of role `kind` (ROLE_DRAW_TWO, ROLE_WILD_DRAW_FOUR) adds `amount` to the
+    pending penalty."""
     if g[S_PENDING] > 0:
         g[O_REC + L.COL_STACKS] += 1
     g[S_PENDING] += amount
@@ -631,53 +656,55 @@ def do_challenge(g, v, target, guilty):
     g[O_REC + L.COL_CHALLENGES] += 1
     ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
     clear_pending(g)
+    draw = g[S_CHAL_DRAW]  # the challenged card's draw value
     if guilty:
         g[O_REC + L.COL_CHALLENGES_WON] += 1
-        draw_cards(g, target, 4, L.WHY.challenge, False)
+        draw_cards(g, target, draw, L.WHY.challenge, False)
         g[S_NEXT] = v if g[K.challenge_win_plays] else step(g, v, 1)
     else:
-        draw_cards(g, v, 4 + g[K.challenge_extra], L.WHY.challenge, False)
+        draw_cards(g, v, draw + g[K.challenge_extra], L.WHY.challenge, False)
         g[S_NEXT] = step(g, v, 1)
 
 
 @njit_typed(VOID(G, I, I, I, I, B), cache=True)
 def apply_effects(g, p, k, f, pend0, guilty):
-    """Skip / Reverse / Draw Two / Wild Draw Four effects and who acts next (S_NEXT)."""
-    s = f % 13 if f < WILD else f
-    if s == SKIP:
+    """The effects of the top card f of p's play of k cards (skip, reverse, draw) and who
+    acts next (S_NEXT). A draw card adds to a pending penalty when one is pending, or when
+    the stacking knobs let its kind (D: Draw Two, W4: Wild Draw Four, by text) start one; a
+    restricted one may be challenged."""
+    if skip_of(g, f):
         if pend0 > 0:
-            g[S_NEXT] = deflect_victim(g, p, k, s)
+            g[S_NEXT] = deflect_victim(g, p, k, False)
         else:
             g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
-    elif s == REVERSE:
+    elif reverses(g, f):
         if k % 2 == 1:
             g[S_DIR] = -g[S_DIR]
         if pend0 > 0:
-            g[S_NEXT] = deflect_victim(g, p, k, s)
+            g[S_NEXT] = deflect_victim(g, p, k, True)
         elif g[S_NACTIVE] == 2 and g[K.two_player_reverse] == 0:
             g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
         else:
             g[S_NEXT] = step(g, p, 1)
-    elif s == DRAW_TWO:
-        if pend0 > 0 or d2_stacks(g):
-            add_pending(g, p, 2 * k, 2)
-        else:
-            v = step(g, p, 1)
-            draw_penalty(g, v, 2 * k, L.WHY.penalty)
-            g[S_NEXT] = step(g, v, 1)
-    elif s == WILD_DRAW_FOUR:
-        if pend0 > 0 or d4_stacks(g):
-            add_pending(g, p, 4 * k, 4)
-            if pend0 == 0 and challenge_possible(g):
+    elif draw_of(g, f) > 0:
+        draw = draw_of(g, f) * k
+        role = role_of(g, f)
+        challengeable = restricted(g, f) and challenge_possible(g)
+        if (pend0 > 0 or (role == ROLE_DRAW_TWO and d2_stacks(g))
+                or (role == ROLE_WILD_DRAW_FOUR and d4_stacks(g))):
+            add_pending(g, p, draw, role)
+            if pend0 == 0 and challengeable:
                 g[S_CHAL_OK] = 1
                 g[S_CHAL_PLAYER] = p
                 g[S_CHAL_GUILTY] = 1 if guilty else 0
+                g[S_CHAL_DRAW] = draw_of(g, f)
         else:
             v = step(g, p, 1)
-            if challenge_possible(g) and bot.wants_challenge(g, v, p):
+            g[S_CHAL_DRAW] = draw_of(g, f)
+            if challengeable and bot.wants_challenge(g, v, p):
                 do_challenge(g, v, p, guilty)
             else:
-                draw_penalty(g, v, 4, L.WHY.penalty)
+                draw_penalty(g, v, draw, L.WHY.penalty)
                 g[S_NEXT] = step(g, v, 1)
     else:
         g[S_NEXT] = step(g, p, 1)
@@ -686,19 +713,18 @@ def apply_effects(g, p, k, f, pend0, guilty):
 @njit_typed(VOID(G, I, I, I, I), cache=True)
 def go_out(g, p, k, f, pend0):
     """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
-    s = f % 13 if f < WILD else f
+    skip = skip_of(g, f) != 0
+    reverse = reverses(g, f)
     # the penalty this card deals, and to whom (decided before p leaves the turn order)
     total = 0
-    if s == DRAW_TWO:
-        total = 2 * k + pend0
-    elif s == WILD_DRAW_FOUR:
-        total = 4 * k + pend0
-    elif (s == SKIP or s == REVERSE) and pend0 > 0:
+    if draw_of(g, f) > 0:
+        total = draw_of(g, f) * k + pend0
+    elif (skip or reverse) and pend0 > 0:
         total = pend0
-    if s == REVERSE and k % 2 == 1:
+    if reverse and k % 2 == 1:
         g[S_DIR] = -g[S_DIR]
-    if s == SKIP and pend0 > 0:
-        victim = deflect_victim(g, p, k, s)
+    if skip and pend0 > 0:
+        victim = deflect_victim(g, p, k, False)
     else:
         victim = step(g, p, 1)
     clear_pending(g)
@@ -720,7 +746,7 @@ def go_out(g, p, k, f, pend0):
         if g[S_ENDED]:
             return
         nxt = step(g, victim, 1)
-    elif s == SKIP:  # a Skip whose penalty (if it deflected one) was dropped still skips
+    elif skip:  # a Skip whose penalty (if it deflected one) was dropped still skips
         nxt = step(g, p, 1 + skip_count(g, k))
     else:
         nxt = step(g, p, 1)
@@ -743,14 +769,14 @@ def resolve(g, p, k, guilty):
     if hsize(g, p) == 0:
         go_out(g, p, k, f, pend0)
         return
-    if f < WILD:
-        s = f % 13
-        if s == 7 and g[K.seven_swap]:
+    if not is_wild(g, f):
+        n = number_of(g, f)
+        if n == 7 and g[K.seven_swap]:
             for _ in range(k):
                 t = bot.choose_swap_target(g, p)
                 swap_hands(g, p, t)
                 ev(g, L.EV_SWAP, 2, p, t, 0)
-        elif s == 0 and g[K.zero_rotate]:
+        elif n == 0 and g[K.zero_rotate]:
             for _ in range(k):
                 rotate_hands(g)
                 ev(g, L.EV_ROTATE, 0, 0, 0, 0)
@@ -818,24 +844,22 @@ def penalty_turn(g, v):
 # ---------------------------------------------------------------- deal and lead
 
 
-# The deck in face order, each face as many times as the deck holds it (cards.copies).
-NEW_DECK = np.array([f for f in range(N_FACES) for _ in range(copies(f))], dtype=np.int64)
-
-
 @njit(cache=True)
 def deal(g, dealer):
     n = g[K.players]
+    faces = n_faces(g)
     for q in range(n):
         h = hand(q)
-        for f in range(N_FACES):
+        for f in range(HAND_WIDTH):
             g[h + f] = 0
         g[O_HSIZE + q] = 0
         g[O_PLACE + q] = 0
         stale(g, q)
-    for i in range(DECK):
-        g[O_PILE + i] = NEW_DECK[i]
-    shuffle(g, O_PILE, DECK)
-    g[S_NPILE] = DECK
+    size = deck_size(g)
+    for i in range(size):  # the deck in face order, each face as many times as the deck holds it
+        g[O_PILE + i] = g[O_CARDS + i]
+    shuffle(g, O_PILE, size)
+    g[S_NPILE] = size
     g[S_NDISC] = 0
     first = (dealer + 1) % n
     for _ in range(g[K.hand_size]):  # one card at a time, starting left of the dealer
@@ -850,7 +874,7 @@ def deal(g, dealer):
         emit(g, dealer)
         for q in range(n):
             emit(g, g[O_HSIZE + q])
-            for f in range(N_FACES):
+            for f in range(faces):
                 for _ in range(g[hand(q) + f]):
                     emit(g, f)
         emit_pile(g)
@@ -860,8 +884,8 @@ def deal(g, dealer):
 @njit(cache=True)
 def acceptable_lead(g, f):
     if g[K.first_card] == 0:
-        return f != WILD_DRAW_FOUR
-    return is_number(f)
+        return lead_ok(g, f)
+    return is_number(g, f)
 
 
 @njit(cache=True)
@@ -869,13 +893,16 @@ def flip_lead(g):
     """Flip lead cards until an acceptable one shows (docs/RULES.md, "The lead card"); False if none can."""
     while True:
         n = g[S_NPILE]
-        ok = 0
-        for i in range(n):
-            if acceptable_lead(g, g[O_PILE + i]):
-                ok += 1
-        if ok == 0:
+        if n == 0:
             return False
         f = g[O_PILE + n - 1]
+        if not acceptable_lead(g, f):  # (with an acceptable top card there is one: no count)
+            ok = 0
+            for i in range(n):
+                if acceptable_lead(g, g[O_PILE + i]):
+                    ok += 1
+            if ok == 0:
+                return False
         ev(g, L.EV_LEAD, 1, f, 0, 0)
         if acceptable_lead(g, f):
             g[S_NPILE] = n - 1
@@ -901,17 +928,17 @@ def start_round(g, dealer):
     n = g[S_PLAYERS]
     first = (dealer + 1) % n
     g[S_NEXT] = first
-    if f == WILD:
+    role = role_of(g, f)  # the lead's effects go by the kinds S, R, D, W (their roles)
+    if role == ROLE_WILD:
         g[S_COLOR] = bot.choose_color(g, first)
         ev(g, L.EV_CHOOSE, 2, first, g[S_COLOR], 0)
         return
-    g[S_COLOR] = f // 13
-    s = f % 13
-    if s == DRAW_TWO:
-        draw_penalty(g, first, 2, L.WHY.lead)
+    g[S_COLOR] = color_of(g, f)
+    if role == ROLE_DRAW_TWO:
+        draw_penalty(g, first, draw_of(g, f), L.WHY.lead)
         if g[K.lead_draw_two_skips]:
             g[S_NEXT] = step(g, first, 1)
-    elif s == REVERSE:
+    elif role == ROLE_REVERSE:
         g[S_DIR] = -1
         lead_reverse = g[K.lead_reverse]
         if lead_reverse == 0:
@@ -920,7 +947,7 @@ def start_round(g, dealer):
             g[S_NEXT] = (dealer - 1) % n
         else:
             g[S_NEXT] = (dealer + 1) % n
-    elif s == SKIP:
+    elif role == ROLE_SKIP:
         g[S_NEXT] = step(g, first, 1)
 
 
@@ -985,14 +1012,11 @@ def play_round(g, dealer, tracing, trace_start):
 @njit(cache=True)
 def score_round(g):
     n = g[K.players]
-    zp = g[K.zero_points]
     for q in range(n):
         pts = 0
         h = hand(q)
-        for f in range(N_FACES):  # branch-free, so LLVM vectorizes it
-            pts += g[h + f] * FACE_POINTS[f]
-        if zp:
-            pts += zp * (g[h] + g[h + 13] + g[h + 26] + g[h + 39])
+        for f in range(HAND_WIDTH):  # branch-free, so LLVM vectorizes it (points include zero_points)
+            pts += g[h + f] * points_of(g, f)
         g[O_REC + L.COL_POINTS + q] = pts
         g[O_REC + L.COL_CARDS + q] = g[O_HSIZE + q]
     w = g[O_REC + L.COL_WINNER]

@@ -8,31 +8,58 @@ import numpy as np
 from .jit import njit
 
 from ..game.knobs import K
-from .access import DRAW_TWO, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, hand, hsize, is_number
+from .access import (
+    MAX_COLORED_KINDS,
+    MAX_WILD_KINDS,
+    N_COLORS,
+    ROLE_DRAW_TWO,
+    ROLE_REVERSE,
+    ROLE_SKIP,
+    ROLE_WILD_DRAW_FOUR,
+    color_of,
+    colored_faces,
+    colored_kinds,
+    face_at,
+    hand,
+    hsize,
+    is_number,
+    is_wild,
+    n_candidates,
+    n_faces,
+    number_of,
+    restricted,
+    role_of,
+    slot_of,
+    wild_kinds,
+)
 from .state import S_SET_COLORS, S_SET_NUMS
-
-N_CANDIDATES = 18  # 13 faces of the current colour, 3 of the top symbol, Wild, Wild Draw Four
 
 
 @njit(cache=True, inline="always")
-def candidate(i, color, top):
-    """The i-th face that could match (colour, top); -1 when there is none for this i."""
-    if i < 13:
-        return color * 13 + i
-    if i < 16:
-        if top >= WILD:
+def candidate(g, i, color, top):
+    """The i-th face that could match (colour, top), in candidate order: the faces of the
+    current colour (one per coloured kind), the top card's kind in the other colours (in colour
+    order; none when the top card is wild), then every wild face; -1 when there is none for
+    this i. There are n_candidates(g) of them (classic deck: 13 + 3 + 2 = 18)."""
+    nck = colored_kinds(g)
+    if i < nck:
+        return face_at(g, color, i)
+    if i < nck + N_COLORS - 1:
+        if is_wild(g, top):
             return -1
-        c = i - 13
+        c = i - nck
         if c >= color:
             c += 1
-        return c * 13 + top % 13
-    if i == 16:
-        return WILD
-    return WILD_DRAW_FOUR
+        return face_at(g, c, slot_of(g, top))
+    j = i - nck - (N_COLORS - 1)
+    if j < wild_kinds(g):
+        return colored_faces(g) + j
+    return -1
 
 
-# Index of the lowest set bit of a mask below 2**27 (a de Bruijn sequence: one multiplication
-# and a table look-up, the same in compiled code and plain Python).
+# Index of the lowest set bit of a mask below 2**32 (a de Bruijn sequence: one multiplication
+# and a table look-up, the same in compiled code and plain Python). The candidates fit:
+# decks.MAX_CANDIDATES <= 32.
 _DE_BRUIJN = 0x077CB531
 _LOWEST_BIT = np.zeros(32, dtype=np.int64)
 for _i in range(32):
@@ -41,7 +68,7 @@ for _i in range(32):
 
 @njit(cache=True, inline="always")
 def lowest_bit(mask):
-    """The index of the lowest set bit of mask (0 < mask < 2**27)."""
+    """The index of the lowest set bit of mask (0 < mask < 2**32)."""
     return _LOWEST_BIT[(((mask & -mask) * _DE_BRUIJN) >> 27) & 31]
 
 
@@ -50,31 +77,41 @@ def held_candidates(g, p, color, top):
     """Bit i set for each candidate index i (see `candidate`) whose face p holds: a decision
     that looks at the held candidates only (lowest_bit, in candidate order) skips the faces
     p lacks without a branch apiece, which the processor would mispredict. Written out in
-    candidate order rather than through `candidate`, so that the current colour's 13 counts
+    candidate order rather than through `candidate`, so that the current colour's counts
     are read as one block."""
     h = hand(p)
-    base = h + color * 13
+    nck = colored_kinds(g)
+    base = h + face_at(g, color, 0)
     mask = 0
-    for i in range(13):
+    for i in range(MAX_COLORED_KINDS):  # the loop form of access.py, "Loops over a deck's faces"
+        if i == nck:
+            break
         mask |= min(g[base + i], 1) << i
-    if top < WILD:
-        s = top % 13
-        i = 13
-        for c in range(4):
+    i = nck
+    if not is_wild(g, top):
+        s = slot_of(g, top)
+        for c in range(N_COLORS):
             if c != color:
-                mask |= min(g[h + c * 13 + s], 1) << i
+                mask |= min(g[h + face_at(g, c, s)], 1) << i
                 i += 1
-    mask |= min(g[h + WILD], 1) << 16
-    mask |= min(g[h + WILD_DRAW_FOUR], 1) << 17
+    i = nck + N_COLORS - 1
+    first = colored_faces(g)
+    nw = wild_kinds(g)
+    for j in range(MAX_WILD_KINDS):
+        if j == nw:
+            break
+        mask |= min(g[h + first + j], 1) << (i + j)
     return mask
 
 
 @njit(cache=True, inline="always")
-def matches(f, color, top):
-    """Same colour as current, or same symbol as a coloured top card (wilds excluded)."""
-    if f >= WILD:
+def matches(g, f, color, top):
+    """A coloured face of the current colour, or of the same kind as a coloured top card
+    (wilds excluded)."""
+    c = color_of(g, f)
+    if c < 0:
         return False
-    return f // 13 == color or (top < WILD and f % 13 == top % 13)
+    return c == color or (not is_wild(g, top) and slot_of(g, f) == slot_of(g, top))
 
 
 @njit(cache=True)
@@ -82,17 +119,17 @@ def set_matches(g, f):
     """A sum set is in force (sum_jump_in) and coloured face f has the colour or the number of
     one of its cards. False when no set is in force."""
     colors = g[S_SET_COLORS]
-    if colors == 0 or f >= WILD:
+    if colors == 0 or is_wild(g, f):
         return False
-    s = f % 13
-    return ((colors >> (f // 13)) & 1) != 0 or (s < 10 and ((g[S_SET_NUMS] >> s) & 1) != 0)
+    n = number_of(g, f)
+    return ((colors >> color_of(g, f)) & 1) != 0 or (n >= 0 and ((g[S_SET_NUMS] >> n) & 1) != 0)
 
 
 @njit(cache=True, inline="always")
 def turn_candidates(g):
-    """How many candidate indices an ordinary turn must look at: the 18 of `candidate`, or
+    """How many candidate indices an ordinary turn must look at: those of `candidate`, or
     every face while a sum set is in force (any card of the set may be followed)."""
-    return N_FACES if g[S_SET_COLORS] != 0 else N_CANDIDATES
+    return n_faces(g) if g[S_SET_COLORS] != 0 else n_candidates(g)
 
 
 @njit(cache=True, inline="always")
@@ -100,23 +137,27 @@ def turn_candidate(g, i, color, top):
     """The i-th face that could be legal on an ordinary turn (see turn_candidates); -1: none."""
     if g[S_SET_COLORS] != 0:
         return i
-    return candidate(i, color, top)
+    return candidate(g, i, color, top)
 
 
 @njit(cache=True)
 def holds_forbidding_card(g, p, color, top):
-    """True when p holds a card that makes a Wild Draw Four a bluff under wd4_rule."""
+    """True when p holds a card that makes a restricted card (Wild Draw Four) a bluff under
+    wd4_rule."""
     rule = g[K.wd4_rule]
     if rule == 2:  # free
         return False
-    h = hand(p) + color * 13
-    for s in range(13):
+    nck = colored_kinds(g)
+    h = hand(p) + face_at(g, color, 0)
+    for s in range(MAX_COLORED_KINDS):
+        if s == nck:
+            break
         if g[h + s] > 0:
             return True
-    if rule == 1 and top < WILD:  # no_match: also a card with the top's symbol
-        s = top % 13
-        for c in range(4):
-            if g[hand(p) + c * 13 + s] > 0:
+    if rule == 1 and not is_wild(g, top):  # no_match: also a card of the top's kind
+        s = slot_of(g, top)
+        for c in range(N_COLORS):
+            if g[hand(p) + face_at(g, c, s)] > 0:
                 return True
     return False
 
@@ -126,44 +167,46 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
     """Can p put down face f on an ordinary turn (no penalty pending)?"""
     if g[hand(p) + f] == 0:
         return False
-    if g[K.number_finish] and hsize(g, p) == 1 and not is_number(f):
+    if g[K.number_finish] and hsize(g, p) == 1 and not is_number(g, f):
         return False
-    if f == WILD:
-        return True
-    if f == WILD_DRAW_FOUR:
+    if is_wild(g, f):
+        if not restricted(g, f):
+            return True
         if allow_bluff and g[K.challenge]:
             return True
         return not holds_forbidding_card(g, p, color, top)
-    return matches(f, color, top) or set_matches(g, f)
+    return matches(g, f, color, top) or set_matches(g, f)
 
 
 @njit(cache=True)
 def legal_answer(g, p, f, color, top, pkind):
-    """Can p answer a pending penalty whose last draw card is pkind (2 or 4) with face f?"""
+    """Can p answer a pending penalty whose last draw card has role pkind (ROLE_DRAW_TWO or
+    ROLE_WILD_DRAW_FOUR) with face f? The stacking knobs name the kinds D, W4, and for
+    deflect S and R, by text: their roles."""
     if g[hand(p) + f] == 0:
         return False
     if g[K.number_finish] and hsize(g, p) == 1:
         return False  # an answer is never a number card
-    if f == WILD_DRAW_FOUR:
-        return (pkind == 4 and g[K.stack_draw_four] != 0) or (pkind == 2 and g[K.stack_four_on_two] != 0)
-    if f == WILD or not matches(f, color, top):
+    role = role_of(g, f)
+    if role == ROLE_WILD_DRAW_FOUR:
+        return ((pkind == ROLE_WILD_DRAW_FOUR and g[K.stack_draw_four] != 0)
+                or (pkind == ROLE_DRAW_TWO and g[K.stack_four_on_two] != 0))
+    if not matches(g, f, color, top):
         return False
-    s = f % 13
-    if s == DRAW_TWO:
-        return (pkind == 2 and g[K.stack_draw_two] != 0) or (pkind == 4 and g[K.stack_two_on_four] != 0)
-    if s == SKIP or s == REVERSE:
-        return pkind == 2 and g[K.deflect] != 0
+    if role == ROLE_DRAW_TWO:
+        return ((pkind == ROLE_DRAW_TWO and g[K.stack_draw_two] != 0)
+                or (pkind == ROLE_WILD_DRAW_FOUR and g[K.stack_two_on_four] != 0))
+    if role == ROLE_SKIP or role == ROLE_REVERSE:
+        return pkind == ROLE_DRAW_TWO and g[K.deflect] != 0
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playable_drawn(g, p, f, color, top):
     """A drawn card that could be played without a bluff (docs/RULES.md, "Drawing and the draw pile")."""
-    if f == WILD:
-        return True
-    if f == WILD_DRAW_FOUR:
-        return not holds_forbidding_card(g, p, color, top)
-    return matches(f, color, top) or set_matches(g, f)
+    if is_wild(g, f):
+        return not restricted(g, f) or not holds_forbidding_card(g, p, color, top)
+    return matches(g, f, color, top) or set_matches(g, f)
 
 
 @njit(cache=True)
@@ -172,7 +215,7 @@ def play_drawn_allows(g, f):
     if mode == 0:
         return True
     if mode == 1:
-        return is_number(f)
+        return is_number(g, f)
     return False
 
 

@@ -40,14 +40,18 @@ from .state import (
     N_GAME,
     O_BOTS,
     O_CAPACITY,
+    O_DECK,
+    O_DECK_END,
+    O_DISC,
     O_HSIZE,
+    O_PILE,
     O_REC,
-    O_WORK,
     S_CHAL_OK,
     S_COLOR,
     S_ENDED,
     S_NDISC,
     S_NEXT,
+    S_NPILE,
     S_PENDING,
     S_TRACING,
 )
@@ -57,10 +61,25 @@ from .state import (
 
 
 @njit(cache=True)
-def rollout(g, s, p, pool, f, c, key, j, code, objective):
-    """One rollout: determinization j of p's view, move (f, c), then the rollout policy."""
-    for i in range(O_WORK):
+def copy_deck(g, s):
+    """The deck's tables into the scratch game (once per decision: rollouts never change them)."""
+    for i in range(O_DECK, O_DECK_END):
         s[i] = g[i]
+
+
+@njit(cache=True)
+def rollout(g, s, p, pool, f, c, key, j, code, objective):
+    """One rollout: determinization j of p's view, move (f, c), then the rollout policy. The
+    game is copied into s but for the deck's tables (copy_deck), the unused ends of the piles,
+    and the cards of a play and the work space (written before they are read)."""
+    for i in range(O_DECK):
+        s[i] = g[i]
+    for i in range(O_DECK_END, O_PILE):
+        s[i] = g[i]
+    for i in range(g[S_NPILE]):
+        s[O_PILE + i] = g[O_PILE + i]
+    for i in range(g[S_NDISC]):
+        s[O_DISC + i] = g[O_DISC + i]
     s[O_CAPACITY] = N_GAME
     s[S_TRACING] = 0
     seed_game(s, key, j)
@@ -111,6 +130,7 @@ def choose(g, s, p, faces, colors, k, e, pool):
     screen = budget // (2 * k)
     if screen < 1:  # too small a budget to screen every move once
         return e
+    copy_deck(g, s)
     which = np.ones(k, dtype=np.bool_)
     gain = np.zeros(k, dtype=np.float64)
     gain_sq = np.zeros(k, dtype=np.float64)

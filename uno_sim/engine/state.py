@@ -2,8 +2,18 @@
 
 Everything a round needs lives in `g`, in the blocks declared below in order: the
 configuration (rules, seat bots and their parameters), the generator state, the scalar
-state, the record row, the hands as count vectors over the 54 faces, the piles, work space
-and (when tracing) the event buffer to the end of the array. Offsets are derived from the
+state, the record row, the hands as count vectors over the faces, the piles, work space
+and (when tracing) the event buffer to the end of the array.
+
+The deck is data in the configuration block: its face table (game/decks.py), one column per
+property of a face, each MAX_FACES + 1 long, and the counts the engine needs (faces,
+coloured kinds, wild kinds, cards). engine/access.py reads them through small named
+accessors (color_of, number_of, draw_of, ...). Blocks are sized by the limits of
+game/decks.py (MAX_FACES faces, MAX_DECK_SIZE cards), so one compiled engine serves every
+deck that fits them; docs/ARCHITECTURE.md ("Cards as data in the engine") has the
+measurements behind that choice. A hand is a count vector of HAND_WIDTH entries: the
+deck's faces, then NO_FACE, a slot no card ever reaches (its count stays 0), which the
+tables use for "no such face" so that a look-up needs no branch. Offsets are derived from the
 (name, size) declarations (layout.Blocks), so no two blocks can overlap. One array per call
 keeps numba's per-argument reference counting off the hot path (a tuple of a dozen arrays
 cost ~2 us per turn), and it is the pgx/OpenSpiel habit of a game state as plain arrays.
@@ -14,9 +24,10 @@ Probabilities (uno_catch, bot parameters) are stored as fixed-point thresholds o
 
 import numpy as np
 
-from ..game.cards import DECK_SIZE as DECK
-from ..game.cards import N_FACES
-from ..game.knobs import MAX_PLAYERS, N_KNOBS
+from ..game import decks
+from ..game.decks import MAX_DECK_SIZE
+from ..game.decks import MAX_FACES, N_COLORS
+from ..game.knobs import K, MAX_PLAYERS, N_KNOBS
 from .layout import N_BOT_PARAMS, N_COLS, Blocks
 
 GAME = Blocks("game array")
@@ -26,6 +37,35 @@ O_RULES = GAME.block("rules", N_KNOBS)  # knob i at O_RULES + i: read as g[K.<kn
 O_CAPACITY = GAME.block("capacity")  # length of this game's array (the trace buffer ends there)
 O_BOTS = GAME.block("bots", MAX_PLAYERS)  # bot code per seat
 O_PARAMS = GAME.block("bot_params", MAX_PLAYERS * N_BOT_PARAMS)  # seat * N_BOT_PARAMS + BP.<param>
+
+# ---- the deck (part of the configuration; read through engine/access.py)
+HAND_WIDTH = MAX_FACES + 1  # a count vector: the faces, then NO_FACE
+NO_FACE = MAX_FACES  # "no such face": every hand holds 0 of it
+N_NUMBERS = 10  # number cards 0-9
+N_ROLES = len(decks.ROLE_TEXTS) + 1  # the roles by text (decks.ROLE_*), ROLE_NONE included
+O_DECK = GAME.block("deck_size")  # physical cards
+O_N_FACES = GAME.block("faces")  # faces 0 .. faces - 1
+O_N_COLORED = GAME.block("colored_kinds")  # coloured face = colour * colored_kinds + slot
+O_N_COLORED_FACES = GAME.block("colored_faces")  # N_COLORS * colored_kinds: the first wild face
+O_N_WILD = GAME.block("wild_kinds")  # wild faces colored_faces .. colored_faces + wild_kinds - 1
+O_N_CANDIDATES = GAME.block("candidates")  # legal-move candidates: colored_kinds + 3 + wild_kinds (rules_check)
+O_ZERO_CARDS = GAME.block("zero_cards")  # physical 0s (number 0)
+O_ROLE_FACE = GAME.block("role_faces", N_ROLES * N_COLORS)  # role * N_COLORS + colour: its face (NO_FACE: none)
+O_NUMBER_FACE = GAME.block("number_faces", N_COLORS * N_NUMBERS)  # colour * N_NUMBERS + number: its face (NO_FACE: none)
+O_MOST_COPIES = GAME.block("most_copies", N_NUMBERS)  # copies of number v a sum set can use, any colours (sumsets)
+O_SAME_COPIES = GAME.block("same_copies", N_NUMBERS)  # the same within one colour
+O_CARDS = GAME.block("cards", MAX_DECK_SIZE)  # the deck's cards in face order (deck_size of them): a new deck
+# per-face columns, HAND_WIDTH each (face f at + f): decks.FaceTable's columns, `slot`, the
+# kind's place among the coloured kinds (-1 for a wild face), and `flags`, the yes/no facts
+# of a face as bits (F_*), so that a decision asking several of them reads one word
+FACE_COLUMNS = ("color", "slot", "number", "draw", "skip", "reverse", "restricted", "discard_color", "roulette",
+                "swap_hands", "shuffle_hands", "points", "copies", "role", "lead", "flags")
+F_NUMBER, F_WILD, F_SKIPS, F_REVERSES, F_DRAWS, F_RESTRICTED = 1, 2, 4, 8, 16, 32
+O_FACE = {name: GAME.block(f"face_{name}", HAND_WIDTH) for name in FACE_COLUMNS}
+O_F_COLOR, O_F_SLOT, O_F_NUMBER, O_F_DRAW, O_F_SKIP, O_F_REVERSE, O_F_RESTRICTED = (
+    O_FACE[n] for n in ("color", "slot", "number", "draw", "skip", "reverse", "restricted"))
+O_F_POINTS, O_F_COPIES, O_F_ROLE, O_F_LEAD, O_F_FLAGS = (O_FACE[n] for n in ("points", "copies", "role", "lead", "flags"))
+O_DECK_END = GAME.size
 N_CONFIG = GAME.size
 
 # ---- generator state (xoshiro256**, 4 words)
@@ -35,10 +75,11 @@ O_RNG = GAME.block("rng", 4)
 S_DIR = GAME.block("dir")  # +1 clockwise (increasing seat), -1 counter-clockwise
 S_COLOR = GAME.block("color")  # current colour 0..3
 S_PENDING = GAME.block("pending")  # pending penalty P (stacking)
-S_PKIND = GAME.block("pending_kind")  # last draw card of the pending chain: 0 none, 2 Draw Two, 4 Wild Draw Four
+S_PKIND = GAME.block("pending_kind")  # role of the last draw card of the pending chain: ROLE_NONE (0) none, ROLE_DRAW_TWO, ROLE_WILD_DRAW_FOUR
 S_CHAL_OK = GAME.block("challenge_ok")  # the victim may challenge the Wild Draw Four that started the chain
 S_CHAL_PLAYER = GAME.block("challenge_player")  # who played it
 S_CHAL_GUILTY = GAME.block("challenge_guilty")  # was it guilty when played
+S_CHAL_DRAW = GAME.block("challenge_draw")  # the draw value of the card that may be challenged
 S_NEXT = GAME.block("next")  # who takes the next regular turn (the victim while a penalty is pending)
 S_NACTIVE = GAME.block("active")  # players still in the round
 S_ENDED = GAME.block("ended")  # the round is over
@@ -59,7 +100,7 @@ S_IDLE = GAME.block("idle")  # consecutive turns in which no card was played or 
 S_PREV_COLOR = GAME.block("prev_color")  # the colour current before the last play (bots judge a Wild Draw Four by it)
 S_SET_COLORS = GAME.block("set_colors")  # sum set in force (sum_jump_in): bit c for each colour in it; 0: no set
 S_SET_NUMS = GAME.block("set_numbers")  # bit n for each number in the sum set in force
-S_SET_FACES = GAME.block("set_faces")  # bit f for each face in the sum set in force
+S_SET_FACES = GAME.block("set_faces")  # bit colour * N_NUMBERS + number for each face in the sum set in force
 S_WILD_SWAP = GAME.block("wild_swap")  # the Wild being resolved is played as a swap (wild_swap)
 S_PLAN = GAME.block("plan")  # a search bot's planned move for this turn: face + 2 (1: draw / accept), 0 none
 S_PLAN_COLOR = GAME.block("plan_color")  # the colour it names with a planned wild card + 1, 0 none
@@ -68,15 +109,15 @@ O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen no
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
 O_REC = GAME.block("record", N_COLS)
-O_HANDS = GAME.block("hands", MAX_PLAYERS * N_FACES)  # seat * 54 + face
+O_HANDS = GAME.block("hands", MAX_PLAYERS * HAND_WIDTH)  # seat * HAND_WIDTH + face
 O_HSIZE = GAME.block("hand_sizes", MAX_PLAYERS)
 O_PLACE = GAME.block("places", MAX_PLAYERS)  # 0 while in the round, else finishing place
-O_PILE = GAME.block("pile", DECK)  # draw pile, top at O_PILE + npile - 1
-O_DISC = GAME.block("discard", DECK)  # discard pile, top at O_DISC + ndisc - 1
-O_PLAYED = GAME.block("played", DECK)  # the cards of the play being resolved
+O_PILE = GAME.block("pile", MAX_DECK_SIZE)  # draw pile, top at O_PILE + npile - 1
+O_DISC = GAME.block("discard", MAX_DECK_SIZE)  # discard pile, top at O_DISC + ndisc - 1
+O_PLAYED = GAME.block("played", MAX_DECK_SIZE)  # the cards of the play being resolved
 O_WORK = GAME.block("work", 2 * MAX_PLAYERS + 4)  # work space: jump-in candidates, hand sizes
-O_WORK_HANDS = GAME.block("work_hands", MAX_PLAYERS * N_FACES)  # work space for a rotation
-N_SUM_FACES = 40  # number faces (4 colours x 0-9)
+O_WORK_HANDS = GAME.block("work_hands", MAX_PLAYERS * HAND_WIDTH)  # work space for a rotation
+N_SUM_FACES = N_COLORS * N_NUMBERS  # number faces (4 colours x 0-9)
 O_SUM_FACES = GAME.block("sum_faces", N_SUM_FACES)  # work space: the faces a sum set may use
 O_SUM_AVAIL = GAME.block("sum_avail", N_SUM_FACES)  # how many of each the player holds
 O_SUM_TAKE = GAME.block("sum_take", N_SUM_FACES)  # how many of each the set being enumerated takes
@@ -95,12 +136,59 @@ GAME.check()
 assert O_RULES == 0, "the engine reads knob i at g[i]"
 
 
-def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray) -> np.ndarray:
-    """The configuration block (int64[N_CONFIG]) from the packed rules (Rules.pack) and bots
-    (bots.pack_bots: codes, and parameters already in fixed point)."""
+def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray,
+                deck: decks.Deck = decks.CLASSIC) -> np.ndarray:
+    """The configuration block (int64[N_CONFIG]) from the packed rules (Rules.pack), bots
+    (bots.pack_bots: codes, and parameters already in fixed point) and the deck (its face
+    table under the rules' zero_points; a DeckError when it exceeds the engine's limits)."""
     config = np.zeros(N_CONFIG, dtype=np.int64)
     config[O_RULES : O_RULES + N_KNOBS] = rules
     players = len(bot_codes)
     config[O_BOTS : O_BOTS + players] = bot_codes
     config[O_PARAMS : O_PARAMS + players * N_BOT_PARAMS] = np.asarray(bot_params, dtype=np.int64).reshape(-1)
+    config[O_DECK:O_DECK_END] = deck_block(deck, int(rules[K.zero_points]))
     return config
+
+
+def deck_block(deck: decks.Deck, zero_points: int) -> np.ndarray:
+    """The deck's part of the configuration block (g[O_DECK:O_DECK_END])."""
+    decks.check_engine_limits(deck)
+    table = deck.faces(zero_points)
+    n, nck = table.n_faces, table.n_colored_kinds
+    block = np.zeros(O_DECK_END - O_DECK, dtype=np.int64)
+
+    def put(offset: int, values) -> None:
+        values = np.asarray(values, dtype=np.int64)
+        block[offset - O_DECK : offset - O_DECK + len(values)] = values
+
+    put(O_DECK, [table.size, n, nck, N_COLORS * nck, n - N_COLORS * nck, nck + N_COLORS - 1 + n - N_COLORS * nck,
+                 sum(int(table.copies[f]) for f in range(n) if table.number[f] == 0)])
+    role_faces = np.full(N_ROLES * N_COLORS, NO_FACE)
+    number_faces = np.full(N_COLORS * N_NUMBERS, NO_FACE)
+    most = np.zeros(N_NUMBERS, dtype=np.int64)
+    same = np.zeros(N_NUMBERS, dtype=np.int64)
+    for f in range(n):
+        color, role, number = int(table.color[f]), int(table.role[f]), int(table.number[f])
+        if role != decks.ROLE_NONE:  # a coloured role has a face per colour, a wild one the same face
+            for c in range(N_COLORS) if color < 0 else (color,):
+                role_faces[role * N_COLORS + c] = f
+        if number >= 0:
+            number_faces[color * N_NUMBERS + number] = f
+            if number > 0:  # more than 9 // number copies never fit a sum of at most 9
+                same[number] = min(int(table.copies[f]), 9 // number)
+                most[number] = min(most[number] + int(table.copies[f]), 9 // number)
+    put(O_ROLE_FACE, role_faces)
+    put(O_NUMBER_FACE, number_faces)
+    put(O_MOST_COPIES, most)
+    put(O_SAME_COPIES, same)
+    put(O_CARDS, table.cards())
+    derived = {
+        "slot": np.where(table.color >= 0, np.arange(n) - table.color * nck, -1),
+        "flags": (F_NUMBER * (table.number >= 0) + F_WILD * (table.color < 0) + F_SKIPS * (table.skip > 0)
+                  + F_REVERSES * (table.reverse != 0) + F_DRAWS * (table.draw > 0) + F_RESTRICTED * (table.restricted != 0)),
+    }
+    for name in FACE_COLUMNS:
+        column = np.full(HAND_WIDTH, -1 if name in ("color", "slot", "number") else 0, dtype=np.int64)
+        column[:n] = derived[name] if name in derived else getattr(table, name)
+        put(O_FACE[name], column)
+    return block

@@ -3,7 +3,9 @@
 A sum set for a number card N is two or more number cards of one hand adding up to N (0s count
 0), all of N's colour under `same_color`, any colours under `any_color`; with
 `sum_jump_win_only` it must be the whole hand. Only the number faces 0..N can be part of one,
-so the work is a small subset sum over at most 40 face counts, done only while the knob is on.
+so the work is a small subset sum over at most 40 face counts (4 colours x 0-9), done only
+while the knob is on. The number faces are looked up in the deck's tables (access.number_face;
+NO_FACE, always held 0 times, for a number the deck lacks).
 
 `collect` lists the usable faces of a hand in face order (colour R, Y, G, B, then number) at
 O_SUM_FACES with their counts at O_SUM_AVAIL; `has_sum_set` answers "is there one" with a
@@ -16,7 +18,7 @@ import numpy as np
 from .jit import njit, njit_typed
 
 from ..game.knobs import K
-from .access import hand
+from .access import N_COLORS, N_NUMBERS, color_of, hand, most_copies, number_face, number_of, same_copies, zero_cards
 from .sigs import G, I, VOID
 from .state import O_HSIZE, O_PLAYED, O_SUM_AVAIL, O_SUM_CACHE, O_SUM_FACES, O_SUM_REST, O_SUM_TAKE, SUM_CACHE_WIDTH
 
@@ -26,9 +28,7 @@ C_VALID = 0  # 0: stale
 C_HAND_SUM = 1  # the sum of the hand when it holds only number cards, at least one; else -1
 C_ANY = 2  # bit N: a sum set for N of any colours (any_color), under sum_jump_win_only too
 C_SAME = 3  # + colour: bit N: a sum set for N of that colour (same_color)
-FULL_MASK = (1 << 10) - 1  # sums 0..9
-MOST_COPIES = np.array([0, 8, 4, 3, 2, 1, 1, 1, 1, 1], dtype=np.int64)  # copies of v a set can use (eight 1s in the deck)
-SAME_COPIES = np.array([0, 2, 2, 2, 2, 1, 1, 1, 1, 1], dtype=np.int64)  # the same in one colour (two copies a face)
+FULL_MASK = (1 << N_NUMBERS) - 1  # sums 0..9
 
 # sum_sets `rank`: how the sets are looked at
 ENUMERATE = 0  # count them, or (pick >= 0) write the pick-th
@@ -40,16 +40,16 @@ def collect(g, p, f):
     """The number faces p could put in a sum set for number face f, at O_SUM_FACES (their counts
     at O_SUM_AVAIL), the highest number first (then colour R, Y, G, B), and at O_SUM_REST + i
     the most the faces i, i+1, ... can add up to; returns how many faces."""
-    n = f % 13
-    color = f // 13
+    n = number_of(g, f)
+    color = color_of(g, f)
     same = g[K.sum_jump_in] == 1
     h = hand(p)
     m = 0
     for v in range(n, -1, -1):
-        for c in range(4):
+        for c in range(N_COLORS):
             if same and c != color:
                 continue
-            face = c * 13 + v
+            face = number_face(g, c, v)
             k = g[h + face]
             if k > 0:
                 g[O_SUM_FACES + m] = face
@@ -58,7 +58,7 @@ def collect(g, p, f):
     rest = 0
     g[O_SUM_REST + m] = 0
     for i in range(m - 1, -1, -1):
-        rest += g[O_SUM_AVAIL + i] * (g[O_SUM_FACES + i] % 13)
+        rest += g[O_SUM_AVAIL + i] * number_of(g, g[O_SUM_FACES + i])
         g[O_SUM_REST + i] = rest
     return m
 
@@ -101,51 +101,52 @@ def recompute(g, p, base):
     total = 0
     numbers = 0
     if mode == 2 and not win_only:  # any_color: the counts of each number over the four colours
-        zeros = g[h] + g[h + 13] + g[h + 26] + g[h + 39]
+        zeros = (g[h + number_face(g, 0, 0)] + g[h + number_face(g, 1, 0)] + g[h + number_face(g, 2, 0)]
+                 + g[h + number_face(g, 3, 0)])
         numbers = zeros
         one = 0
         two = 0
-        for v in range(1, 10):  # branch-free in the counts: the trip counts depend on v only
-            k = g[h + v] + g[h + 13 + v] + g[h + 26 + v] + g[h + 39 + v]
+        for v in range(1, N_NUMBERS):  # branch-free in the counts: the trip counts depend on v only
+            k = (g[h + number_face(g, 0, v)] + g[h + number_face(g, 1, v)] + g[h + number_face(g, 2, v)]
+                 + g[h + number_face(g, 3, v)])
             numbers += k
             total += k * v
-            for j in range(1, MOST_COPIES[v] + 1):
+            for j in range(1, most_copies(g, v) + 1):
                 take = -np.int64(k >= j)  # all bits when this copy exists
                 two = (two | (((two << v) | (one << v)) & take)) & FULL_MASK
                 one = one | ((1 << v) & take)
         g[base + C_ANY] = sums_mask(one, two, zeros)
     elif mode == 1 and not win_only:  # same_color: one mask per colour
-        for c in range(4):
-            hc = h + c * 13
-            zeros = g[hc]
+        for c in range(N_COLORS):
+            zeros = g[h + number_face(g, c, 0)]
             numbers += zeros
             one = 0
             two = 0
-            for v in range(1, 10):
-                k = g[hc + v]
+            for v in range(1, N_NUMBERS):
+                k = g[h + number_face(g, c, v)]
                 numbers += k
                 total += k * v
-                for j in range(1, SAME_COPIES[v] + 1):
+                for j in range(1, same_copies(g, v) + 1):
                     take = -np.int64(k >= j)
                     two = (two | (((two << v) | (one << v)) & take)) & FULL_MASK
                     one = one | ((1 << v) & take)
             g[base + C_SAME + c] = sums_mask(one, two, zeros)
     else:
-        for c in range(4):
-            for v in range(1, 10):
-                k = g[h + c * 13 + v]
+        for c in range(N_COLORS):
+            for v in range(1, N_NUMBERS):
+                k = g[h + number_face(g, c, v)]
                 numbers += k
                 total += k * v
-            numbers += g[h + c * 13]
+            numbers += g[h + number_face(g, c, 0)]
         if win_only:  # the whole hand: number cards only, two or more, adding up
             whole = 0
             if numbers == size and size >= 2 and total <= 9:
                 whole = 1 << total
             g[base + C_ANY] = whole
-            for c in range(4):
+            for c in range(N_COLORS):
                 of_color = 0
-                for v in range(10):
-                    of_color += g[h + c * 13 + v]
+                for v in range(N_NUMBERS):
+                    of_color += g[h + number_face(g, c, v)]
                 g[base + C_SAME + c] = whole if of_color == size else 0
     g[base + C_HAND_SUM] = total if (size > 0 and numbers == size) else -1
     g[base] = 1
@@ -158,8 +159,8 @@ def has_sum_set(g, p, f):
     if g[K.sum_jump_in] == 2:
         mask = g[base + C_ANY]
     else:
-        mask = g[base + C_SAME + f // 13]
-    return ((mask >> (f % 13)) & 1) != 0
+        mask = g[base + C_SAME + color_of(g, f)]
+    return ((mask >> number_of(g, f)) & 1) != 0
 
 
 @njit_typed(I(G, I, I, I, I, I), cache=True)
@@ -184,7 +185,7 @@ def sum_sets(g, m, n, whole, pick, rank):
     g[O_SUM_TAKE] = -1
     while i >= 0:
         t = g[O_SUM_TAKE + i]
-        v = g[O_SUM_FACES + i] % 13
+        v = number_of(g, g[O_SUM_FACES + i])
         if t >= 0:  # undo this face's current count before trying the next
             s -= t * v
             c -= t
@@ -234,6 +235,6 @@ def sum_sets(g, m, n, whole, pick, rank):
 def hand_sum_claims(g, q, n):
     """q's hand holds only number cards, at least one, adding up to n (hand_sum_win)."""
     size = g[O_HSIZE + q]
-    if size == 0 or size > n + 4:  # at most n cards of 1 or more, and four 0s
+    if size == 0 or size > n + zero_cards(g):  # at most n cards of 1 or more, and the deck's 0s
         return False
     return g[refresh(g, q) + C_HAND_SUM] == n

@@ -484,6 +484,31 @@ def deck_from_toml(table: Mapping[str, Any], source_name: str | None = None) -> 
         raise DeckError(f"{where}{exc}") from None
 
 
+# What the engine's game array holds (engine/state.py sizes its blocks by these): the faces of
+# at most MAX_COLORED_KINDS coloured kinds and MAX_WILD_KINDS wild kinds, MAX_FACES in all, and
+# at most MAX_DECK_SIZE cards. The bound on kinds keeps the legal-move candidates (the faces of
+# the current colour, the top card's kind in the other three colours, every wild face:
+# coloured kinds + 3 + wild kinds) within the engine's 32-bit candidate mask.
+MAX_COLORED_KINDS = 20
+MAX_WILD_KINDS = 8
+MAX_FACES = N_COLORS * MAX_COLORED_KINDS + MAX_WILD_KINDS
+MAX_CANDIDATES = MAX_COLORED_KINDS + N_COLORS - 1 + MAX_WILD_KINDS
+MAX_DECK_SIZE = 432  # four classic decks; no-mercy has 168 cards
+assert MAX_CANDIDATES <= 32
+
+
+def check_engine_limits(deck: Deck) -> None:
+    """The deck fits the engine's game array (MAX_COLORED_KINDS, MAX_WILD_KINDS, MAX_DECK_SIZE);
+    a DeckError names the limit."""
+    colored, wild = len(deck.colored_kinds), len(deck.wild_kinds)
+    if colored > MAX_COLORED_KINDS:
+        raise DeckError(f"the {deck.name} deck has {colored} coloured kinds; at most {MAX_COLORED_KINDS} are allowed")
+    if wild > MAX_WILD_KINDS:
+        raise DeckError(f"the {deck.name} deck has {wild} wild kinds; at most {MAX_WILD_KINDS} are allowed")
+    if deck.size > MAX_DECK_SIZE:
+        raise DeckError(f"the {deck.name} deck has {deck.size} cards; at most {MAX_DECK_SIZE} are allowed")
+
+
 def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = "official", mercy_limit: int = 0) -> None:
     """The checks between a deck and the rule set's numbers; a DeckError names the knob."""
     need = players * hand_size + 1

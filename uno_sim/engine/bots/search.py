@@ -36,10 +36,11 @@ from ..jit import njit
 
 from ...game.knobs import K
 from .. import layout as L
-from ..access import N_FACES, WILD, hand
+from ...game.decks import MAX_COLORED_KINDS, MAX_DECK_SIZE, MAX_WILD_KINDS
+from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces
 from ..layout import ONE
 from ..rng import next_u64
-from ..rules_check import N_CANDIDATES, candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
+from ..rules_check import candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
 from ..state import (
     N_GAME,
     O_BOTS,
@@ -61,8 +62,9 @@ from ..state import (
 from . import planned
 from . import strategy
 
-MAX_MOVES = 80  # up to 52 coloured faces (a sum set in force), the wilds once per colour, draw / accept
-POOL = 108  # the unseen cards of a determinization (at most the whole deck)
+# every coloured face (a sum set in force), the wild faces once per colour, draw / accept
+MAX_MOVES = N_COLORS * MAX_COLORED_KINDS + N_COLORS * MAX_WILD_KINDS + 1
+POOL = MAX_DECK_SIZE  # the unseen cards of a determinization (at most the whole deck)
 ROLLOUT_CODES = np.array([L.BOT.random, L.BOT.greedy, L.BOT.expert], dtype=np.int64)  # by rollout_policy
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 CONFIDENCE_Z = 1.0  # a move replaces the expert's choice only when its confirmed gain is this many standard errors above 0
@@ -88,7 +90,7 @@ def has_search(g, players):
 def add_move(faces, colors, k, f, wild_colors):
     """Append face f (with each colour when `wild_colors`) to the move list; the new count."""
     if wild_colors:
-        for c in range(4):
+        for c in range(N_COLORS):
             faces[k] = f
             colors[k] = c
             k += 1
@@ -109,13 +111,13 @@ def candidate_moves(g, p, faces, colors):
     top = g[O_DISC + g[S_NDISC] - 1]
     k = 0
     pending = g[S_PENDING] > 0
-    for i in range(N_CANDIDATES if pending else turn_candidates(g)):
-        f = candidate(i, color, top) if pending else turn_candidate(g, i, color, top)
+    for i in range(n_candidates(g) if pending else turn_candidates(g)):
+        f = candidate(g, i, color, top) if pending else turn_candidate(g, i, color, top)
         if f < 0:
             continue
         ok = legal_answer(g, p, f, color, top, g[S_PKIND]) if pending else legal_turn_card(g, p, f, color, top, False)
         if ok:
-            k = add_move(faces, colors, k, f, f >= WILD)
+            k = add_move(faces, colors, k, f, is_wild(g, f))
     if pending or k == 0 or g[K.voluntary_draw] != 0:
         k = add_move(faces, colors, k, planned.DRAW, False)
     return k
@@ -130,7 +132,7 @@ def expert_move(g, p, faces, colors, k):
         f = strategy.choose_answer(g, p, color, top, g[S_PKIND])
     else:
         f = strategy.choose_turn_card(g, p, color, top)  # draws no random number: search never bluffs
-    c = strategy.choose_color(g, p) if f >= WILD else -1
+    c = strategy.choose_color(g, p) if f >= 0 and is_wild(g, f) else -1
     for i in range(k):
         if faces[i] == f and colors[i] == c:
             return i
@@ -147,18 +149,19 @@ def redeal(s, p, pool):
     are listed in face order before the shuffle, so the deal depends on what p can see only.
     A player seen not to hold a colour (O_VOIDS, see observe) gets none of it."""
     n = s[K.players]
-    counts = np.zeros(N_FACES, dtype=np.int64)
+    faces = n_faces(s)
+    counts = np.zeros(HAND_WIDTH, dtype=np.int64)
     for q in range(n):
         if q == p:
             continue
         h = hand(q)
-        for f in range(N_FACES):
+        for f in range(faces):
             counts[f] += s[h + f]
             s[h + f] = 0
     for i in range(s[S_NPILE]):
         counts[s[O_PILE + i]] += 1
     m = 0
-    for f in range(N_FACES):
+    for f in range(faces):
         for _ in range(counts[f]):
             pool[m] = f
             m += 1
@@ -180,8 +183,8 @@ def redeal(s, p, pool):
             for _ in range(s[O_HSIZE + q]):
                 pick = used
                 for i in range(used, m):
-                    f = pool[i]
-                    if f >= WILD or (voids >> (f // 13)) & 1 == 0:
+                    c = color_of(s, pool[i])
+                    if c < 0 or (voids >> c) & 1 == 0:
                         pick = i
                         break
                 t = pool[pick]  # when no card fits (information out of date), the next card

@@ -14,10 +14,41 @@ from ..jit import njit, njit_typed
 
 from ...game.knobs import K
 from .. import layout as L
-from ..access import DRAW_TWO, FACE_POINTS, N_FACES, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, face_points, hand, hsize, is_number, param
+from ..access import (
+    F_DRAWS,
+    F_NUMBER,
+    F_REVERSES,
+    F_SKIPS,
+    F_WILD,
+    MAX_COLORED_KINDS,
+    N_COLORS,
+    ROLE_DRAW_TWO,
+    ROLE_WILD_DRAW_FOUR,
+    color_of,
+    colored_faces,
+    colored_kinds,
+    copies_of,
+    deck_size,
+    face_at,
+    flags_of,
+    hand,
+    hsize,
+    is_number,
+    is_wild,
+    n_candidates,
+    n_faces,
+    number_of,
+    param,
+    points_of,
+    reverses,
+    role_face,
+    role_of,
+    set_bit,
+    skip_of,
+    slot_of,
+)
 from ..rng import chance
 from ..rules_check import (
-    N_CANDIDATES,
     candidate,
     held_candidates,
     holds_forbidding_card,
@@ -39,6 +70,7 @@ from ..state import (
     S_PLAYERS,
     S_PREV_COLOR,
     S_SET_COLORS,
+    S_CHAL_DRAW,
     S_SET_FACES,
 )
 from ..sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
@@ -77,28 +109,40 @@ def opponents(g, p, q):
 
 @njit_typed(I(G, I, I), cache=True)
 def color_count(g, p, c):
-    h = hand(p) + c * 13
+    first = face_at(g, c, 0)
+    h = hand(p) + first
+    nck = colored_kinds(g)
     t = 0
-    for s in range(13):
+    for s in range(MAX_COLORED_KINDS):  # the loop form of access.py, "Loops over a deck's faces"
+        if s == nck:
+            break
         t += g[h + s]
     return t
 
 
-@njit_typed(I(G, I, I), cache=True)
-def color_points(g, p, c):
-    h = hand(p) + c * 13
-    t = g[h] * g[K.zero_points]  # face_points: a 0 counts zero_points, FACE_POINTS has it as 0
-    for s in range(13):
-        t += g[h + s] * FACE_POINTS[c * 13 + s]
-    return t
+@njit(cache=True, inline="always")
+def color_count_points(g, p, c):
+    """color_count, and the points of p's cards of colour c (the table's points count
+    zero_points for a 0), in one pass."""
+    first = face_at(g, c, 0)
+    h = hand(p) + first
+    nck = colored_kinds(g)
+    t = 0
+    points = 0
+    for s in range(MAX_COLORED_KINDS):
+        if s == nck:
+            break
+        t += g[h + s]
+        points += g[h + s] * points_of(g, first + s)
+    return t, points
 
 
 @njit(cache=True)
 def keep_after(g, p, f):
     """Cards of f's colour p still holds after putting f down (-1 for a wild card)."""
-    if f >= WILD:
+    if is_wild(g, f):
         return -1
-    return color_count(g, p, f // 13) - 1
+    return color_count(g, p, color_of(g, f)) - 1
 
 
 @njit(cache=True)
@@ -153,12 +197,12 @@ def swap_gain(g, p, f):
     """For a 7 (seven_swap) or a 0 (zero_rotate) that would not empty p's hand: +1 when the
     hand p receives is smaller than the hand p would keep, -1 when larger, 0 otherwise
     (also for every other card)."""
-    if f >= WILD or hsize(g, p) <= 1:
+    if hsize(g, p) <= 1:
         return 0
-    s = f % 13
-    if s == 7 and g[K.seven_swap]:
+    n = number_of(g, f)
+    if n == 7 and g[K.seven_swap]:
         received = hsize(g, swap_target(g, p))
-    elif s == 0 and g[K.zero_rotate]:
+    elif n == 0 and g[K.zero_rotate]:
         received = hsize(g, step(g, p, -1))  # hands pass on in the direction of play
     else:
         return 0
@@ -175,8 +219,10 @@ def swap_gain(g, p, f):
 
 @njit(cache=True)
 def draw_twos_held(g, p):
+    """Draw Twos (the kind D) p holds."""
     h = hand(p)
-    return g[h + DRAW_TWO] + g[h + 13 + DRAW_TWO] + g[h + 26 + DRAW_TWO] + g[h + 39 + DRAW_TWO]
+    return (g[h + role_face(g, ROLE_DRAW_TWO, 0)] + g[h + role_face(g, ROLE_DRAW_TWO, 1)]
+            + g[h + role_face(g, ROLE_DRAW_TWO, 2)] + g[h + role_face(g, ROLE_DRAW_TWO, 3)])
 
 
 @njit(cache=True, inline="always")
@@ -199,43 +245,50 @@ def keeps_draw_two(g, p):
 
 
 @njit(cache=True, inline="always")
-def attack_face(f):
-    """A Skip, Reverse, Draw Two or Wild Draw Four: the faces whose tier depends on `danger`."""
-    return f == WILD_DRAW_FOUR or (f < WILD and f % 13 >= SKIP)
+def attack_face(g, f):
+    """A card that skips, reverses or makes the next player draw (classic: Skip, Reverse,
+    Draw Two, Wild Draw Four): the faces whose tier depends on `danger`."""
+    return (flags_of(g, f) & (F_DRAWS | F_SKIPS | F_REVERSES)) != 0
 
 
 @njit(cache=True, inline="always")
-def tier_of(f, danger, last, reverses, gain, kept_d2):
+def tier_of(g, f, danger, last, reverses_attack, gain, kept_d2):
     """expert_tier of face f from the facts it depends on, read by the caller: `last`
-    (last_action), `reverses` (reverse_attacks), f's swap_gain, `kept_d2` (keeps_draw_two).
-    A decision that ranks several cards reads the facts once."""
-    s = f % 13 if f < WILD else f
-    if last and not is_number(f):
+    (last_action), `reverses_attack` (reverse_attacks), f's swap_gain, `kept_d2`
+    (keeps_draw_two). A decision that ranks several cards reads the facts once. By the
+    card's effects: a coloured draw card ranks as a Draw Two, a wild one as a Wild Draw Four."""
+    bits = flags_of(g, f)
+    number = (bits & F_NUMBER) != 0
+    if last and not number:
         return T_LAST_ACTION
+    draw = (bits & F_DRAWS) != 0
+    wild = (bits & F_WILD) != 0
+    skip = (bits & F_SKIPS) != 0
+    reverse = (bits & F_REVERSES) != 0
     if danger:
-        if s == DRAW_TWO:
+        if draw and not wild:
             return T_ATTACK_D2
-        if s == WILD_DRAW_FOUR:
+        if draw:
             return T_ATTACK_W4
-        if s == SKIP:
+        if skip:
             return T_ATTACK_SKIP
-        if s == REVERSE and reverses:
+        if reverse and reverses_attack:
             return T_ATTACK_REVERSE
-    if f < WILD and s < 10:
+    if number:
         if gain > 0:
             return T_GAIN_SWAP
         if gain < 0:
             return T_BAD_SWAP
         return T_NUMBER
-    if s == REVERSE:
+    if reverse:
         return T_REVERSE
-    if s == SKIP:
+    if skip:
         return T_SKIP
-    if s == DRAW_TWO:
-        if kept_d2:
+    if draw and not wild:
+        if kept_d2 and role_of(g, f) == ROLE_DRAW_TWO:
             return T_KEPT_D2
         return T_DRAW_TWO
-    if s == WILD:
+    if not draw:
         return T_WILD
     return T_W4
 
@@ -243,23 +296,23 @@ def tier_of(f, danger, last, reverses, gain, kept_d2):
 @njit_typed(I(G, I, I, B), cache=True)
 def expert_tier(g, p, f, danger):
     """The expert's priority of playing face f now (lower first); see docs/BOTS.md."""
-    return tier_of(f, danger, last_action(g, p), reverse_attacks(g), swap_gain(g, p, f), keeps_draw_two(g, p))
+    return tier_of(g, f, danger, last_action(g, p), reverse_attacks(g), swap_gain(g, p, f), keeps_draw_two(g, p))
 
 
 @njit(cache=True, inline="always")
-def score_of(tier, f, keep):
+def score_of(g, tier, f, keep):
     """expert_score from face f's tier: the tier, then the colour held most after the play
     (`keep`), then for numbers the low/high rule (a 7/8/9 first only when its colour is safe:
     >= 2 cards of it kept)."""
     score = tier * 10000
     if keep >= 0:
         score -= 100 * keep
-        s = f % 13
-        if s < 10:
+        n = number_of(g, f)
+        if n >= 0:
             if keep >= 2:
-                score -= s  # safe colour: the higher number (more points) first
+                score -= n  # safe colour: the higher number (more points) first
             else:
-                score += s  # low numbers first
+                score += n  # low numbers first
     return score
 
 
@@ -267,17 +320,17 @@ def score_of(tier, f, keep):
 def expert_score(g, p, f, danger, keep):
     """Lower plays first: tier, then the colour held most after the play (`keep`, see
     keep_after), then for numbers the low/high rule (score_of)."""
-    return score_of(expert_tier(g, p, f, danger), f, keep)
+    return score_of(g, expert_tier(g, p, f, danger), f, keep)
 
 
 @njit(cache=True)
 def greedy_score(g, p, f, keep):
     """Lower plays first: most points, then the colour held most after (`keep`), then Wild
     Draw Four before Wild."""
-    score = -face_points(f, g[K.zero_points]) * 1000
+    score = -points_of(g, f) * 1000
     if keep >= 0:
         score -= keep
-    if f == WILD_DRAW_FOUR:
+    if role_of(g, f) == ROLE_WILD_DRAW_FOUR:
         score -= 1
     return score
 
@@ -286,15 +339,21 @@ def greedy_score(g, p, f, keep):
 def color_counts(g, p):
     """color_count of the four colours, in one pass."""
     h = hand(p)
+    h1 = h + face_at(g, 1, 0)
+    h2 = h + face_at(g, 2, 0)
+    h3 = h + face_at(g, 3, 0)
+    nck = colored_kinds(g)
     n0 = 0
     n1 = 0
     n2 = 0
     n3 = 0
-    for s in range(13):
+    for s in range(MAX_COLORED_KINDS):
+        if s == nck:
+            break
         n0 += g[h + s]
-        n1 += g[h + 13 + s]
-        n2 += g[h + 26 + s]
-        n3 += g[h + 39 + s]
+        n1 += g[h1 + s]
+        n2 += g[h2 + s]
+        n3 += g[h3 + s]
     return n0, n1, n2, n3
 
 
@@ -316,30 +375,32 @@ def best_turn_card(g, p, color, top):
     best_score = NO_CHOICE
     set_in_force = g[S_SET_COLORS] != 0
     held = 0 if set_in_force else held_candidates(g, p, color, top)
+    faces = n_faces(g)
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)
             i += 1
-            if i == N_FACES:
+            if i == faces:
                 break
             f = i
         else:
             if held == 0:
                 break
-            f = candidate(lowest_bit(held), color, top)
+            f = candidate(g, lowest_bit(held), color, top)
             held &= held - 1
         if not legal_turn_card(g, p, f, color, top, False):
             continue
         keep = -1
-        if f < WILD:
-            c = f // 13
+        c = color_of(g, f)
+        if c >= 0:
             keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
         if expert:
-            if danger < 0 and attack_face(f):
+            if danger < 0 and attack_face(g, f):
                 danger = 1 if danger_next(g, p) else 0
             # only a 7 or a 0 can have a swap gain, and only under seven_swap / zero_rotate
-            gain = swap_gain(g, p, f) if swaps and is_number(f) and (f % 13 == 7 or f % 13 == 0) else 0
-            score = score_of(tier_of(f, danger > 0, last, reverses, gain, kept_d2), f, keep)
+            n = number_of(g, f)
+            gain = swap_gain(g, p, f) if swaps and (n == 7 or n == 0) else 0
+            score = score_of(g, tier_of(g, f, danger > 0, last, reverses, gain, kept_d2), f, keep)
         else:
             score = greedy_score(g, p, f, keep)
         if score < best_score:
@@ -353,20 +414,21 @@ def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
     h = hand(p)
     bluff = param(g, p, L.BP.bluff_prob)
+    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
     if (
         g[K.challenge] != 0
-        and g[h + WILD_DRAW_FOUR] > 0
+        and g[h + w4] > 0
         and bluff > 0
-        and legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
+        and legal_turn_card(g, p, w4, color, top, True)
         and holds_forbidding_card(g, p, color, top)
         and chance(g, bluff)
     ):
-        return WILD_DRAW_FOUR
+        return w4
     f = best_turn_card(g, p, color, top)
     if f < 0 or not is_expert(g, p) or not g[K.voluntary_draw]:
         return f
     # expert's voluntary draws: rather one more card than a wasted Wild Draw Four or a bad swap
-    if f == WILD_DRAW_FOUR and save_w4(g, p):
+    if role_of(g, f) == ROLE_WILD_DRAW_FOUR and save_w4(g, p):
         return -1
     if swap_gain(g, p, f) < 0 and bad_swap_received(g, p, f) > hsize(g, p):  # tier T_BAD_SWAP
         return -1
@@ -375,7 +437,7 @@ def choose_turn_card(g, p, color, top):
 
 @njit(cache=True)
 def bad_swap_received(g, p, f):
-    if f % 13 == 7:
+    if number_of(g, f) == 7:
         return hsize(g, swap_target(g, p))
     return hsize(g, step(g, p, -1))
 
@@ -385,7 +447,7 @@ def plays_drawn_card(g, p, f):
     """greedy: always. expert: unless the card is one it keeps (docs/BOTS.md)."""
     if not is_expert(g, p):
         return True
-    if f == WILD_DRAW_FOUR:
+    if role_of(g, f) == ROLE_WILD_DRAW_FOUR:
         return not save_w4(g, p)
     tier = expert_tier(g, p, f, danger_next(g, p))
     return tier != T_KEPT_D2 and tier != T_BAD_SWAP
@@ -401,12 +463,12 @@ def choose_answer(g, p, color, top, pkind):
     expert = is_expert(g, p)
     best = -1
     best_score = NO_CHOICE
-    for i in range(N_CANDIDATES):
-        f = candidate(i, color, top)
+    for i in range(n_candidates(g)):
+        f = candidate(g, i, color, top)
         if f >= 0 and legal_answer(g, p, f, color, top, pkind):
             if expert:
-                s = f % 13 if f < WILD else f
-                tier = 0 if (s == SKIP or s == REVERSE) else (1 if s == DRAW_TWO else 2)
+                # a deflecting card (it skips or reverses), then a coloured draw card, then a wild
+                tier = 0 if (skip_of(g, f) != 0 or reverses(g, f)) else (2 if is_wild(g, f) else 1)
                 score = tier * 1000 - keep_after(g, p, f)
             else:
                 score = greedy_score(g, p, f, keep_after(g, p, f))
@@ -423,22 +485,21 @@ def guilt_chance(g, p, target):
     other cards are taken as a uniform sample of them, of size its current hand size."""
     color = g[S_PREV_COLOR]
     nd = g[S_NDISC]
-    below = g[O_DISC + nd - 2] if nd >= 2 else WILD
-    symbol = below % 13 if (below < WILD and g[K.wd4_rule] == 1) else -1
+    slot = -1  # no_match: the kind of the card below the Wild Draw Four forbids too
+    if nd >= 2 and g[K.wd4_rule] == 1:
+        slot = slot_of(g, g[O_DISC + nd - 2])  # -1 for a wild card
     h = hand(p)
-    unseen = 108 - hsize(g, p) - nd
+    unseen = deck_size(g) - hsize(g, p) - nd
     bad = 0  # unseen forbidding cards
-    for c in range(4):
-        for s in range(13):
-            if c == color or s == symbol:
-                f = c * 13 + s
-                copies = 1 if s == 0 else 2
-                seen = g[h + f]
-                for i in range(nd):
-                    if g[O_DISC + i] == f:
-                        seen += 1
-                if copies > seen:
-                    bad += copies - seen
+    for f in range(colored_faces(g)):
+        if color_of(g, f) == color or slot_of(g, f) == slot:
+            copies = copies_of(g, f)
+            seen = g[h + f]
+            for i in range(nd):
+                if g[O_DISC + i] == f:
+                    seen += 1
+            if copies > seen:
+                bad += copies - seen
     m = hsize(g, target)
     clean = 1.0  # chance that none of target's m cards forbids
     for i in range(m):
@@ -451,15 +512,16 @@ def guilt_chance(g, p, target):
 
 @njit(cache=True)
 def wants_challenge(g, p, target):
-    """challenge_prob when set; else expert: challenge when chance * 4 > (1 - chance) * extra
-    (cards saved when right against extra cards drawn when wrong); greedy never."""
+    """challenge_prob when set; else expert: challenge when chance * draw > (1 - chance) * extra
+    (cards saved when right, the card's draw value, against extra cards drawn when wrong);
+    greedy never."""
     t = param(g, p, L.BP.challenge_prob)
     if t >= 0:
         return chance(g, t)
     if not is_expert(g, p):
         return False
     q = guilt_chance(g, p, target)
-    return q * 4.0 > (1.0 - q) * g[K.challenge_extra]
+    return q * float(g[S_CHAL_DRAW]) > (1.0 - q) * g[K.challenge_extra]
 
 
 # ---------------------------------------------------------------- colour, swap, jump-in, multi-play
@@ -471,10 +533,10 @@ def choose_color(g, p):
     index; holding no coloured card: the colour seen most in the discard pile."""
     best = -1
     best_score = -1
-    for c in range(4):
-        n = color_count(g, p, c)
+    for c in range(N_COLORS):
+        n, points = color_count_points(g, p, c)
         if n > 0:
-            score = n * 100000 + color_points(g, p, c)
+            score = n * 100000 + points
             if score > best_score:
                 best = c
                 best_score = score
@@ -485,9 +547,8 @@ def choose_color(g, p):
     seen2 = 0
     seen3 = 0
     for i in range(g[S_NDISC]):
-        f = g[O_DISC + i]
-        if f < WILD:
-            c = f // 13
+        c = color_of(g, g[O_DISC + i])
+        if c >= 0:
             if c == 0:
                 seen0 += 1
             elif c == 1:
@@ -514,12 +575,12 @@ def colour_held_most_on_top(g, p, k):
     best_i = k - 1
     best_left = -1
     for i in range(k):
-        c = g[O_PLAYED + i] // 13
+        c = color_of(g, g[O_PLAYED + i])
         left = color_count(g, p, c)
         for j in range(k):
-            if g[O_PLAYED + j] // 13 == c:
+            if color_of(g, g[O_PLAYED + j]) == c:
                 left -= 1
-        if left > best_left or (left == best_left and c < g[O_PLAYED + best_i] // 13):
+        if left > best_left or (left == best_left and c < color_of(g, g[O_PLAYED + best_i])):
             best_i = i
             best_left = left
     t = g[O_PLAYED + best_i]
@@ -546,11 +607,11 @@ def identical_jump(g, p, f):
     h = hand(p)
     best = -1
     best_score = NO_CHOICE
-    for face in range(52):
-        if (faces >> face) & 1 and g[h + face] > 0:
+    for face in range(colored_faces(g)):
+        if is_number(g, face) and (faces >> set_bit(g, face)) & 1 and g[h + face] > 0:
             if expert and swap_gain(g, p, face) < 0:
                 continue
-            keep = color_count(g, p, face // 13) - 1
+            keep = color_count(g, p, color_of(g, face)) - 1
             score = expert_score(g, p, face, False, keep) if expert else greedy_score(g, p, face, keep)
             if score < best_score:
                 best = face
@@ -575,10 +636,10 @@ def set_top(g, p, k):
     best_i = k - 1
     best_left = -1
     for i in range(k - 1, -1, -1):
-        c = g[O_PLAYED + i] // 13
+        c = color_of(g, g[O_PLAYED + i])
         left = color_count(g, p, c)
         for j in range(k):
-            if g[O_PLAYED + j] // 13 == c:
+            if color_of(g, g[O_PLAYED + j]) == c:
                 left -= 1
         if left > best_left:
             best_i = i
@@ -596,7 +657,7 @@ def jump_move(g, p, f, idents, sums):
     the play on top (set_top). Otherwise its identical card (identical_jump)."""
     if not sums:
         return identical_jump(g, p, f)
-    n = f % 13
+    n = number_of(g, f)
     whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
     m = collect(g, p, f)
     best = sum_sets(g, m, n, whole, -1, MOST_CARDS)
@@ -611,10 +672,10 @@ def give_score(g, p, f):
     """How much p wants to be rid of face f in a Wild swap (higher goes first): expert keeps its
     wild cards unless nothing else is left; then both bots give the most points, ties the colour
     they hold least (off-colour), then the lowest face."""
-    points = face_points(f, g[K.zero_points])
+    points = points_of(g, f)
     score = points * 100
-    if f < WILD:
-        score += 20 - color_count(g, p, f // 13)
+    if not is_wild(g, f):
+        score += 20 - color_count(g, p, color_of(g, f))
     elif is_expert(g, p):
         score -= 1000000
     return score
@@ -626,7 +687,7 @@ def worst_card(g, p):
     h = hand(p)
     best = -1
     best_score = -NO_CHOICE
-    for f in range(54):
+    for f in range(n_faces(g)):
         if g[h + f] > 0:
             score = give_score(g, p, f)
             if score > best_score:
@@ -653,7 +714,7 @@ def wants_wild_swap(g, p):
     total = 0
     for i in range(k):  # its k worst cards, taken out one by one and put back after
         f = worst_card(g, p)
-        total += face_points(f, g[K.zero_points])
+        total += points_of(g, f)
         g[O_SWAP3 + i] = f
         g[h + f] -= 1
     for i in range(k):
@@ -669,31 +730,32 @@ def extra_cards(g, p, f):
     action cards never empties the hand. The card of the colour held most afterwards goes on
     top. Rewrites the set at O_PLAYED (f included) and returns its size - 1."""
     mode = g[K.multi_play]
-    if mode == 0 or f >= WILD:
+    if mode == 0 or is_wild(g, f):
         return 0
-    s = f % 13
-    if (s == 7 and g[K.seven_swap]) or (s == 0 and g[K.zero_rotate]):
+    number = number_of(g, f)
+    if (number == 7 and g[K.seven_swap]) or (number == 0 and g[K.zero_rotate]):
         return 0
+    s = slot_of(g, f)
     h = hand(p)
     # available cards of the set besides f, colour by colour
     avail = 0
-    for c in range(4):
-        face = c * 13 + s
+    for c in range(N_COLORS):
+        face = face_at(g, c, s)
         if mode == 1 and face != f:
             continue
         avail += g[h + face] - (1 if face == f else 0)
     n = hsize(g, p)
-    if is_expert(g, p) and s == DRAW_TWO and g[K.stack_draw_two] and avail + 1 < n:
+    if is_expert(g, p) and role_of(g, f) == ROLE_DRAW_TWO and g[K.stack_draw_two] and avail + 1 < n:
         avail -= 1
-    if g[K.number_finish] and s >= 10 and avail + 1 >= n:
+    if g[K.number_finish] and number < 0 and avail + 1 >= n:
         avail = n - 2
     if avail <= 0:
         return 0
     # write f, then the others colour by colour
     k = 1
     g[O_PLAYED] = f
-    for c in range(4):
-        face = c * 13 + s
+    for c in range(N_COLORS):
+        face = face_at(g, c, s)
         if mode == 1 and face != f:
             continue
         extra = g[h + face] - (1 if face == f else 0)

@@ -10,7 +10,28 @@ from ..jit import njit, njit_typed
 
 from ...game.knobs import K
 from .. import layout as L
-from ..access import N_FACES, WILD, WILD_DRAW_FOUR, hand, hsize, param
+from ..access import (
+    MAX_COLORED_KINDS,
+    MAX_WILD_KINDS,
+    N_COLORS,
+    O_F_RESTRICTED,
+    ROLE_WILD_DRAW_FOUR,
+    colored_faces,
+    colored_kinds,
+    face_at,
+    hand,
+    hsize,
+    is_number,
+    is_wild,
+    n_faces,
+    number_of,
+    param,
+    restricted,
+    role_face,
+    set_bit,
+    slot_of,
+    wild_kinds,
+)
 from ..rng import chance, randint
 from ..rules_check import (
     candidate,
@@ -32,26 +53,27 @@ def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw: uniform over the legal cards."""
     h = hand(p)
     # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default);
-    # the cheap checks here, the rest in _bluffs.
+    # the cheap checks here, the rest in _bluffs. (A deck without W4: NO_FACE, never held.)
+    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)
     if (
         g[K.challenge] != 0
-        and g[h + WILD_DRAW_FOUR] > 0
+        and g[h + w4] > 0
         and param(g, p, L.BP.bluff_prob) > 0
-        and _bluffs(g, p, color, top)
+        and _bluffs(g, p, w4, color, top)
     ):
-        return WILD_DRAW_FOUR
+        return w4
     if (g[K.number_finish] and hsize(g, p) == 1) or g[S_SET_COLORS] != 0:
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
 
 
 @njit(cache=True)
-def _bluffs(g, p, color, top):
-    """The rest of choose_turn_card's bluff check: the Wild Draw Four goes against wd4_rule,
-    and p plays it with bluff_prob. A rare path, so a plain call: inlined, its checks cost
-    about 1 s of a cold compile."""
+def _bluffs(g, p, w4, color, top):
+    """The rest of choose_turn_card's bluff check: the Wild Draw Four w4 goes against
+    wd4_rule, and p plays it with bluff_prob. A rare path, so a plain call: inlined, its
+    checks cost about 1 s of a cold compile."""
     return (
-        legal_turn_card(g, p, WILD_DRAW_FOUR, color, top, True)
+        legal_turn_card(g, p, w4, color, top, True)
         and holds_forbidding_card(g, p, color, top)
         and chance(g, param(g, p, L.BP.bluff_prob))
     )
@@ -60,27 +82,41 @@ def _bluffs(g, p, color, top):
 @njit(cache=True, inline="always")
 def _pick_legal(g, h, color, top):
     """Uniform over the legal physical cards, in candidate order: the current colour's faces,
-    the top symbol in the other colours, Wild, Wild Draw Four (when wd4_rule allows it).
-    Same result as _pick_legal_slowly; counts are summed once instead of per candidate."""
-    base = h + color * 13
+    the top card's kind in the other colours, the wild faces (a restricted one, the Wild Draw
+    Four, when wd4_rule allows it). Same result as _pick_legal_slowly; counts are summed once
+    instead of per candidate. The loops run to the engine's maximum and stop at the deck's
+    count (access.py, "Loops over a deck's faces")."""
+    nck = colored_kinds(g)
+    base = h + face_at(g, color, 0)
     in_color = 0
-    for i in range(13):
+    for i in range(MAX_COLORED_KINDS):
+        if i == nck:
+            break
         in_color += g[base + i]
-    same_symbol = 0
-    if top < WILD:
-        s = top % 13
-        for c in range(4):
+    same_kind = 0
+    if not is_wild(g, top):
+        s = slot_of(g, top)
+        for c in range(N_COLORS):
             if c != color:
-                same_symbol += g[h + c * 13 + s]
-    wilds = g[h + WILD]
-    fours = g[h + WILD_DRAW_FOUR]
+                same_kind += g[h + face_at(g, c, s)]
+    first = colored_faces(g)
+    nw = wild_kinds(g)
+    wilds = 0  # unrestricted wild cards
+    fours = 0  # restricted ones, counted without a branch
+    for j in range(MAX_WILD_KINDS):
+        if j == nw:
+            break
+        count = g[h + first + j]
+        restricted_count = count * g[O_F_RESTRICTED + first + j]
+        fours += restricted_count
+        wilds += count - restricted_count
     if fours > 0:
         rule = g[K.wd4_rule]
         if rule == 0 and in_color > 0:
             fours = 0
-        elif rule == 1 and (in_color > 0 or same_symbol > 0):
+        elif rule == 1 and (in_color > 0 or same_kind > 0):
             fours = 0
-    total = in_color + same_symbol + wilds + fours
+    total = in_color + same_kind + wilds + fours
     if total == 0:
         return -1
     r = randint(g, total)
@@ -89,20 +125,31 @@ def _pick_legal(g, h, color, top):
         # <= r come before it (counted without a branch per face, which would be mispredicted)
         before = 0
         running = 0
-        for i in range(13):
+        for i in range(MAX_COLORED_KINDS):
+            if i == nck:
+                break
             running += g[base + i]
             before += 1 if running <= r else 0
-        return color * 13 + before
+        return face_at(g, color, before)
     r -= in_color
-    if r < same_symbol:
-        s = top % 13
-        for c in range(4):
+    if r < same_kind:
+        s = slot_of(g, top)
+        for c in range(N_COLORS):
             if c != color:
-                r -= g[h + c * 13 + s]
+                r -= g[h + face_at(g, c, s)]
                 if r < 0:
-                    return c * 13 + s
-    r -= same_symbol
-    return WILD if r < wilds else WILD_DRAW_FOUR
+                    return face_at(g, c, s)
+    r -= same_kind
+    unrestricted_only = fours == 0
+    for j in range(MAX_WILD_KINDS):
+        if j == nw:
+            break
+        f = first + j
+        if not (unrestricted_only and restricted(g, f)):
+            r -= g[h + f]
+            if r < 0:
+                return f
+    return -1
 
 
 @njit(cache=True, inline="always")
@@ -138,13 +185,14 @@ def _pick_legal_slowly(g, p, color, top):
 @njit_typed(I(G, I, I, I, I), cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
-    draw card is pkind (2 or 4), or ordinary-turn cards when pkind is 0. -1 when none."""
+    draw card has role pkind (ROLE_DRAW_TWO or ROLE_WILD_DRAW_FOUR), or ordinary-turn cards
+    when pkind is ROLE_NONE (0). -1 when none."""
     h = hand(p)
     held = held_candidates(g, p, color, top)  # only the candidates p holds, in candidate order
     total = 0
     rest = held
     while rest != 0:
-        f = candidate(lowest_bit(rest), color, top)
+        f = candidate(g, lowest_bit(rest), color, top)
         rest &= rest - 1
         if _may_put_down(g, p, f, color, top, pkind):
             total += g[h + f]
@@ -153,7 +201,7 @@ def choose_answer(g, p, color, top, pkind):
     r = randint(g, total)
     rest = held
     while rest != 0:
-        f = candidate(lowest_bit(rest), color, top)
+        f = candidate(g, lowest_bit(rest), color, top)
         rest &= rest - 1
         if _may_put_down(g, p, f, color, top, pkind):
             r -= g[h + f]
@@ -164,7 +212,7 @@ def choose_answer(g, p, color, top, pkind):
 
 @njit(cache=True, inline="always")
 def choose_color(g, p):
-    return randint(g, 4)
+    return randint(g, N_COLORS)
 
 
 @njit(cache=True, inline="always")
@@ -188,8 +236,8 @@ def set_face(g, p, r):
     """The r-th face (in face order) of the sum set in force that p holds."""
     faces = g[S_SET_FACES]
     h = hand(p)
-    for f in range(52):
-        if (faces >> f) & 1 and g[h + f] > 0:
+    for f in range(colored_faces(g)):
+        if is_number(g, f) and (faces >> set_bit(g, f)) & 1 and g[h + f] > 0:
             if r == 0:
                 return f
             r -= 1
@@ -201,7 +249,7 @@ def jump_move(g, p, f, idents, sums):
     """Uniform over its distinct moves: each identical face is one, each distinct multiset of
     faces forming a sum set is one; a sum set goes down in face order."""
     m = 0
-    n = f % 13
+    n = number_of(g, f)
     whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
     sets = 0
     if sums:
@@ -226,7 +274,7 @@ def uniform_card(g, p):
     """A physical card of p's hand, uniformly at random: one draw indexing the cards in face order."""
     h = hand(p)
     r = randint(g, hsize(g, p))
-    for f in range(N_FACES):
+    for f in range(n_faces(g)):
         r -= g[h + f]
         if r < 0:
             return f
