@@ -167,6 +167,16 @@ def test_a_discard_all_in_a_multi_play_discards_each_colour():
     assert discard_pile(pos)[-1] == events[0]["cards"][-1] and pos.record["plays"] == 4
 
 
+def test_a_jumped_in_discard_all_takes_the_jumpers_colour_down():
+    pos = Position(Rules(jump_in=True), ["RA R5 Y1", "B1 B2", "RA R8 R9 Y2", "B3 B4"], top="GA", color="G",
+                   deck=NO_MERCY)
+    events = pos.run(1)
+    assert events[0]["discard"] == ["R5"] and events[1] == {"ev": "uno", "p": 0}
+    assert events[2] == {"ev": "jump", "p": 2, "card": "RA", "color": "R", "discard": ["R8", "R9"]}
+    assert pos.hand(2) == ["Y2"] and pos.next_to_act == 3 and pos.record["plays"] == 5
+    assert discard_pile(pos)[-3:] == ["R8", "R9", "RA"]
+
+
 # ---------------------------------------------------------------- forced play of a drawn card
 
 

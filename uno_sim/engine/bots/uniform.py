@@ -182,6 +182,26 @@ def _pick_legal_slowly(g, p, color, top):
     return -1
 
 
+@njit_typed(I(G, I), cache=True)
+def _answer_by_value(g, p):
+    """stack_by_value: uniform over the physical cards answering the pending penalty (any
+    colour, any kind: every face is looked at, in face order)."""
+    h = hand(p)
+    total = 0
+    for f in range(n_faces(g)):
+        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
+            total += g[h + f]
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    for f in range(n_faces(g)):
+        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
+            r -= g[h + f]
+            if r < 0:
+                return f
+    return -1
+
+
 @njit_typed(I(G, I, I, I, I), cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
@@ -206,26 +226,6 @@ def choose_answer(g, p, color, top, pkind):
         f = candidate(g, lowest_bit(rest), color, top)
         rest &= rest - 1
         if _may_put_down(g, p, f, color, top, pkind):
-            r -= g[h + f]
-            if r < 0:
-                return f
-    return -1
-
-
-@njit_typed(I(G, I), cache=True)
-def _answer_by_value(g, p):
-    """stack_by_value: uniform over the physical cards answering the pending penalty (any
-    colour, any kind: every face is looked at, in face order)."""
-    h = hand(p)
-    total = 0
-    for f in range(n_faces(g)):
-        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
-            total += g[h + f]
-    if total == 0:
-        return -1
-    r = randint(g, total)
-    for f in range(n_faces(g)):
-        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
             r -= g[h + f]
             if r < 0:
                 return f
