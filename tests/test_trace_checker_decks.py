@@ -496,3 +496,40 @@ def test_winning_reverse_draw_card_hits_the_other_player_who_may_be_knocked_out(
         good = end(good, 0, "out", 3, **extra)
     bad = replaced(good, 5, D(0, pile[1:5], "penalty"))
     accepts_and_rejects(good, bad, "expected draw by seat 1")
+
+
+def test_mercy_last_standing_knockout_takes_the_worst_place_and_the_last_player_wins():
+    kinds = num(1, 2, 3, 4, 5)
+    g = [deal(kinds, [["G2", "G3", "Y4"], ["R2", "B4", "B5"]], ["R1", "B1"], mercy_limit=4, mode="last_standing")]
+    # seat 0 takes place 2 (the worst free), seat 1 place 1: it scores 2 + 1 - 2 * 1 = 1
+    good = g + [lead("R1"), D(0, ["B1"]), ko(0, 4, place=2)]
+    good = end(good, 1, "out", 1, draws=1, winner_points=1, knockouts=1, cards=[0, 3])
+    accepts_and_rejects(good, replaced(good, 3, ko(0, 4, place=1)), "knockout place 1")
+
+
+def test_winning_roulette_card_still_makes_its_victim_turn_up_cards():
+    """10.8: with last_card_penalty a winning roulette card still hits; without it the
+    round ends at once."""
+    kinds = num(1, 2, 3, 4, 5) + [kind("WC", False, 1, roulette=True)]
+    g = [deal(kinds, [["WC"], ["B4"], ["G2"]], ["R1", "Y2", "G4"])]
+    good = g + [lead("R1"), P(0, "WC", "G"), {"ev": "roulette", "p": 1, "color": "G"},
+                D(1, ["Y2", "G4"], "roulette")]
+    good = end(good, 0, "out", 1, plays=1, draws=2, winner_points=10 + 2)
+    no_penalty = copy.deepcopy(good)
+    no_penalty[0]["rules"]["last_card_penalty"] = False
+    accepts_and_rejects(good, no_penalty, "the round should end here")
+    dropped = end(copy.deepcopy(no_penalty[:3]), 0, "out", 1, plays=1, winner_points=4 + 2)
+    assert violations(dropped) == []
+
+
+def test_stack_by_value_identical_jump_in_answers_the_pending_penalty():
+    """10.8: an identical jump-in during a pending penalty is an answer like any other: seat
+    2 jumps in with the second RD, the penalty (4) passes to the player after it, seat 0."""
+    kinds = num(1, 2, 3, 4, 5) + [kind("D", True, 2, draw=2)]
+    hands = [["RD", "Y2", "Y3"], ["B3", "B4", "B5"], ["RD", "G2", "G3"]]
+    g = [deal(kinds, hands, ["R1"], max_turns=2, stack_by_value=True, jump_in=True)]
+    pile = g[0]["pile"][1:]
+    good = g + [lead("R1"), P(0, "RD"), {"ev": "jump", "p": 2, "card": "RD", "color": "R"},
+                D(0, pile[:4], "penalty")]
+    good = end(good, -1, "cap", 2, plays=2, draws=4, max_pending=4)
+    accepts_and_rejects(good, replaced(good, 4, D(1, pile[:4], "penalty")), "wrong player")
