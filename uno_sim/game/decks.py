@@ -98,7 +98,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .rules import RulesError
+from .errors import RulesError
 
 COLORS = ("R", "Y", "G", "B")  # colour letters in index order (the same as cards.py)
 N_COLORS = len(COLORS)

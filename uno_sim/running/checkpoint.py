@@ -139,10 +139,13 @@ def engine_identity() -> dict[str, str]:
 
 
 def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chunk: int) -> dict[str, Any]:
-    """Everything that decides a run's numbers (its name does not)."""
+    """Everything that decides a run's numbers (its name does not): a rule file's own deck
+    too, kind by kind (its `deck` knob reads only `custom`)."""
+    deck = {"deck": [k.to_table() for k in rules.custom_deck.kinds]} if rules.custom_deck is not None else {}
     return {
         "kind": kind,
         "rules": {k: v for k, v in rules.as_dict().items()},
+        **deck,
         "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} for b in bots],
         "seed": int(seed),
         kind: int(total),
