@@ -1,6 +1,6 @@
 """Rule files: the presets shipped in the package, and the user's own TOML files.
 
-A rule file is TOML with at most three top-level keys:
+A rule file is TOML with at most four top-level keys:
 
     description = "one line shown by `uno-sim presets`"
     extends = "stacking"          # optional: a built-in preset, or another file (relative to this one)
