@@ -124,7 +124,8 @@ KNOBS = tuple(DEFAULT_RULES)
 # default silently (older traces predate them). Read with `self.r.get(name, SEED_DEFAULTS[name])`
 # so the checker works whether or not the knob table lists them yet.
 SEED_DEFAULTS = {"sum_jump_in": "off", "sum_jump_win_only": False, "hand_sum_win": False,
-                 "wild_swap": False, "uno_catchers": "one", "match_rounds": 0}
+                 "wild_swap": False, "uno_catchers": "one", "match_rounds": 0,
+                 "deck": "classic"}  # the deck knob (SPEC 10.1): older deals lack it and play classic
 EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards")
 
 
