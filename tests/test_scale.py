@@ -190,6 +190,23 @@ def test_cluster_compare_sweep_and_match_are_byte_identical(tmp_path, scheduler)
     assert stats  # imported for the writers
 
 
+def test_a_rule_files_deck_plays_on_the_cluster_with_the_same_bytes(capsys, tmp_path, scheduler):
+    """The cluster's workers play the rule set's own deck (it travels with the pickled work)."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "diy-wild-draw-six.toml"
+    args = ["run", example, "--games", 30000, "--seed", 4]
+    code, _, err = cli(capsys, *args, "--workers", 2, "--out", tmp_path / "threads")
+    assert code == 0, err
+    code, _, err = cli(capsys, *args, "--cluster", scheduler, "--out", tmp_path / "cluster")
+    assert code == 0, err
+    same_files(tmp_path / "threads", tmp_path / "cluster", ["summary.csv", "distributions.csv"])
+    code, _, err = cli(capsys, "run", "standard", "--games", 30000, "--seed", 4, "--out", tmp_path / "classic")
+    assert code == 0, err
+    import pandas as pd
+
+    values = [pd.read_csv(tmp_path / name / "summary.csv").set_index("metric")["value"] for name in ("classic", "cluster")]
+    assert values[1]["mean_max_pending"] > values[0]["mean_max_pending"]  # Wild Draw Sixes were played
+
+
 def test_cluster_local_starts_its_own_workers(capsys, tmp_path):
     code, _, err = cli(capsys, "run", "stacking", "--games", 40000, "--seed", 9, "--out", tmp_path / "t")
     assert code == 0, err

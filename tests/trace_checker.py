@@ -152,7 +152,8 @@ KNOBS = tuple(DEFAULT_RULES)
 # default silently (older traces predate them). Read with `self.r.get(name, SEED_DEFAULTS[name])`
 # so the checker works whether or not the knob table lists them yet.
 SEED_DEFAULTS = {"sum_jump_in": "off", "sum_jump_win_only": False, "hand_sum_win": False,
-                 "wild_swap": False, "uno_catchers": "one", "match_rounds": 0}
+                 "wild_swap": False, "uno_catchers": "one", "match_rounds": 0,
+                 "deck": "classic"}  # the deck knob (SPEC 10.1): older deals lack it and play classic
 # R17: the knobs of SPEC 10 with their defaults (the knob table's once it lists them).
 SECTION10_DEFAULTS = {name: _TABLE_DEFAULTS.get(name, value) for name, value in
                       {"stack_by_value": False, "must_play_drawn": False, "mercy_limit": 0, "mercy_points": 250}.items()}

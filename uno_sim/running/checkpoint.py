@@ -140,11 +140,14 @@ def engine_identity() -> dict[str, str]:
 
 def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chunk: int,
                 skill_index: bool = False) -> dict[str, Any]:
-    """Everything that decides a run's numbers (its name does not); `skill_index`: the run is
-    the skill games played beside another (--skill), so marked."""
+    """Everything that decides a run's numbers (its name does not): a rule file's own deck
+    too, kind by kind (its `deck` knob reads only `custom`); `skill_index`: the run is the
+    skill games played beside another (--skill), so marked."""
+    deck = {"deck": [k.to_table() for k in rules.custom_deck.kinds]} if rules.custom_deck is not None else {}
     params = {
         "kind": kind,
         "rules": {k: v for k, v in rules.as_dict().items()},
+        **deck,
         "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} for b in bots],
         "seed": int(seed),
         kind: int(total),

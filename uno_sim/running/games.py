@@ -18,6 +18,7 @@ import pandas as pd
 
 from .. import stats
 from ..game.bots import Bot, pack_bots
+from ..game.decks import CLASSIC, Deck
 from .chunks import Threads, Unit, check_seats, run_chunks
 from .progress import SILENT, Progress, ProgressLike, as_progress
 from .records import records_frame
@@ -106,6 +107,7 @@ class GameWork:
     rotate: bool
     players: int
     teams: int
+    deck: Deck = CLASSIC  # the deck played (Rules.cards)
 
     what = "games"
     cap = 65536  # rows held at once: 65,536 games x 38 columns x 8 bytes = 20 MB
@@ -116,7 +118,7 @@ class GameWork:
         from ..engine.batch import start_chunk
 
         return start_chunk(self.packed, self.codes, self.params, self.key, first, n, rotate=self.rotate,
-                           workers=threads, stop=stop)
+                           workers=threads, stop=stop, deck=self.deck)
 
     def empty(self) -> stats.Aggregate:
         return stats.Aggregate(players=self.players, teams=self.teams, rotate=self.rotate)
@@ -131,7 +133,8 @@ def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fal
     from ..engine.keys import run_key
 
     codes, params = pack_bots(bots)
-    return GameWork(rules.pack(), codes, params, run_key(seed), bool(rotate_seats), rules.players, rules.teams)
+    return GameWork(rules.pack(), codes, params, run_key(seed), bool(rotate_seats), rules.players, rules.teams,
+                    rules.cards)
 
 
 class GameRun:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.bots import Bot, pack_bots
+from ..game.decks import CLASSIC, Deck
 from ..game.rules import Rules
 from ..stats.matches import MatchAggregate, summarize_matches
 from .chunks import Threads, Unit, check_seats, run_chunks
@@ -55,6 +56,7 @@ class MatchWork:
     rotate: bool
     scoring: str
     fixed_rounds: int
+    deck: Deck = CLASSIC  # the deck played (Rules.cards)
 
     what = "matches"
     cap = 16384
@@ -65,7 +67,8 @@ class MatchWork:
         from ..engine.batch import start_matches
 
         return start_matches(self.packed, self.codes, self.params, self.key, first, n,
-                             _seatings(self.players) if self.rotate else None, workers=threads, stop=stop)
+                             _seatings(self.players) if self.rotate else None, workers=threads, stop=stop,
+                             deck=self.deck)
 
     def empty(self) -> MatchAggregate:
         return MatchAggregate(players=self.players, teams=self.teams, rotate=self.rotate, scoring=self.scoring,
@@ -90,7 +93,8 @@ def match_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fa
     from ..engine.keys import run_key
 
     codes, params = pack_bots(bots)
-    return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats), rules.match_scoring, rules.match_rounds)
+    return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats),
+                     rules.match_scoring, rules.match_rounds, rules.cards)
 
 
 def simulate_matches(rules: Rules, bots: list[Bot], matches: int, seed: int, *, workers: int | None = None,

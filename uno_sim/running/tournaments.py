@@ -67,7 +67,7 @@ def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int
     units = []
     for t, table in enumerate(tables):
         codes, params = pack_bots([bots[b] for b in table])
-        work = GameWork(packed, codes, params, key, True, n, rules.teams)
+        work = GameWork(packed, codes, params, key, True, n, rules.teams, rules.cards)
         out = winners[t]
 
         def consume(first: int, count: int, partial, records, out=out) -> None:

@@ -25,10 +25,9 @@ def _cards(values, texts: Sequence[str] = FACE_TEXTS) -> list[str]:
     return [texts[int(f)] for f in values]
 
 
-def decode_events(buf: np.ndarray, length: int, players: int,
-                  texts: Sequence[str] = FACE_TEXTS) -> Iterator[dict]:
-    """Trace events (deal first, no end) from buf[0:length]; `texts`: the deck's face texts
-    (Deck.faces().texts; default the classic deck's)."""
+def decode_events(buf: np.ndarray, length: int, players: int, texts: Sequence[str] = FACE_TEXTS) -> Iterator[dict]:
+    """Trace events (deal first, no end) from buf[0:length]; `texts`: the face texts of the
+    deck played (its face table's `texts`; default the classic deck's)."""
     pos = 0
     while pos < length:
         code, size = int(buf[pos]), int(buf[pos + 1])
@@ -121,14 +120,16 @@ def end_event(record: dict, players: int) -> dict:
 
 
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None,
-              deck: Deck = CLASSIC) -> tuple[list[dict], dict]:
+              deck: Deck | None = None) -> tuple[list[dict], dict]:
     """Events and per-game record of game number `game` of the run with this key; `bots` are
-    per seat. The cards are those of deal number `deal` (default: `game`) of `deck`; a deck
-    other than the classic one is listed in the deal event (`deck`, its kinds)."""
+    per seat. The cards are those of deal number `deal` (default: `game`) of `deck` (default:
+    the rule set's own, `rules.cards`); a deck other than the classic one is listed in the deal
+    event (`deck`, its kinds)."""
     from ..engine.batch import trace_game
 
     packed = rules.pack()
     codes, params = pack_bots(bots)
+    deck = rules.cards if deck is None else deck
     size = _INITIAL_BUFFER
     while True:
         rec, buf = trace_game(packed, codes, params, key, game if deal is None else deal, size, deck)
