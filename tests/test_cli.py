@@ -303,9 +303,10 @@ def test_help_keeps_square_brackets(capsys):
     assert "'uno-sim[cluster]'" in out
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["presets"], ["show", "standard"], ["rules"], ["run", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["presets"], ["show", "standard"], ["show", "modern"], ["rules"],
+                                  ["decks"], ["run", "--help"]])
 def test_commands_that_simulate_nothing_import_no_heavy_library(argv):
-    """--help, presets, show and rules start in a fraction of a second: they import neither
+    """--help, presets, show, rules and decks start in a fraction of a second: they import neither
     the compiler (numba) nor pandas, matplotlib or scipy."""
     code = ("import io, sys, contextlib\n"
             "from uno_sim.cli.app import run_cli\n"

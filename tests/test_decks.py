@@ -517,3 +517,57 @@ def test_a_kind_round_trips_through_its_table(kind):
     again = kind_from_table(table)
     assert again.points_for(0) == kind.points_for(10)
     assert dataclasses.replace(again, points=kind.points) == kind
+
+
+# ------------------------------------------------------------------ what a kind does, in words
+
+@pytest.mark.parametrize("kind, words", [
+    (Kind("7", True, 2), "number 7"),
+    (Kind("S", True, 2, skip=1), "skip"),
+    (Kind("E", True, 1, skip=SKIP_ALL), "skip everyone (the player goes again)"),
+    (Kind("A", True, 3, discard_color=True), "discard all of its colour"),
+    (Kind("Q", True, 1), "no effect (matches colour or text)"),
+    (Kind("W", False, 4), "wild"),
+    (Kind("WR4", False, 8, draw=4, reverse=True), "wild, reverse, draw 4"),
+    (Kind("W4", False, 4, draw=4, restricted=True), "wild, draw 4, only as the Wild Draw Four rule allows (challengeable)"),
+    (Kind("WC", False, 8, roulette=True), "wild, colour roulette"),
+    (Kind("WS", False, 1, swap_hands=True, shuffle_hands=True), "wild, swap hands, shuffle hands"),
+])
+def test_a_kind_says_what_it_does(kind, words):
+    assert kind.describe() == words
+
+
+# ------------------------------------------------------------------ the rule set carries its deck
+
+def test_rules_carry_a_custom_deck_named_custom():
+    from uno_sim.game.rules import Rules
+
+    six = build_deck("classic", [], [Kind("W6", False, 4, draw=6)])
+    rules = Rules().with_deck(six)
+    assert (rules.deck, rules.cards, rules.as_dict()["deck"]) == ("custom", six, "custom")
+    assert Rules().with_deck(MODERN) == Rules(deck="modern") and Rules(deck="modern").custom_deck is None
+    assert Rules().cards == CLASSIC and Rules(deck="no-mercy").cards == NO_MERCY
+    # knob changes keep the deck; a new deck knob replaces it
+    assert rules.with_overrides(["players=3"]).cards == six
+    assert rules.replace(jump_in=True).cards == six
+    assert rules.with_overrides(["deck=classic"]) == Rules()
+    assert rules != Rules() and hash(rules) != hash(Rules())
+    with pytest.raises(RulesError, match="deck must be 'custom' with a rule file's own deck"):
+        Rules(deck="classic", custom_deck=six)
+    with pytest.raises(RulesError, match="the custom deck is the built-in modern deck"):
+        Rules(deck="custom", custom_deck=MODERN)
+    with pytest.raises(RulesError, match="deck must be one of classic, no-mercy, modern .got 'custom'."):
+        Rules(deck="custom")
+
+
+def test_the_deal_is_checked_against_the_deck_played():
+    from uno_sim.game.rules import Rules
+
+    assert Rules(players=10, hand_size=10).hand_size == 10  # 101 <= 108
+    with pytest.raises(RulesError, match="hand_size 11 is too large for 10 players with the classic deck of 108"):
+        Rules(players=10, hand_size=11)
+    assert Rules(players=10, hand_size=11, deck="modern").cards.size == 112  # 111 <= 112
+    assert Rules(players=10, hand_size=16, deck="no-mercy").hand_size == 16  # 161 <= 168
+    no_numbers = build_deck("classic", [str(n) for n in range(10)])
+    with pytest.raises(RulesError, match="first_card = number needs number cards"):
+        Rules(first_card="number", players=2, hand_size=3).with_deck(no_numbers)

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from uno_sim import cli
-from uno_sim.game.knobs import BY_NAME, DEFAULTS, INDEX, KNOBS, K, NAMES
+from uno_sim.game.knobs import BY_NAME, DEFAULTS, INDEX, KERNEL_NAMES, KNOBS, K, N_KNOBS, NAMES
 from uno_sim.game.rules import Rules
 
 import trace_checker
@@ -13,15 +13,25 @@ import replay
 
 
 def test_rules_fields_are_the_table():
+    """A field per knob, then the deck a rule file describes (not a knob: `deck` names it)."""
     fields = dataclasses.fields(Rules)
-    assert [f.name for f in fields] == list(NAMES)
-    assert {f.name: f.default for f in fields} == DEFAULTS
+    assert [f.name for f in fields] == list(NAMES) + ["custom_deck"]
+    assert {f.name: f.default for f in fields} == DEFAULTS | {"custom_deck": None}
     assert Rules().as_dict() == DEFAULTS
 
 
 def test_kernel_indices_are_the_table_order():
-    assert list(K) == list(range(len(KNOBS)))
-    assert K._fields == NAMES and INDEX == {name: i for i, name in enumerate(NAMES)}
+    assert list(K) == list(range(N_KNOBS))
+    assert K._fields == KERNEL_NAMES and INDEX == {name: i for i, name in enumerate(KERNEL_NAMES)}
+    assert KERNEL_NAMES == tuple(name for name in NAMES if BY_NAME[name].kernel)
+
+
+def test_only_the_deck_stays_out_of_the_kernel_array():
+    """The engine reads the deck's face tables (engine/state.py, deck_block), not the knob."""
+    assert [k.name for k in KNOBS if not k.kernel] == ["deck"]
+    packed = Rules().pack()
+    for word in BY_NAME["deck"].choices:
+        assert (Rules(deck=word).pack() == packed).all()
 
 
 # Words that are valid only together with another knob (rules._validate).
@@ -32,11 +42,13 @@ NEEDS = {("match_scoring", "chips"): {"match_rounds": 10}}
 def test_every_knob_is_described_packed_and_validated(knob):
     assert knob.meaning and knob.detail and knob.group
     packed = Rules().pack()
-    assert len(packed) == len(KNOBS)
-    if knob.choices:  # every word packs to its position
+    assert len(packed) == N_KNOBS
+    if knob.choices:  # every word is valid and, for a kernel knob, packs to its position
         for code, word in enumerate(knob.choices):
             rules = Rules(**{knob.name: word, **NEEDS.get((knob.name, word), {})})
-            assert rules.pack()[INDEX[knob.name]] == code
+            assert getattr(rules, knob.name) == word
+            if knob.kernel:
+                assert rules.pack()[INDEX[knob.name]] == code
     elif knob.values is not bool:  # bounds are enforced, with the knob named
         with pytest.raises(ValueError, match=knob.name):
             Rules(**{knob.name: type(knob.default)(knob.high) + 1})

@@ -114,3 +114,151 @@ def test_a_built_in_preset_cannot_extend_a_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(RulesError, match="a built-in preset can only extend built-in presets"):
         P.load("odd")
+
+
+# ---------------------------------------------------------------- [deck]: a rule file's own deck
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def kind(text, colored, copies, **fields):
+    """A [[deck.kinds]] entry as TOML."""
+    lines = ["[[deck.kinds]]", f'text = "{text}"', f"colored = {str(colored).lower()}", f"copies = {copies}"]
+    for name, value in fields.items():
+        lines.append(f"{name} = {value}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_deck_table_adds_kinds_after_the_base(tmp_path):
+    path = write(tmp_path / "six.toml", 'extends = "standard"\n[deck]\n'
+                 + kind("W6", False, 4, draw=6) + kind("E", True, 1, skip='"all"'))
+    rules = P.load(str(path))
+    assert rules.deck == "custom" and rules.as_dict()["deck"] == "custom"
+    deck = rules.cards
+    assert deck.texts == tuple("0123456789") + ("S", "R", "D", "W", "W4", "W6", "E")
+    assert deck.size == 108 + 4 + 4
+    assert (deck.kind("W6").draw, deck.kind("W6").colored, deck.kind("E").skip, deck.kind("E").cards) == (6, False, "all", 4)
+    # the knobs are the parent's: nothing but the deck changed
+    assert rules.replace(deck="classic") == P.load("standard")
+
+
+def test_a_kind_with_a_base_text_replaces_it_in_its_place(tmp_path):
+    path = write(tmp_path / "d3.toml", "[deck]\n" + kind("D", True, 1, draw=3, points=30))
+    deck = P.load(str(path)).cards
+    assert deck.texts == P.load("standard").cards.texts  # same kinds, same order
+    d = deck.kind("D")
+    assert (d.draw, d.copies, d.points, d.cards) == (3, 1, 30, 4)
+    assert deck.size == 108 - 4
+    assert deck.faces().texts[12] == "RD"  # still the 13th face of red
+
+
+def test_remove_drops_base_kinds(tmp_path):
+    path = write(tmp_path / "no4.toml", '[deck]\nbase = "modern"\nremove = ["W4", "WX"]\n')
+    rules = P.load(str(path))
+    assert rules.deck == "custom" and rules.cards.texts == tuple("0123456789") + ("S", "R", "D", "W", "WSH")
+    assert rules.cards.size == 112 - 4 - 3
+
+
+def test_a_deck_table_that_is_a_built_in_deck_is_named_after_it(tmp_path):
+    path = write(tmp_path / "m.toml", '[deck]\nbase = "modern"\n')
+    rules = P.load(str(path))
+    assert rules.deck == "modern" and rules.custom_deck is None and rules == P.load("modern")
+    path = write(tmp_path / "c.toml", '[deck]\nremove = ["WX"]\n')  # WX is no classic kind: nothing removed
+    assert P.load(str(path)).deck == "classic"
+
+
+def test_the_deck_follows_extends_and_the_knob_replaces_it(tmp_path):
+    write(tmp_path / "parent.toml", '[rules]\nhand_size = 5\n[deck]\n' + kind("W6", False, 4, draw=6))
+    child = write(tmp_path / "child.toml", 'extends = "parent.toml"\n[rules]\njump_in = true\n')
+    rules = P.load(str(child))
+    assert (rules.deck, rules.hand_size, rules.jump_in, "W6" in rules.cards) == ("custom", 5, True, True)
+    modern = write(tmp_path / "modern-child.toml", 'extends = "parent.toml"\n[rules]\ndeck = "modern"\n')
+    assert P.load(str(modern)).cards.name == "modern"
+    # a [deck] table below a parent's deck knob replaces the built-in deck
+    write(tmp_path / "nm.toml", '[rules]\ndeck = "no-mercy"\n')
+    own = write(tmp_path / "own.toml", 'extends = "nm.toml"\n[deck]\nbase = "classic"\n' + kind("E", True, 1, skip=1))
+    assert P.load(str(own)).cards.texts[-1] == "E" and P.load(str(own)).cards.size == 112
+    # --set deck=... replaces a file's own deck with a built-in one; other --set keep it
+    assert P.load(str(child), ["deck=no-mercy"]).cards.name == "no-mercy"
+    kept = P.load(str(child), ["players=3"])
+    assert (kept.players, kept.deck, kept.cards) == (3, "custom", rules.cards)
+
+
+def test_a_deck_that_holds_more_cards_allows_larger_hands(tmp_path):
+    with pytest.raises(RulesError, match="hand_size 30 is too large for 4 players with the classic deck of 108 cards"):
+        P.load("standard", ["hand_size=30"])
+    assert P.load("standard", ["hand_size=30", "deck=no-mercy"]).cards.size == 168  # 4 * 30 + 1 <= 168
+
+
+W = 'text = "WQ"\ncolored = false\ncopies = 2\n'  # the start of a wild kind WQ
+C = 'text = "Q"\ncolored = true\ncopies = 1\n'  # the start of a coloured kind Q
+ALL_NUMBERS = '"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"'
+
+BAD_DECKS = [
+    # (file text after `[deck]`, words of the one error line)
+    ('bse = "classic"\n', "unknown key 'bse' in [deck] (did you mean 'base'?)"),
+    ('base = "custom"\n', "deck base must be one of classic, no-mercy, modern (got 'custom')"),
+    ('remove = "WX"\n', "deck remove must be a list of kind texts"),
+    ('remove = ["Q9"]\n', "deck remove: the classic deck has no kind 'Q9'"),
+    ('remove = ["S", "S"]\n', "deck remove: 'S' is listed twice"),
+    ('remove = ["S"]\n' + kind("S", True, 1, skip=1), "deck kind 'S': both removed and given in kinds"),
+    ("[[deck.kinds]]\n" + C + 'colour = "red"\n', "deck kind 'Q': unknown field 'colour'"),
+    ('[[deck.kinds]]\ntext = "Q"\ncolored = true\n', "deck kind 'Q': 'copies' is required"),
+    ("[[deck.kinds]]\n" + C.replace("copies = 1", "copies = 17"), "deck kind 'Q': copies must be a whole number from 0 to 16 (got 17)"),
+    ("[[deck.kinds]]\n" + C + "draw = 2.0\n", "deck kind 'Q': draw must be a whole number from 0 to 50 (got 2.0)"),
+    ("[[deck.kinds]]\n" + C + "draw = 51\n", "deck kind 'Q': draw must be a whole number from 0 to 50"),
+    ("[[deck.kinds]]\n" + C + "skip = 2\n", "deck kind 'Q': skip must be 0, 1 or \"all\" (got 2)"),
+    ("[[deck.kinds]]\n" + C + 'reverse = "yes"\n', "deck kind 'Q': reverse must be true or false"),
+    ("[[deck.kinds]]\n" + C + "points = 1001\n", "deck kind 'Q': points must be a whole number from 0 to 1000"),
+    ('[[deck.kinds]]\ntext = "q"\ncolored = true\ncopies = 1\n', "deck kind 'q': a coloured kind's text must be"),
+    ('[[deck.kinds]]\ntext = "X6"\ncolored = false\ncopies = 1\n', "deck kind 'X6': a wild kind's text must be"),
+    ('[[deck.kinds]]\ntext = "7"\ncolored = true\ncopies = 1\ndraw = 2\n', "deck kind '7': a number kind has no effects"),
+    ("[[deck.kinds]]\n" + C + "number = 3\n", "deck kind 'Q': number = 3 needs the text '3'"),
+    ("[[deck.kinds]]\n" + W + "draw = 2\nroulette = true\n", "deck kind 'WQ': draw and roulette cannot go together"),
+    ("[[deck.kinds]]\n" + C + "draw = 2\nskip = 1\n", "deck kind 'Q': draw and skip cannot go together"),
+    ("[[deck.kinds]]\n" + W + "roulette = true\nskip = 1\n", "deck kind 'WQ': roulette and skip cannot go together"),
+    ("[[deck.kinds]]\n" + W + "restricted = true\n", "deck kind 'WQ': restricted needs draw"),
+    ("[[deck.kinds]]\n" + C + "draw = 4\nrestricted = true\n", "deck kind 'Q': a coloured kind cannot be restricted"),
+    ("[[deck.kinds]]\n" + C + "roulette = true\n", "deck kind 'Q': a coloured kind cannot have roulette"),
+    ("[[deck.kinds]]\n" + W + "number = 5\n", "deck kind 'WQ': a wild kind cannot have a number"),
+    ("[[deck.kinds]]\n" + W + "discard_color = true\n", "deck kind 'WQ': a wild kind cannot have discard_color"),
+    ("[[deck.kinds]]\n" + C + "[[deck.kinds]]\n" + C, "deck kind 'Q': duplicate text"),
+    (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W4"]\n',  # 4 wilds left for a 4 x 7 + 1 deal
+     "hand_size 7 is too large for 4 players with the custom deck of 4 cards (players * hand_size + 1 = 29 must be <= 4)"),
+    (f'remove = [{ALL_NUMBERS}]\n[rules]\nfirst_card = "number"\n',  # (a [rules] table after [deck])
+     "first_card = number needs number cards, and the custom deck has none"),
+    ("".join(kind(f"Q{i}", True, 0) for i in range(8)), "the custom deck has 21 coloured kinds; at most 20 are allowed"),
+    ("".join(kind(f"WQ{i}", False, 1) for i in range(7)), "the custom deck has 9 wild kinds; at most 8 are allowed"),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_DECKS, ids=[w[:40] for _, w in BAD_DECKS])
+def test_a_bad_deck_is_one_line_naming_the_file_and_the_kind_exit_2(capsys, tmp_path, text, words):
+    path = write(tmp_path / "bad.toml", "[deck]\n" + text)
+    for command in (["show", path], ["run", path, "--games", 10, "--out", tmp_path / "out"]):
+        code, out, err = invoke(capsys, *command)
+        assert code == 2 and out == "", (out, err)
+        assert err.count("\n") == 1 and err.startswith(f"error: rule file {str(path)!r}: "), err
+        assert words in err, err
+        assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_engine_holds_at_most_432_cards(capsys, tmp_path):
+    fits = write(tmp_path / "fits.toml", "[deck]\n" + "".join(kind(f"Q{i}", True, 16) for i in range(5)))
+    assert P.load(str(fits)).cards.size == 108 + 5 * 16 * 4 == 428
+    big = write(tmp_path / "big.toml", "[deck]\n" + "".join(kind(f"Q{i}", True, 16) for i in range(6)))
+    code, _, err = invoke(capsys, "show", big)
+    assert code == 2 and err.count("\n") == 1 and "big.toml" in err
+    assert "the custom deck has 492 cards; at most 432 are allowed" in err
+
+
+def test_the_deck_knob_and_a_deck_table_together_are_refused(capsys, tmp_path):
+    path = write(tmp_path / "both.toml", '[rules]\ndeck = "modern"\n[deck]\nbase = "classic"\n')
+    code, _, err = invoke(capsys, "show", path)
+    assert code == 2 and err.count("\n") == 1 and "both.toml" in err
+    assert "give the deck either as the knob deck under [rules] or as a [deck] table, not both" in err
+    code, _, err = invoke(capsys, "show", "standard", "--set", "deck=custom")
+    assert code == 2 and "bad value 'custom' for knob 'deck': choose one of classic, no-mercy, modern" in err

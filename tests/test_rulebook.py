@@ -163,3 +163,19 @@ def test_presets_do_not_point_outside(path):
 def test_forbidden_pattern_catches_what_it_should():
     assert FORBIDDEN.search("see SPEC 5") and FORBIDDEN.search("../shared/SPEC.md")
     assert not FORBIDDEN.search("RECORD_COLUMNS, spectrum, a special rule")
+
+
+def test_the_decks_chapter_holds_the_worked_example_as_shipped():
+    """The rulebook's DIY example is the file in examples/, word for word, and it parses."""
+    from uno_sim.game import presets
+
+    chapter = _section(PROSE, "Decks and your own cards")
+    example = ROOT / "examples" / "diy-wild-draw-six.toml"
+    blocks = re.findall(r"```toml\n(.*?)```", chapter, flags=re.S)
+    assert example.read_text(encoding="utf-8") in blocks
+    assert presets.load(str(example)).cards.size == 116
+    for field in ("text", "colored", "copies", "points", "number", "draw", "skip", "reverse", "restricted",
+                  "discard_color", "roulette", "swap_hands", "shuffle_hands"):
+        assert re.search(rf"^\| `{field}` \|", chapter, flags=re.M), f"deck field {field} has no row"
+    for deck in ("classic", "no-mercy", "modern"):
+        assert f"**`{deck}`**" in chapter

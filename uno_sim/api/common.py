@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..game import presets
 from ..game.errors import InputError
 from ..game.knobs import BY_NAME, MAX_PLAYERS
-from ..game.rules import Rules, build_rules, parse_assignments, parse_value
+from ..game.rules import Rules, parse_assignments, parse_value
 
 MAX_GAMES = 10**12  # games (or matches) per variant: far beyond a day's run, well inside int64 counts
 MAX_SEED = 2**63 - 1
@@ -42,10 +42,10 @@ def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequ
     check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
     given = override_dict(overrides)
     if isinstance(rules, Rules):
-        values = rules.as_dict() | {k: parse_value(k, v) for k, v in given.items()}
+        values = {k: parse_value(k, v) for k, v in given.items()}
         if players is not None:
             values["players"] = players
-        return "custom", build_rules(values)
+        return "custom", rules.with_overrides(values)
     spec = str(rules)
     return presets.find(spec).name, presets.load(spec, given, players)
 

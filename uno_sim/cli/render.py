@@ -65,6 +65,24 @@ def print_table(console: Console, table: Table) -> None:
         console.print(Text(line), soft_wrap=True)
 
 
+def deck_table(deck, zero_points: int = 0, title: str | None = None) -> RichTable:
+    """A deck's kinds (decks.Deck): text, colours, copies, cards, effects and points under
+    `zero_points`, and the total cards in the caption."""
+    table = RichTable(title=title, header_style="bold", caption=f"{len(deck.kinds)} kinds, {deck.size} cards",
+                      caption_justify="left")
+    for header, align in (("kind", "left"), ("colours", "left"), ("copies", "right"), ("cards", "right"),
+                          ("effects", "left"), ("points", "right")):
+        table.add_column(header, justify=align, no_wrap=header != "effects")
+    for kind in deck.kinds:
+        points = str(kind.points_for(zero_points))
+        if kind.points is None and kind.number == 0:
+            points += " (zero_points)"
+        table.add_row(kind.text, "R Y G B" if kind.colored else "wild",
+                      f"{kind.copies} each" if kind.colored else str(kind.copies), str(kind.cards),
+                      kind.describe(), points)
+    return table
+
+
 def _line(console: Console, text: str) -> None:
     """One line of plain text, never wrapped by rich (a pipe gets it whole)."""
     console.print(Text(text), soft_wrap=True)

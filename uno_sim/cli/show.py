@@ -1,4 +1,5 @@
-"""`uno-sim show PRESET`: every knob of a rule set, with its meaning."""
+"""`uno-sim show PRESET`: every knob of a rule set, with its meaning, and its deck when it is
+not the classic one."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from .. import api
 from ..game import presets as P
 from ..game.knobs import BY_NAME
 from . import options as O
-from .render import fmt_value, stdout
+from .render import deck_table, fmt_value, stdout
 
 
-def show(preset: O.Preset, players: O.Players = None, set_: O.Overrides = None) -> None:
-    """Every knob of a preset or rule file, with its value and meaning.
+@O.shared_options
+def show(preset, *, players, set_) -> None:
+    """Every knob of a preset or rule file, with its value and meaning; then its deck's card
+    kinds, unless it plays the classic deck.
 
     `*` marks the values that differ from the defaults (the official rules).
     """
@@ -36,3 +39,7 @@ def show(preset: O.Preset, players: O.Players = None, set_: O.Overrides = None) 
     console.print(table)
     console.print(f"{changed} knob(s) differ from the official defaults (marked *). "
                   "`uno-sim rules KNOB` explains a knob in full.")
+    deck = rules.cards
+    if deck.name != "classic":
+        console.print()
+        console.print(deck_table(deck, rules.zero_points, f"deck: {rules.deck} ({deck.size} cards)"))

@@ -98,7 +98,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from .rules import RulesError
+from .errors import RulesError
 
 COLORS = ("R", "Y", "G", "B")  # colour letters in index order (the same as cards.py)
 N_COLORS = len(COLORS)
@@ -247,6 +247,33 @@ class Kind:
         if self.number is None:
             del out["number"]
         return out
+
+    def describe(self) -> str:
+        """What a card of this kind does, in words (`uno-sim show`, `uno-sim decks`)."""
+        if self.is_number:
+            return f"number {self.number}"
+        words = []
+        if self.reverse:
+            words.append("reverse")
+        if self.skip == SKIP_ALL:
+            words.append("skip everyone (the player goes again)")
+        elif self.skip:
+            words.append("skip")
+        if self.draw:
+            words.append(f"draw {self.draw}")
+        if self.restricted:
+            words.append("only as the Wild Draw Four rule allows (challengeable)")
+        if self.discard_color:
+            words.append("discard all of its colour")
+        if self.roulette:
+            words.append("colour roulette")
+        if self.swap_hands:
+            words.append("swap hands")
+        if self.shuffle_hands:
+            words.append("shuffle hands")
+        if not self.colored:
+            words.insert(0, "wild")
+        return ", ".join(words) if words else "no effect (matches colour or text)"
 
     def to_table(self) -> dict[str, Any]:
         """The shortest rule-file table for this kind: text, colored, copies and the fields

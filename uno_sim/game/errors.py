@@ -10,6 +10,10 @@ class BadInput(ValueError):
     """Bad user input; the message names the offending value."""
 
 
+class RulesError(BadInput):
+    """Bad rule input (a knob, a preset, a rule file, a deck); the message names it."""
+
+
 class InputError(BadInput):
     """A bad option value (games, seed, workers, ...)."""
 

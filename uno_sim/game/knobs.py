@@ -1,7 +1,8 @@
 """The rule knobs: every knob declared once, here.
 
 Everything else is derived from `KNOBS`: the `Rules` fields, defaults and value checks
-(rules.py), the kernel's rule-array indices (`INDEX`, read by the engine as `K.<name>`),
+(rules.py), the kernel's rule-array indices (`INDEX`, read by the engine as `K.<name>`, for
+every knob but those marked `kernel=False`),
 `uno-sim show` and `uno-sim rules`, the rulebook's knob section (docs/RULES.md, checked by a
 test), the trace checker's defaults and the hypothesis rule sets in the tests.
 
@@ -26,6 +27,11 @@ class Knob:
     (default first; the kernel reads a word as its position in the tuple). Whole numbers and
     probabilities have inclusive bounds `low`..`high`. `meaning` is one line; `detail` the
     full rulebook entry; `sheet` the rule-sheet words it models (empty for extras).
+
+    `kernel`: the knob is in the kernel's rule array and some engine function reads it as
+    `K.<name>` (a test checks that each such knob is read). One knob is not: `deck` chooses
+    the cards, and the engine reads the chosen deck's face tables from the game array
+    (engine/state.py, deck_block), never the knob's word.
     """
 
     name: str
@@ -37,6 +43,7 @@ class Knob:
     low: float | None = None
     high: float | None = None
     group: str = ""
+    kernel: bool = True
 
     @property
     def choices(self) -> tuple[str, ...] | None:
@@ -79,7 +86,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("players", int, 4, "players at the table",
          "Seats 0..n-1, clockwise is increasing seat index. In a single game the dealer is seat "
          "n-1, so seat 0 acts first unless the lead card says otherwise. `players * hand_size + 1` "
-         "must not exceed 108.",
+         "must not exceed the cards in the deck (108 in the classic deck).",
          low=2, high=MAX_PLAYERS, group=G_TABLE),
     Knob("hand_size", int, 7, "cards dealt to each player",
          "Cards are dealt one at a time, starting left of the dealer. One sheet's quick game "
@@ -343,6 +350,38 @@ KNOBS: tuple[Knob, ...] = (
          "player) and the penalty is `uno_penalty` per catcher, drawn at once. Only matters with "
          "bots that forget UNO (`random:forget_uno=0.3`).",
          sheet="一个人捉到就罚3张牌，如此类推", group=G_UNO),
+    # -------------------------------------------------------------- decks of other kinds (No Mercy)
+    Knob("stack_by_value", bool, False, "any draw card at least as high as the last one answers a pending penalty",
+         "Every card that makes its victim draw (any kind with a draw value: Draw Two, Wild Draw "
+         "Four, a coloured Draw Four, Wild Draw Six or Ten, ...) starts or raises a pending penalty "
+         "carried by the next player. The victim may answer with any card whose draw value is at "
+         "least that of the last draw card of the chain, whatever its colour or kind, adding its "
+         "value and passing the penalty on; otherwise they draw the whole penalty and lose the "
+         "turn. A restricted answer (a Wild Draw Four) is legal whatever `wd4_rule` says and cannot "
+         "be challenged; an answer that also reverses flips the direction and the new next player "
+         "is the victim (with two players and `two_player_reverse = skip`: its own player). "
+         "Cannot be combined with the other `stack_*` knobs nor `deflect`.",
+         sheet="you can 'Stack' the penalty by playing a Draw Card from your hand of equal or higher value "
+               "… until someone can't play a Draw Card that equals or exceeds the value of the last card "
+               "played. That player then takes the full penalty",
+         group=G_STACK),
+    Knob("must_play_drawn", bool, False, "a playable card drawn on a turn must be played at once",
+         "After a turn draw, the last card drawn must be played at once when it could be played "
+         "without a bluff (a drawn Wild Draw Four only when `wd4_rule` allows it); the player has "
+         "no choice to keep it. Needs `play_drawn = any`.",
+         sheet="you MUST draw cards from the Draw Pile UNTIL YOU DRAW A CARD YOU CAN PLAY. Then, play that card",
+         group=G_TURN),
+    # -------------------------------------------------------------- (appended) the cards
+    Knob("deck", ("classic", "no-mercy", "modern"), "classic", "the deck played",
+         "`classic`: the 108 cards of the official rules. `no-mercy`: the 168 cards of UNO Show 'Em "
+         "No Mercy (Draw Four and Draw Six to Draw Ten cards, Skip Everyone, Discard All, Wild "
+         "Reverse Draw Four, Wild Colour Roulette; no plain Wild). `modern`: the classic cards plus "
+         "a Wild Shuffle Hands and three Wild Customizable cards (plain Wilds until a rule file "
+         "gives them effects), 112 cards. A rule file may instead describe its own deck in a "
+         "`[deck]` table (\"Decks and your own cards\"); the rule set's deck then reads `custom`, "
+         "and `--set deck=...` replaces it with a built-in deck. The deck must hold "
+         "`players * hand_size + 1` cards. `uno-sim decks` lists the built-in decks.",
+         sheet="UNO牌中空白牌用处 … 也可以自己进行DIY，创造一些自己设定的功能牌", group=G_TABLE, kernel=False),
 )
 
 BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}
@@ -350,12 +389,15 @@ NAMES: tuple[str, ...] = tuple(BY_NAME)
 DEFAULTS: dict[str, Any] = {k.name: k.default for k in KNOBS}
 CHOICES: dict[str, tuple[str, ...]] = {k.name: k.choices for k in KNOBS if k.choices}
 
-# The kernel's rule array: knob i at index i (a word as its position in `values`; a
+# The kernel's rule array: kernel knob i at index i (a word as its position in `values`; a
 # probability as a fixed-point threshold out of 2**32). The engine reads `K.<knob name>`, a
-# module-level namedtuple of plain ints that numba folds into constants.
-INDEX: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
-K = namedtuple("KnobIndex", NAMES)(*range(len(NAMES)))
-N_KNOBS = len(KNOBS)
+# module-level namedtuple of plain ints that numba folds into constants. Knobs with
+# `kernel=False` (the deck) are not in it.
+KERNEL_KNOBS: tuple[Knob, ...] = tuple(k for k in KNOBS if k.kernel)
+KERNEL_NAMES: tuple[str, ...] = tuple(k.name for k in KERNEL_KNOBS)
+INDEX: dict[str, int] = {name: i for i, name in enumerate(KERNEL_NAMES)}
+K = namedtuple("KnobIndex", KERNEL_NAMES)(*range(len(KERNEL_NAMES)))
+N_KNOBS = len(KERNEL_KNOBS)
 
 
 def _check_table() -> None:

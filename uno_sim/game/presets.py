@@ -1,17 +1,29 @@
 """Rule files: the presets shipped in the package, and the user's own TOML files.
 
-A rule file is TOML with at most three top-level keys:
+A rule file is TOML with at most four top-level keys:
 
     description = "one line shown by `uno-sim presets`"
     extends = "stacking"          # optional: a built-in preset, or another file (relative to this one)
     [rules]
     jump_in = true                # knobs (uno_sim/game/knobs.py); the rest comes from `extends` or the defaults
+    [deck]                        # optional: the file's own deck (game/decks.py, deck_from_toml)
+    base = "classic"
+    remove = ["W4"]
+    [[deck.kinds]]
+    text = "W6"
+    colored = false
+    copies = 4
+    draw = 6
 
 Wherever a preset name is accepted, a path to such a file is accepted too: anything ending in
 `.toml` or containing a path separator is read as a file. Every problem (a missing file, bad
 TOML, a file that is not UTF-8, an unknown top-level key, `rules` that is not a table, an
-unknown knob or bad value, an `extends` cycle or a missing parent) is a `RulesError` naming
-the preset or file and the problem.
+unknown knob or bad value, an `extends` cycle or a missing parent, a bad deck or card kind, a
+deck too small for the deal) is a `RulesError` naming the preset or file and the problem.
+
+The deck follows `extends` like the knobs: a file without `[deck]` plays its parent's deck,
+a `[deck]` table replaces the parent's deck as a whole (its `base` is a built-in deck), and
+the knob `deck` under `[rules]` chooses a built-in deck instead (a file cannot give both).
 
 The built-in presets are package data (uno_sim/game/preset_files/*.toml), read with importlib.resources,
 so an installed copy finds them from any folder.
@@ -26,10 +38,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .decks import CUSTOM, Deck, deck_from_toml
 from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
 
 PRESETS = resources.files("uno_sim.game") / "preset_files"
-TOP_LEVEL_KEYS = ("description", "extends", "rules")
+TOP_LEVEL_KEYS = ("description", "extends", "rules", "deck")
 
 
 @dataclass(frozen=True)
@@ -107,8 +120,15 @@ def read(source: RuleSource) -> dict[str, Any]:
     return data
 
 
-def knob_table(source: RuleSource, _seen: tuple[str, ...] = ()) -> dict[str, Any]:
+def knob_table(source: RuleSource) -> dict[str, Any]:
     """The merged knobs of a rule source, following `extends` (parents first)."""
+    return rule_parts(source)[0]
+
+
+def rule_parts(source: RuleSource, _seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], Deck | None]:
+    """(merged knobs, deck) of a rule source, following `extends` (parents first). The deck
+    is the nearest `[deck]` table's (None: the built-in deck of the knob `deck`); a `deck`
+    knob given after that table wins over it."""
     key = source.what
     if key in _seen:
         raise RulesError(f"{source.what} extends itself (via {' -> '.join(_seen + (key,))})")
@@ -122,14 +142,24 @@ def knob_table(source: RuleSource, _seen: tuple[str, ...] = ()) -> dict[str, Any
             raise RulesError(f"{source.what}: extends {parent!r}: {exc}") from None
         if source.path is None and parent_source.path is not None:
             raise RulesError(f"{source.what}: a built-in preset can only extend built-in presets")
-        base = knob_table(parent_source, _seen + (key,))
+        base, deck = rule_parts(parent_source, _seen + (key,))
+    else:
+        deck = None
     knobs = dict(data.get("rules", {}))
     for name, value in knobs.items():
         try:
             parse_value(name, value)
         except RulesError as exc:
             raise RulesError(f"{source.what}: {exc}") from None
-    return base | knobs
+    if "deck" in data:
+        if "deck" in knobs:
+            raise RulesError(f"{source.what}: give the deck either as the knob deck under [rules] or as a [deck] "
+                             "table, not both")
+        deck = deck_from_toml(data["deck"], source.what)
+        base = {k: v for k, v in base.items() if k != "deck"}
+    elif "deck" in knobs:
+        deck = None
+    return base | knobs, deck
 
 
 def description(source: RuleSource) -> str:
@@ -139,16 +169,23 @@ def description(source: RuleSource) -> str:
 def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players: int | None = None) -> Rules:
     """Rules of a preset or rule file, with `--set` overrides and `--players` applied last."""
     source = find(spec)
-    table = knob_table(source)
+    table, deck = rule_parts(source)
     try:
-        rules = build_rules(table)
+        rules = build_rules(table) if deck is None else _with_deck(table, deck)
     except RulesError as exc:
         raise RulesError(f"{source.what}: {exc}") from None
-    values = rules.as_dict()
+    values: dict[str, Any] = {}
     if overrides:
         if isinstance(overrides, list):
             overrides = parse_assignments(overrides)
         values |= {k: parse_value(k, v) for k, v in overrides.items()}
     if players is not None:
         values["players"] = players
-    return build_rules(values)
+    return rules.with_overrides(values)
+
+
+def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:
+    """Rules of the knobs playing a rule file's deck (named when it is a built-in deck)."""
+    knobs = {name: parse_value(name, value) for name, value in table.items()}
+    name = deck.name
+    return Rules(**knobs, deck=name, custom_deck=deck if name == CUSTOM else None)

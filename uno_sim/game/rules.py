@@ -1,8 +1,11 @@
 """Rules: a rule set built from the knob table (knobs.py), its validation and kernel packing.
 
 A `Rules` value is frozen and always valid: constructing one validates it, and every error
-message names the offending knob. The kernel never sees a `Rules`; it reads the int array
-built by `pack()` (knob i at index i, `knobs.K`). Presets and rule files: presets.py.
+message names the offending knob. Besides the knobs it carries the deck played: the
+built-in deck the `deck` knob names, or a rule file's own deck (`custom_deck`, with `deck`
+then reading `custom`); `rules.cards` is that `Deck` either way. The kernel never sees a
+`Rules`; it reads the int array built by `pack()` (kernel knob i at index i, `knobs.K`) and
+the deck's face tables. Presets and rule files: presets.py.
 """
 
 from __future__ import annotations
@@ -10,13 +13,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from . import decks
+from .errors import BadInput, RulesError  # noqa: F401  (RulesError is imported from here too)
+from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KERNEL_KNOBS, KNOBS, N_KNOBS, Knob
 from .packing import fixed_point
-from .errors import BadInput
-from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KNOBS, N_KNOBS, Knob
 
-
-class RulesError(BadInput):
-    """Bad rule input; the message names the knob or preset."""
+CUSTOM_DECK = decks.CUSTOM  # the `deck` of a rule set playing a rule file's own deck
 
 
 def _field_type(knob: Knob) -> type:
@@ -30,25 +32,43 @@ class _RulesMethods:
         _validate(self)
 
     def replace(self, **changes: Any) -> "Rules":
+        """This rule set with fields changed; a new `deck` drops a rule file's own deck."""
+        if "deck" in changes and "custom_deck" not in changes:
+            changes["custom_deck"] = None
         return dataclasses.replace(self, **changes)
 
     def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Every knob's value, in table order (`deck` is `custom` for a rule file's own deck)."""
+        return {k.name: getattr(self, k.name) for k in KNOBS}
 
-    def with_overrides(self, overrides: dict[str, str] | list[str]) -> "Rules":
-        """Apply `--set KNOB=VALUE` overrides (strings, parsed by the knob's type)."""
+    @property
+    def cards(self) -> decks.Deck:
+        """The deck played: a rule file's own deck, else the built-in deck `deck` names."""
+        return self.custom_deck if self.custom_deck is not None else decks.builtin_deck(self.deck)
+
+    def with_deck(self, deck: decks.Deck) -> "Rules":
+        """This rule set playing `deck`: `deck` names it when it is a built-in deck, else it is
+        carried as the custom deck."""
+        name = deck.name
+        return dataclasses.replace(self, deck=name, custom_deck=deck if name == CUSTOM_DECK else None)
+
+    def with_overrides(self, overrides: dict[str, Any] | list[str]) -> "Rules":
+        """Apply `--set KNOB=VALUE` overrides (text, parsed by the knob's type, or typed
+        values); a rule file's own deck stays unless `deck` is among them."""
         if isinstance(overrides, list):
             overrides = parse_assignments(overrides)
         values = {name: parse_value(name, text) for name, text in overrides.items()}
-        return build_rules(self.as_dict() | values)
+        if not values:
+            return self
+        return self.replace(**values)
 
     def pack(self):
-        """The int64 rule array the kernel reads: knob i at index i (knobs.K), a word as its
-        position in the knob's values, a probability in fixed point."""
+        """The int64 rule array the kernel reads: kernel knob i at index i (knobs.K), a word as
+        its position in the knob's values, a probability in fixed point."""
         import numpy as np  # here, so that describing rules needs no numpy
 
         packed = np.zeros(N_KNOBS, dtype=np.int64)
-        for knob in KNOBS:
+        for knob in KERNEL_KNOBS:
             value = getattr(self, knob.name)
             if knob.choices:
                 value = knob.choices.index(value)
@@ -58,16 +78,19 @@ class _RulesMethods:
         return packed
 
 
-# One rule set: every knob of the table (defaults are the official rules). Frozen, and always
-# valid: constructing one validates it, and every error message names the offending knob.
+# One rule set: every knob of the table (defaults are the official rules), then the deck a rule
+# file describes (None: the built-in deck the `deck` knob names). Frozen, and always valid:
+# constructing one validates it, and every error message names the offending knob.
 Rules = dataclasses.make_dataclass(
     "Rules",
-    [(k.name, _field_type(k), dataclasses.field(default=k.default)) for k in KNOBS],
+    [(k.name, _field_type(k), dataclasses.field(default=k.default)) for k in KNOBS]
+    + [("custom_deck", Any, dataclasses.field(default=None, repr=False))],
     bases=(_RulesMethods,),
     frozen=True,
 )
 Rules.__module__ = __name__
-Rules.__doc__ = "One rule set: a field per knob of uno_sim/game/knobs.py (defaults: the official rules)."
+Rules.__doc__ = ("One rule set: a field per knob of uno_sim/game/knobs.py (defaults: the official rules), "
+                 "and `custom_deck`, a rule file's own deck (`cards` is the deck played).")
 
 
 def knob_type(name: str) -> type:
@@ -136,8 +159,11 @@ def _validate(r: Rules) -> None:
         if not cond:
             raise RulesError(f"invalid rules: {knob} {why}")
 
+    _validate_deck(r)
     for knob in KNOBS:  # each knob's own type and bounds, from the table
         name, value = knob.name, getattr(r, knob.name)
+        if name == "deck" and r.custom_deck is not None:
+            continue  # checked by _validate_deck
         if knob.choices:
             need(value in knob.choices, name, f"must be one of {', '.join(knob.choices)} (got {value!r})")
         elif knob.values is bool:
@@ -148,11 +174,8 @@ def _validate(r: Rules) -> None:
                 name,
                 f"must be between {knob.describe_values().replace('..', ' and ')} (got {value!r})",
             )
-    need(
-        r.players * r.hand_size + 1 <= 108,
-        "hand_size",
-        f"{r.hand_size} is too large for {r.players} players (players * hand_size + 1 must be <= 108)",
-    )
+    # the deck against the numbers: a deal and a lead card, a number card for first_card = number
+    decks.check_deck_fits(r.cards, r.players, r.hand_size, r.first_card, getattr(r, "mercy_limit", 0))
     need(r.teams >= 0 and r.teams != 1, "teams", f"must be 0 (no teams) or at least 2 (got {r.teams})")
     need(
         r.teams == 0 or r.players % r.teams == 0,
@@ -160,6 +183,14 @@ def _validate(r: Rules) -> None:
         f"{r.teams} does not divide players = {r.players}",
     )
     need(not r.deflect or r.stack_draw_two, "deflect", "needs stack_draw_two = true")
+    need(
+        not r.stack_by_value or not (r.stack_draw_two or r.stack_draw_four or r.stack_four_on_two
+                                     or r.stack_two_on_four or r.deflect),
+        "stack_by_value",
+        "cannot be combined with stack_draw_two, stack_draw_four, stack_four_on_two, stack_two_on_four "
+        "or deflect",
+    )
+    need(not r.must_play_drawn or r.play_drawn == "any", "must_play_drawn", "needs play_drawn = any")
     need(
         not r.sum_jump_win_only or r.sum_jump_in != "off",
         "sum_jump_win_only",
@@ -177,3 +208,19 @@ def _validate(r: Rules) -> None:
         "target does not apply)",
     )
 
+
+
+def _validate_deck(r: Rules) -> None:
+    """`deck` and `custom_deck` agree: a built-in deck's name without a custom deck, or
+    `custom` with a custom deck that is none of the built-in decks; and the deck fits the
+    engine (decks.check_engine_limits)."""
+    if r.custom_deck is None:
+        return
+    if not isinstance(r.custom_deck, decks.Deck):
+        raise RulesError(f"invalid rules: custom_deck must be a Deck (got {r.custom_deck!r})")
+    if r.custom_deck.name != CUSTOM_DECK:
+        raise RulesError(f"invalid rules: the custom deck is the built-in {r.custom_deck.name} deck; "
+                         f"give deck = {r.custom_deck.name!r} instead (Rules.with_deck does)")
+    if r.deck != CUSTOM_DECK:
+        raise RulesError(f"invalid rules: deck must be {CUSTOM_DECK!r} with a rule file's own deck (got {r.deck!r})")
+    decks.check_engine_limits(r.custom_deck)
