@@ -61,9 +61,9 @@ class Comparison(VariantCharts):
         return sum((r.startup for r in self.runs), Startup())
 
     def tables(self, all_metrics: bool = False):
-        from ..output.tables import compare_table
+        from ..output.tables import compare_tables
 
-        return [compare_table(self, all_metrics)]
+        return compare_tables(self, all_metrics)
 
     def to_dict(self) -> dict:
         """What `uno-sim compare --json` prints: headline, summary and differences rows."""
