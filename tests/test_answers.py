@@ -207,10 +207,11 @@ def test_a_cold_start_compiles_every_kernel_at_once(monkeypatch):
 def test_the_compile_message_estimates_from_the_machine_and_never_says_only():
     every = list(warmup.KERNELS)
     reference = sum(warmup.REFERENCE_SECONDS.values())
-    # the reference machine, idle: the reference time; twice as slow: twice; 4 processes on 2 cores: twice again
+    # the reference machine, idle: the reference time; twice as slow: twice; load 4 on 2 cores: twice again
     assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 0.0, 2) == pytest.approx(reference)
+    assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 1.5, 2) == pytest.approx(reference)
     assert warmup.compile_estimate(every, 2 * warmup.REFERENCE_PROBE, 0.0, 2) == pytest.approx(2 * reference)
-    assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 3.0, 2) == pytest.approx(2 * reference)
+    assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 4.0, 2) == pytest.approx(2 * reference)
     assert warmup.compile_estimate(["trace"], warmup.REFERENCE_PROBE, 0.0, 8) == warmup.REFERENCE_SECONDS["trace"]
     assert warmup.rough_time(34) == "about 30 s"
     assert warmup.rough_time(3) == "about 10 s"
