@@ -8,6 +8,8 @@ the engine's property tests.
   points 0-1000, draw 0-50, skip 0/1/all, and every allowed combination of flags).
 - `random_decks(...)`: a valid deck: now and then a built-in deck, otherwise random kinds
   with unique texts, padded (more copies, then more number kinds) to at least `min_cards`.
+- `engine_decks(min_cards, number_cards)`: a valid deck within the engine's limits
+  (`check_engine_limits`: coloured and wild kinds, deck size), for a table of players.
 - `random_deck_tables()`: a rule file's `[deck]` table (a built-in base, some texts removed,
   some kinds replaced, some added) together with the deck it must give, worked out here
   independently of `build_deck`.
@@ -21,7 +23,8 @@ import string
 from hypothesis import strategies as st
 
 from uno_sim.game.decks import (
-    BUILTIN_DECKS, DECK_NAMES, MAX_COPIES, MAX_DRAW, MAX_POINTS, SKIP_ALL, Deck, Kind,
+    BUILTIN_DECKS, DECK_NAMES, MAX_COLORED_KINDS, MAX_COPIES, MAX_DECK_SIZE, MAX_DRAW, MAX_POINTS,
+    MAX_WILD_KINDS, SKIP_ALL, Deck, Kind, check_engine_limits,
 )
 
 _ALNUM = string.ascii_uppercase + string.digits
@@ -121,6 +124,31 @@ def random_decks(draw, min_cards: int = 0, number_cards: bool = False, max_kinds
             return deck
     kinds = draw(st.lists(random_kinds(), min_size=1, max_size=max_kinds, unique_by=lambda k: k.text))
     return Deck(tuple(_pad(kinds, min_cards, number_cards)))
+
+
+@st.composite
+def engine_decks(draw, min_cards: int = 0, number_cards: bool = False) -> Deck:
+    """A valid deck of at least `min_cards` cards (number cards when `number_cards`) that the
+    engine can hold: at most MAX_COLORED_KINDS coloured and MAX_WILD_KINDS wild kinds and
+    MAX_DECK_SIZE cards. Sometimes a built-in deck, otherwise random kinds of every sort."""
+    if draw(st.integers(0, 5)) == 0:
+        deck = BUILTIN_DECKS[draw(st.sampled_from(DECK_NAMES))]
+        if deck.size >= min_cards and (deck.number_cards or not number_cards):
+            return deck
+    # padding may add number kinds (at most 10), so leave room for them among the coloured kinds
+    unique = dict(unique_by=lambda k: k.text)
+    colored = draw(st.lists(random_kinds(colored=True), max_size=MAX_COLORED_KINDS - 10, **unique))
+    wild = draw(st.lists(random_kinds(colored=False), max_size=MAX_WILD_KINDS, **unique)
+                .filter(lambda ks: not {k.text for k in ks} & {k.text for k in colored}))
+    kinds = colored + wild
+    if not kinds:
+        kinds = [Kind("1", True, 1)]
+    while sum(k.cards for k in kinds) > MAX_DECK_SIZE:  # the largest kind gives up copies
+        i = max(range(len(kinds)), key=lambda j: kinds[j].cards)
+        kinds[i] = dataclasses.replace(kinds[i], copies=kinds[i].copies // 2)
+    deck = Deck(tuple(_pad(kinds, min_cards, number_cards)))
+    check_engine_limits(deck)
+    return deck
 
 
 @st.composite

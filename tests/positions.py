@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 
 from uno_sim.game.bots import Bot, pack_bots
-from uno_sim.game.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
-from uno_sim.game.decks import CLASSIC, ROLE_DRAW_TWO, ROLE_NONE, ROLE_WILD_DRAW_FOUR
+from uno_sim.game.cards import COLORS, parse_face
+from uno_sim.game.decks import CLASSIC, ROLE_DRAW_TWO, ROLE_NONE, ROLE_WILD_DRAW_FOUR, Deck
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.play import continue_round, start_round
@@ -61,6 +61,8 @@ class Position:
     out: dict[int, int] = field(default_factory=dict)  # seat -> place (last_standing)
     seed: int = 7
     prev_color: str | None = None  # colour current before the top card (default: the current colour)
+    deck: Deck = CLASSIC  # cards are written in this deck's face texts
+    pending_draw: int = 0  # stack_by_value: draw value of the chain's last draw card (default: pending_kind)
     g: np.ndarray | None = None
 
     def build(self) -> np.ndarray:
@@ -68,8 +70,14 @@ class Position:
         assert len(self.hands) == n
         packed = self.rules.pack()
         codes, params = pack_bots(self.bots or [Bot("random")] * n)
+        table = self.deck.faces(self.rules.zero_points)
+        self.table = table
+
+        def cards(text: str) -> list[int]:
+            return [table.face(t) for t in text.split()]
+
         g = np.zeros(S.O_TRACE + 200_000, dtype=np.int64)
-        g[: S.N_CONFIG] = S.make_config(packed, codes, params)
+        g[: S.N_CONFIG] = S.make_config(packed, codes, params, self.deck)
         g[S.O_CAPACITY] = len(g)
         seed_game(g, np.uint64(12345), self.seed)
         g[S.S_DIR] = self.direction
@@ -86,23 +94,26 @@ class Position:
             for f in cards(text):
                 g[S.O_HANDS + seat * S.HAND_WIDTH + f] += 1
                 g[S.O_HSIZE + seat] += 1
-        disc = cards(self.discard_below) + [parse_face(self.top)]
+        disc = cards(self.discard_below) + [table.face(self.top)]
         g[S.O_DISC : S.O_DISC + len(disc)] = disc
         g[S.S_NDISC] = len(disc)
         pile = cards(self.pile)[::-1]  # stored bottom first
         g[S.O_PILE : S.O_PILE + len(pile)] = pile
         g[S.S_NPILE] = len(pile)
-        top = parse_face(self.top)
-        color = self.color or (face_text(top)[0] if top < 52 else None)
+        top = table.face(self.top)
+        color = self.color or (COLORS[table.color[top]] if table.color[top] >= 0 else None)
         assert color is not None, "a wild top card needs a colour"
         g[S.S_COLOR] = COLORS.index(color)
         g[S.S_PREV_COLOR] = COLORS.index(self.prev_color or color)
         g[S.S_NEXT] = self.to_act
         g[S.S_PENDING] = self.pending
         g[S.S_PKIND] = {0: ROLE_NONE, 2: ROLE_DRAW_TWO, 4: ROLE_WILD_DRAW_FOUR}[self.pending_kind]
+        if self.rules.stack_by_value and self.pending:
+            g[S.S_PKIND] = S.PKIND_BY_VALUE
+            g[S.S_PDRAW] = self.pending_draw or self.pending_kind
         if self.challengeable_by_victim is not None:
             g[S.S_CHAL_OK] = 1
-            g[S.S_CHAL_DRAW] = CLASSIC.faces().draw[parse_face("W4")]
+            g[S.S_CHAL_DRAW] = table.draw[table.face("W4")]
             g[S.S_CHAL_PLAYER] = self.challengeable_by_victim[0]
             g[S.S_CHAL_GUILTY] = int(self.challengeable_by_victim[1])
         self.g = g
@@ -117,12 +128,13 @@ class Position:
         continue_from(g, turns)
         end = int(g[S.S_TPOS])
         assert not g[S.S_OVERFLOW]
-        return list(decode_events(g[start:end], end - start, self.rules.players))
+        return list(decode_events(g[start:end], end - start, self.rules.players, self.table.texts))
 
     # ---- reading the state after run()
     def hand(self, seat: int) -> list[str]:
-        row = self.g[S.O_HANDS + seat * S.HAND_WIDTH : S.O_HANDS + seat * S.HAND_WIDTH + N_FACES]
-        return [FACE_TEXTS[f] for f in range(N_FACES) for _ in range(int(row[f]))]
+        n = self.table.n_faces
+        row = self.g[S.O_HANDS + seat * S.HAND_WIDTH : S.O_HANDS + seat * S.HAND_WIDTH + n]
+        return [self.table.texts[f] for f in range(n) for _ in range(int(row[f]))]
 
     def hand_size(self, seat: int) -> int:
         return int(self.g[S.O_HSIZE + seat])

@@ -4,6 +4,7 @@ import json
 
 from hypothesis import strategies as st
 
+from decks_strategy import engine_decks
 from trace_checker import check_trace_lines
 from uno_sim.game.bots import Bot
 from uno_sim.game.knobs import KNOBS
@@ -12,20 +13,22 @@ from uno_sim.game.rules import Rules
 from uno_sim.running.trace import trace_one
 
 
-def replay(rules: Rules, games: int, seed: int = 1, bots=None):
-    """Trace `games` games, replay them; returns (reports, engine records)."""
+def replay(rules: Rules, games: int, seed: int = 1, bots=None, deck=None):
+    """Trace `games` games (with `deck` when given: trace_one's `deck` keyword), replay them;
+    returns (reports, engine records)."""
     bots = bots or [Bot("random")] * rules.players
     key = run_key(seed)
     lines, records = [], []
+    extra = {} if deck is None else {"deck": deck}
     for game in range(games):
-        events, record = trace_one(rules, bots, key, game)
+        events, record = trace_one(rules, bots, key, game, **extra)
         lines.extend(json.dumps(e) for e in events)
         records.append(record)
     return check_trace_lines(lines), records
 
 
-def assert_clean(rules: Rules, games: int, seed: int = 1, bots=None):
-    reports, records = replay(rules, games, seed, bots)
+def assert_clean(rules: Rules, games: int, seed: int = 1, bots=None, deck=None):
+    reports, records = replay(rules, games, seed, bots, deck)
     assert len(reports) == games
     problems = [(r.game, v) for r in reports for v in r.violations]
     assert not problems, problems[:5]
@@ -54,6 +57,9 @@ _NUMBER_RANGES = {
     "match_rounds": st.sampled_from([0, 10]),
     "teams": None,  # depends on players
     "players": None,
+    # SPEC 10's knobs (drawn once the knob table lists them)
+    "mercy_limit": None,  # 0 or above hand_size, drawn below
+    "mercy_points": st.sampled_from([0, 250]),
 }
 
 
@@ -75,6 +81,21 @@ def rule_sets(draw, keep_default=()):
     values["players"] = draw(st.integers(2, 10))
     values["hand_size"] = draw(st.integers(1, min(12, 107 // values["players"])))
     values["teams"] = draw(st.sampled_from([0] + [k for k in range(2, values["players"] + 1) if values["players"] % k == 0]))
+    if any(k.name == "mercy_limit" for k in KNOBS) and "mercy_limit" not in keep_default:
+        # 0 (off) or above hand_size; not with teams
+        values["mercy_limit"] = 0 if values["teams"] or draw(st.booleans()) else draw(
+            st.integers(values["hand_size"] + 1, values["hand_size"] + 20))
     return values
+
+
+@st.composite
+def rule_sets_with_decks(draw, keep_default=()):
+    """(rule set, deck): a rule set as rule_sets draws it and a random deck valid for it
+    (at least players * hand_size + 1 cards, number cards under first_card = number, within
+    the engine's limits), for the engine's replays once it plays every kind (SPEC 10)."""
+    values = draw(rule_sets(keep_default))
+    deck = draw(engine_decks(min_cards=values["players"] * values["hand_size"] + 1,
+                             number_cards=values["first_card"] == "number"))
+    return values, deck
 
 

@@ -24,6 +24,13 @@ from uno_sim.game.rules import Rules, RulesError
         ({"hand_size": 0}, "hand_size"),
         ({"deflect": True}, "deflect"),
         ({"draw_rule": "until_playable", "play_drawn": "none"}, "until_playable"),
+        ({"stack_by_value": True, "stack_draw_two": True}, "stack_by_value"),
+        ({"stack_by_value": True, "stack_draw_four": True}, "stack_by_value"),
+        ({"stack_by_value": True, "stack_four_on_two": True}, "stack_by_value"),
+        ({"stack_by_value": True, "stack_two_on_four": True}, "stack_by_value"),
+        ({"stack_by_value": True, "stack_draw_two": True, "deflect": True}, "stack_by_value"),
+        ({"must_play_drawn": True, "play_drawn": "numbers"}, "must_play_drawn"),
+        ({"must_play_drawn": True, "play_drawn": "none"}, "must_play_drawn"),
         ({"players": 1}, "players"),
         ({"players": 11}, "players"),
         ({"uno_catch": 1.5}, "uno_catch"),
@@ -46,6 +53,7 @@ def test_valid_edge_cases():
     assert Rules(players=6, teams=3).teams == 3
     assert Rules(deflect=True, stack_draw_two=True).deflect
     assert Rules(draw_rule="until_playable", play_drawn="numbers").draw_rule == "until_playable"
+    assert Rules(stack_by_value=True, must_play_drawn=True, draw_rule="until_playable").stack_by_value
 
 
 def test_overrides_parse_values_and_name_bad_ones():

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines).
+"""Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines), any deck (SPEC 10).
 
 Standard library only and deliberately independent of uno-sim's engine (it reads
 nothing but the knob names and defaults of the knob table, ``uno_sim/game/knobs.py``): it replays every game
@@ -22,7 +22,10 @@ cause, reshuffle and empty-draw conditions, void / stall / cap endings, UNO and 
 calls, swaps and rotations, challenge verdicts, last-card penalties, out places, the
 house rules of SPEC 3.8 (sum jump-ins and the matching set they leave, hand-sum wins and the
 cards they take out of play, Wild swaps, UNO catchers), the `random` bot policy (SPEC 4),
-and finally the `end` event (and CSV row) against the record computed here.
+decks as data (SPEC 10: the face table built from the deal's `deck` list, classic when it
+is absent; draw, skip / skip all, reverse, restricted, Discard All, roulette, swap and
+shuffle hands in the order of 10.2; stack_by_value; the mercy rule and its knockouts;
+must_play_drawn), and finally the `end` event (and CSV row) against the record computed here.
 
 Violations that leave the replay in sync (an illegal card, a wrong count, a broken bot
 policy) are recorded and the replay goes on; an event the replay cannot place at all
@@ -112,6 +115,31 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #     (a held face identical to the top card, or after a sum set to any card of the set;
 #     or a sum set for N); its sum sets go down sorted by colour R, Y, G, B then number.
 #     Its Wild swap target and cards are random: only legality is checked.
+#
+# SPEC 10 (decks as data) and its readings in SPEC 10.8:
+# R17 The four knobs of SPEC 10 (SECTION10_DEFAULTS) that a deal's `rules` lacks take their
+#     defaults silently, as R10. The record (and the CSV row compared with it) has the
+#     `knockouts` column only when the deal's rules carry `mercy_limit` (a trace of an
+#     engine that knows SPEC 10); an `end` event's `knockouts` is checked whenever present.
+# R18 Skip all: the player takes another turn, whatever the number of skip-all cards in a
+#     set and the number of players; played by a last_standing player who went out with
+#     it, the next turn goes to the next player still in (everyone else lost one turn).
+# R19 Mercy rule: the knockouts after an event go in the direction of play from the player
+#     who acted (the drawer; the player of the swap, rotate, shuffle or Wild swap); the last
+#     player still in is never knocked out (they have won). The replay sets the cards aside
+#     at once; the `knockout` events must follow before anything else, with `cards` the
+#     hand size and (last_standing) `place` the worst place still free.
+# R20 Discard All: the `discard` list (in the play or jump event) must be exactly the
+#     player's other cards of the colour of each Discard All card in the play (as a
+#     multiset; the order is free); they go under the top card and count as plays. A
+#     `discard` list without a Discard All card is a violation.
+# R21 Shuffle hands: the dealt-out hands must be the gathered cards (as a multiset) and each
+#     seat still in gets its share of a deal one at a time from the next player in the
+#     direction of play before the card's own reverse (the first total % m seats of that
+#     order get one more); seats not in the round get []. The order of the cards within
+#     the hands is random and not checked.
+# R22 Random bot (10.6): its roulette colour, shuffle colour and swap_hands target are random;
+#     only legality is checked.
 
 COLORS = "RYGB"
 # The knob names and defaults are the one knob table's data (uno_sim/game/knobs.py is a plain table,
@@ -125,20 +153,136 @@ KNOBS = tuple(DEFAULT_RULES)
 # so the checker works whether or not the knob table lists them yet.
 SEED_DEFAULTS = {"sum_jump_in": "off", "sum_jump_win_only": False, "hand_sum_win": False,
                  "wild_swap": False, "uno_catchers": "one", "match_rounds": 0}
-EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards")
+# R17: the knobs of SPEC 10 with their defaults (the knob table's once it lists them).
+SECTION10_DEFAULTS = {name: _TABLE_DEFAULTS.get(name, value) for name, value in
+                      {"stack_by_value": False, "must_play_drawn": False, "mercy_limit": 0, "mercy_points": 250}.items()}
+EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards",
+                    "knockouts")
+
+# ---- decks (SPEC 10.1), written from SPEC alone ----------------------------------------
+# A face's text is its colour letter + the kind's text (coloured) or the kind's text (wild,
+# which starts with W), and a coloured kind whose text is a digit is exactly that number
+# kind (SPEC 10.8). So colour, kind text, "is a number" and the number read off the text
+# for every deck; everything else (points, effects) comes from the deal's deck list.
+KIND_FIELDS = ("text", "colored", "copies", "points", "number", "draw", "skip", "reverse", "restricted",
+               "discard_color", "roulette", "swap_hands", "shuffle_hands")
+FLAGS = ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands")
+CLASSIC_KINDS = (  # SPEC 10.1: the classic deck as kinds
+    *({"text": str(d), "colored": True, "copies": 1 if d == 0 else 2, "number": d} for d in range(10)),
+    {"text": "S", "colored": True, "copies": 2, "skip": 1},
+    {"text": "R", "colored": True, "copies": 2, "reverse": True},
+    {"text": "D", "colored": True, "copies": 2, "draw": 2},
+    {"text": "W", "colored": False, "copies": 4},
+    {"text": "W4", "colored": False, "copies": 4, "draw": 4, "restricted": True},
+)
+_ALNUM = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 
-def _full_deck() -> Counter:
-    deck = Counter({"W": 4, "W4": 4})
-    for c in COLORS:
-        deck[c + "0"] += 1
-        for s in "123456789SRD":
-            deck[c + s] += 2
-    return deck
+@dataclass(frozen=True)
+class Face:
+    text: str
+    kind: str
+    color: str | None
+    number: int | None
+    points: int
+    draw: int = 0
+    skip: object = 0          # 0, 1 or "all"
+    reverse: bool = False
+    restricted: bool = False
+    discard_color: bool = False
+    roulette: bool = False
+    swap_hands: bool = False
+    shuffle_hands: bool = False
 
 
-FULL_DECK = _full_deck()
-assert sum(FULL_DECK.values()) == 108
+def _int(v, lo, hi) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def kind_problem(k) -> str | None:
+    """What makes a deck entry an invalid kind by SPEC 10.1 (None when it is valid)."""
+    if not isinstance(k, dict):
+        return f"a kind must be an object, got {k!r}"
+    extra = [f for f in k if f not in KIND_FIELDS]
+    if extra:
+        return f"unknown fields {extra}"
+    text, colored = k.get("text"), k.get("colored")
+    if not isinstance(colored, bool) or not isinstance(text, str) or not text:
+        return "text and colored are required"
+    if colored and not (len(text) == 1 and text.isdigit()
+                        or 1 <= len(text) <= 3 and text[0].isalpha() and set(text) <= _ALNUM):
+        return "a coloured kind's text is a digit or 1-3 of A-Z 0-9 starting with a letter"
+    if not colored and not (1 <= len(text) <= 4 and text[0] == "W" and set(text) <= _ALNUM):
+        return "a wild kind's text is 1-4 of A-Z 0-9 starting with W"
+    if not _int(k.get("copies"), 0, 16):
+        return "copies must be 0-16"
+    if k.get("points") is not None and not _int(k["points"], 0, 1000):
+        return "points must be 0-1000"
+    if not _int(k.get("draw", 0), 0, 50):
+        return "draw must be 0-50"
+    if k.get("skip", 0) not in (0, 1, "all") or isinstance(k.get("skip", 0), bool):
+        return "skip must be 0, 1 or 'all'"
+    if any(not isinstance(k.get(f, False), bool) for f in FLAGS):
+        return "flags must be true or false"
+    number = k.get("number")
+    digit = colored and text.isdigit()
+    if number is not None and not (colored and _int(number, 0, 9)):
+        return "number is 0-9 and only for a coloured kind"
+    if number is not None and (not digit or number != int(text)):
+        return f"number {number} with text {text!r} (a digit text is exactly its number kind)"
+    effects = [f for f in ("draw", "skip") + FLAGS if k.get(f)]
+    if digit and effects:
+        return f"a number kind with effects {effects}"
+    if k.get("draw") and (k.get("roulette") or k.get("skip")):
+        return "draw with roulette or skip"
+    if k.get("roulette") and k.get("skip"):
+        return "roulette with skip"
+    if k.get("restricted") and not k.get("draw"):
+        return "restricted without draw"
+    if colored and (k.get("restricted") or k.get("roulette")):
+        return "a coloured kind with restricted or roulette"
+    if not colored and k.get("discard_color"):
+        return "a wild kind with discard_color"
+    return None
+
+
+class DeckFaces:
+    """The face table of one deal's deck: `faces[text]` and `cards` (a Counter of the
+    physical deck); `problems` lists the invalid kinds (SPEC 10.1)."""
+
+    def __init__(self, kinds, zero_points):
+        self.faces: dict = {}
+        self.cards: Counter = Counter()
+        self.problems: list = []
+        self.has_number = False
+        texts = set()
+        for k in kinds:
+            problem = kind_problem(k)
+            if problem is None and k["text"] in texts:
+                problem = "duplicate text"
+            if problem:
+                self.problems.append(f"deck kind {k.get('text') if isinstance(k, dict) else k!r}: {problem}")
+                continue
+            texts.add(k["text"])
+            text, colored = k["text"], k["colored"]
+            number = int(text) if colored and text.isdigit() else None
+            pts = k.get("points")
+            if pts is None:  # SPEC 10.1 defaults
+                pts = (zero_points if number == 0 else number) if number is not None else (20 if colored else 50)
+            fields = {f: k.get(f, False) for f in FLAGS}
+            for face, color in ([(c + text, c) for c in COLORS] if colored else [(text, None)]):
+                self.faces[face] = Face(face, text, color, number, pts, k.get("draw", 0), k.get("skip", 0), **fields)
+                self.cards[face] += k["copies"]
+            if number is not None and k["copies"]:
+                self.has_number = True
+        self.cards = +self.cards
+        self.size = sum(self.cards.values())
+
+    def __getitem__(self, card) -> Face:
+        return self.faces[card]
+
+    def __contains__(self, card) -> bool:
+        return isinstance(card, str) and self.cards[card] > 0
 
 
 def color_of(card: str):
@@ -146,20 +290,12 @@ def color_of(card: str):
 
 
 def symbol_of(card: str) -> str:
+    """The kind's text of a face."""
     return card if card.startswith("W") else card[1:]
 
 
 def is_number(card: str) -> bool:
     return not card.startswith("W") and card[1:].isdigit()
-
-
-def card_points(card: str, zero_points: int) -> int:
-    if card.startswith("W"):
-        return 50
-    s = card[1:]
-    if s.isdigit():
-        return zero_points if s == "0" else int(s)
-    return 20
 
 
 def play_cards(ev) -> list:
@@ -244,20 +380,25 @@ class ChooseStep(Step):
 
 
 class DrawStep(Step):
-    """One draw obligation: `need` cards (None = until the first playable card)."""
+    """One draw obligation: `need` cards (None = until the first playable card, or with
+    `until` until a card for which until(card) holds: a roulette's colour). A player knocked
+    out by the mercy rule owes nothing more (10.5)."""
 
-    def __init__(self, p, why, need, pending=False, then=None):
-        self.p, self.why, self.need, self.pending, self.then = p, why, need, pending, then
+    def __init__(self, p, why, need, pending=False, then=None, until=None):
+        self.p, self.why, self.need, self.pending, self.then, self.until = p, why, need, pending, then, until
         self.got = []
         self.events = 0
 
     def describe(self):
-        n = "until playable" if self.need is None else self.need
+        n = ("until the colour" if self.until else "until playable") if self.need is None else self.need
         return f"draw by seat {self.p} (why '{self.why}', {n} cards)"
 
     def owes(self, g) -> bool:
+        if self.p in g.knocked:
+            return False
         if self.need is None:
-            return not self.got or not g.playable(self.p, self.got[-1])
+            done = self.until or (lambda c: g.playable(self.p, c))
+            return not self.got or not done(self.got[-1])
         return len(self.got) < self.need
 
     def complete(self, g):
@@ -280,7 +421,7 @@ class DrawStep(Step):
                     g.max_pending = max(g.max_pending, len(self.got))
                 g.finish(ev, "void", -1)
                 return DONE
-            if len(g.discard) >= 2:
+            if g.can_reshuffle():
                 if t != "reshuffle":
                     raise Desync(f"{self.describe()}: pile empty, expected a reshuffle, got '{t}'")
                 g.reshuffle(ev)
@@ -309,6 +450,7 @@ class DrawStep(Step):
             g.draw_card(self.p, c)
             self.got.append(c)
         self.events += 1
+        g.knockouts_due(self.p)
         if self.owes(g):
             if g.pile:
                 g.violate(f"draw ({self.why}) stops after {len(self.got)} cards although more are owed "
@@ -331,16 +473,16 @@ class TurnStep(Step):
         if t == "challenge":
             if g.chain_w4 is None:
                 raise Desync(f"challenge by seat {ev.get('p')} but no Wild Draw Four can be challenged here")
-            w4p, guilty = g.chain_w4
-            g.challenge(ev, p, w4p, guilty)
+            w4p, guilty, draw = g.chain_w4
+            g.challenge(ev, p, w4p, guilty, draw)
             return DONE
         if t in ("play", "draw", "jump") and ev.get("p") != p:
             raise Desync(f"wrong player: seat {ev.get('p')} acts ('{t}') but it is seat {p}'s turn")
         if t == "play":
             g.begin_turn()
             cards = play_cards(ev)
-            g.check_play(p, cards, "turn")
-            g.put_down(p, cards, ev.get("color"), "turn", swap=ev.get("swap") is True)
+            g.check_play(p, cards, "turn", ev.get("discard"))
+            g.put_down(p, cards, ev.get("color"), "turn", swap=ev.get("swap") is True, discard=ev.get("discard"))
             return DONE
         if t in ("draw", "reshuffle") or (t == "end" and ev.get("reason") == "void"):
             g.begin_turn()
@@ -376,11 +518,14 @@ class DrawnStep(Step):
             elif not g.may_play_drawn(p, self.card):
                 g.violate(f"seat {p} plays drawn card {self.card} which is not playable or not allowed "
                           f"by play_drawn={g.r['play_drawn']}")
-            g.check_play(p, cards, "drawn")
-            g.put_down(p, cards, ev.get("color"), "drawn", swap=ev.get("swap") is True)
+            g.check_play(p, cards, "drawn", ev.get("discard"))
+            g.put_down(p, cards, ev.get("color"), "drawn", swap=ev.get("swap") is True, discard=ev.get("discard"))
             return DONE
-        if g.is_random(p) and g.may_play_drawn(p, self.card):
-            g.violate(f"random bot seat {p} did not play its playable drawn card {self.card}")
+        if g.may_play_drawn(p, self.card):
+            if g.is_random(p):
+                g.violate(f"random bot seat {p} did not play its playable drawn card {self.card}")
+            elif g.r.get("must_play_drawn"):
+                g.violate(f"seat {p} keeps its playable drawn card {self.card} (must_play_drawn)")
         return PASS
 
 
@@ -438,21 +583,28 @@ class OutStep(Step):
 
 
 class SwapStep(Step):
+    """Swap whole hands: a 7 under seven_swap, or a swap_hands card (10.4)."""
+
     def __init__(self, p):
         self.p = p
 
     def offer(self, g, ev):
         if ev["ev"] != "swap" or ev.get("p") != self.p:
-            raise Desync(f"seat {self.p} played a 7 under seven_swap: expected 'swap', got {g.short(ev)}")
+            raise Desync(f"seat {self.p} played a 7 under seven_swap or a swap_hands card: expected 'swap', "
+                         f"got {g.short(ev)}")
         w = ev.get("with")
         if not isinstance(w, int) or not 0 <= w < g.n or w == self.p or not g.in_round[w]:
             g.violate(f"invalid swap target {w!r} for seat {self.p}")
         else:
             g.hands[self.p], g.hands[w] = g.hands[w], g.hands[self.p]
+            g.knockouts_due(self.p)
         return DONE
 
 
 class RotateStep(Step):
+    def __init__(self, p):
+        self.p = p  # who played the 0 (knockouts are checked from there)
+
     def offer(self, g, ev):
         if ev["ev"] != "rotate":
             raise Desync(f"a 0 was played under zero_rotate: expected 'rotate', got {g.short(ev)}")
@@ -460,22 +612,121 @@ class RotateStep(Step):
         new = {g.nxt(i): g.hands[i] for i in seats}
         for i in seats:
             g.hands[i] = new[i]
+        g.knockouts_due(self.p)
         return DONE
 
 
-class W4VictimStep(Step):
-    """Victim of a non-stacked Wild Draw Four: challenge now, or draw 4."""
+class ShuffleStep(Step):
+    """Shuffle hands (10.4): every hand still in the round gathered and dealt one at a time
+    from the next player in the direction of play (before the card's own reverse, 10.8)."""
 
-    def __init__(self, victim, w4p, guilty):
-        self.victim, self.w4p, self.guilty = victim, w4p, guilty
+    def __init__(self, p):
+        self.p = p
+
+    def offer(self, g, ev):
+        p = self.p
+        if ev["ev"] != "shuffle" or ev.get("p") != p:
+            raise Desync(f"seat {p} played a shuffle_hands card: expected 'shuffle', got {g.short(ev)}")
+        hands = ev.get("hands")
+        if not isinstance(hands, list) or len(hands) != g.n or not all(isinstance(h, list) for h in hands):
+            raise Desync(f"shuffle hands must be a list of {g.n} lists, got {hands!r}")
+        order = []
+        q = p
+        for _ in range(g.n):
+            q = g.nxt(q)
+            if q in order:
+                break
+            order.append(q)
+        gathered = Counter()
+        for i in order:
+            gathered += Counter(g.hands[i])
+        dealt = Counter()
+        for i in order:
+            dealt += Counter(hands[i])
+        if dealt != gathered:
+            g.violate(f"shuffle deals out {sorted(dealt.elements())}, but the hands still in hold "
+                      f"{sorted(gathered.elements())}")
+        total, m = sum(gathered.values()), len(order)
+        for k, i in enumerate(order):
+            want = total // m + (1 if k < total % m else 0)
+            if len(hands[i]) != want:
+                g.violate(f"shuffle gives seat {i} {len(hands[i])} cards; dealing {total} cards one at a time "
+                          f"from seat {order[0]} gives it {want}")
+        for i in range(g.n):
+            if i not in order and hands[i]:
+                g.violate(f"shuffle deals cards to seat {i}, which is not in the round")
+        if dealt == gathered:
+            for i in order:
+                g.hands[i] = list(hands[i])
+            g.knockouts_due(p)
+        return DONE
+
+
+class RouletteStep(Step):
+    """Roulette (10.4): the victim names the colour (the play's colour), then turns up cards
+    until one of that colour (wilds never count), takes them all and loses the turn."""
+
+    def __init__(self, victim):
+        self.victim = victim
+
+    def offer(self, g, ev):
+        v = self.victim
+        if ev["ev"] != "roulette" or ev.get("p") != v:
+            raise Desync(f"a roulette card hits seat {v}: expected 'roulette', got {g.short(ev)}")
+        color = ev.get("color")
+        if color not in COLORS:
+            g.violate(f"invalid roulette colour {color!r}")
+        elif color != g.color:
+            g.violate(f"roulette colour {color} differs from the colour {g.color} the roulette card's play carries")
+        g.push_front([DrawStep(v, "roulette", None, until=lambda c: color_of(c) == color)])
+        return DONE
+
+
+class KnockoutStep(Step):
+    """A player knocked out by the mercy rule (10.5); the replay already set them aside."""
+
+    def __init__(self, p, cards, place):
+        self.p, self.cards, self.place = p, cards, place
+
+    def offer(self, g, ev):
+        if ev["ev"] != "knockout" or ev.get("p") != self.p:
+            raise Desync(f"seat {self.p} holds {self.cards} cards (mercy_limit {g.r['mercy_limit']}): expected "
+                         f"'knockout', got {g.short(ev)}")
+        if ev.get("cards") != self.cards:
+            g.violate(f"knockout of seat {self.p} says {ev.get('cards')!r} cards, it holds {self.cards}")
+        if self.place is not None and ev.get("place") != self.place:
+            g.violate(f"knockout place {ev.get('place')!r} for seat {self.p}, expected {self.place} "
+                      f"(the worst place still free)")
+        if self.place is None and "place" in ev:
+            g.violate("a knockout carries 'place' only under last_standing")
+        return DONE
+
+
+class EffectStep(Step):
+    """10.2 steps 4-5 of a card, worked out after its swap / shuffle / rotate (and any
+    knockout they caused), so that the victim is the next player still in."""
+
+    def __init__(self, p, cards, emptied, guilty, how):
+        self.args = (p, cards, emptied, guilty, how)
+
+    def offer(self, g, ev):
+        g.push_front(g._effects(*self.args))
+        return PASS
+
+
+class W4VictimStep(Step):
+    """Victim of a non-stacked restricted draw card (Wild Draw Four): challenge now, or draw."""
+
+    def __init__(self, victim, w4p, guilty, draw=4):
+        self.victim, self.w4p, self.guilty, self.draw = victim, w4p, guilty, draw
 
     def offer(self, g, ev):
         if ev["ev"] == "challenge":
             if not g.can_challenge():
                 g.violate("challenge although challenge is off or wd4_rule is free")
-            g.challenge(ev, self.victim, self.w4p, self.guilty)
+            g.challenge(ev, self.victim, self.w4p, self.guilty, self.draw)
             return DONE
-        g.push_front([DrawStep(self.victim, "penalty", 4, pending=True)])
+        g.push_front([DrawStep(self.victim, "penalty", self.draw, pending=True)])
         return PASS
 
 
@@ -509,6 +760,7 @@ class Swap3Step(Step):
                 g.hands[w].remove(c)
             g.hands[p].extend(got)
             g.hands[w].extend(gave)
+            g.knockouts_due(p)
         return DONE
 
 
@@ -554,7 +806,7 @@ class HandSumStep(Step):
             g.agenda.clear()
             g.push_front([ExpectEnd("out", q)])
             return DONE
-        g.places[q] = len(g.places) + 1
+        g.places[q] = g.free_place(best=True)
         g.in_round[q] = False
         if ev.get("place") != g.places[q]:
             g.violate(f"out place {ev.get('place')} for seat {q}, expected {g.places[q]}")
@@ -594,7 +846,7 @@ class JumpWindow(Step):
                 g.violate(f"seat {q} jumps in but is out of the round")
             if "cards" in ev:
                 cards = list(ev.get("cards") or [])
-                if any(not isinstance(c, str) or c not in FULL_DECK for c in cards):
+                if any(not isinstance(c, str) or c not in g.deck for c in cards):
                     raise Desync(f"malformed cards {cards!r}")
                 g.jumps_in_row += 1
                 self.check_sum_jump(g, q, cards, ev)
@@ -608,8 +860,8 @@ class JumpWindow(Step):
             if card not in g.hands[q]:
                 g.violate(f"seat {q} jumps in with {card} but does not hold it (or is out)")
             g.jumps_in_row += 1
-            g.check_play(q, [card], "jump")
-            g.put_down(q, [card], ev.get("color"), "jump")
+            g.check_play(q, [card], "jump", ev.get("discard"))
+            g.put_down(q, [card], ev.get("color"), "jump", discard=ev.get("discard"))
             return DONE
         rnd = [q for q in range(g.n) if g.in_round[q] and g.is_random(q) and self.has_move(g, q)]
         if rnd:
@@ -673,10 +925,20 @@ class Game:
         self.result = None
         self._conservation_reported = False
         self.r = dict(deal.get("rules") or {})
-        missing = [k for k in KNOBS if k not in self.r and k not in SEED_DEFAULTS]  # R10
+        missing = [k for k in KNOBS if k not in self.r and k not in SEED_DEFAULTS
+                   and k not in SECTION10_DEFAULTS]  # R10, R17
         if missing:
             self.violate(f"deal rules lack knobs {missing}; their defaults are assumed")
-        self.r = {**SEED_DEFAULTS, **DEFAULT_RULES, **self.r}
+        self.section10 = "mercy_limit" in self.r  # R17: the record then has `knockouts`
+        self.r = {**SEED_DEFAULTS, **SECTION10_DEFAULTS, **DEFAULT_RULES, **self.r}
+        kinds = deal.get("deck", CLASSIC_KINDS)
+        if not isinstance(kinds, list) and kinds is not CLASSIC_KINDS:
+            self.violate(f"deal deck must be a list of kinds, got {kinds!r}")
+            kinds = CLASSIC_KINDS
+        zp = self.r.get("zero_points", 0)
+        self.deck = DeckFaces(kinds, zp if isinstance(zp, int) else 0)
+        for problem in self.deck.problems:
+            self.violate(f"invalid deck: {problem}")
         self.n = deal.get("players", self.r.get("players"))
         self.dealer = deal.get("dealer")
         self.bots = list(deal.get("bots") or [])
@@ -684,6 +946,8 @@ class Game:
         self.pile = list(deal.get("pile") or [])
         self.discard: list = []
         self.laid: list = []      # R13: cards laid down by hand-sum winners (out of play)
+        self.aside: list = []     # SPEC 10.5: cards of knocked-out players (join the next reshuffle)
+        self.knocked: list = []   # seats knocked out by the mercy rule, in order
         self.sum_set = None       # R12: the cards of a sum set until the next card is put down
         self.in_round = [True] * (self.n or 0)
         self.places: dict = {}
@@ -691,18 +955,20 @@ class Game:
         self.color = None
         self.cur = None
         self.P = 0                # pending penalty of a stacked chain
-        self.chain_last = None    # 'D2' / 'W4': last draw card of the chain
-        self.chain_w4 = None      # (player, guilty) while the chain's first W4 may be challenged
+        self.chain_last = None    # the last draw card of the chain (a face)
+        self.chain_w4 = None      # (player, guilty, draw) while the chain's first restricted card may be challenged
         self.turns = self.plays = self.draws = self.reshuffles = self.max_pending = self.challenges = 0
         self.idle = 0
         self.turn_taken = False
         self.moved = False
         self.jumps_in_row = 0
         self.agenda: deque = deque([LeadStep()])
+        self.ko_queue: list = []  # knockout events due after the current event (10.5)
         self._check_deal(deal)
         r = self.r
         self.stack_d2 = bool(r.get("stack_draw_two") or r.get("stack_four_on_two") or r.get("deflect"))
         self.stack_w4 = bool(r.get("stack_draw_four") or r.get("stack_two_on_four"))
+        self.by_value = bool(r.get("stack_by_value"))
 
     # ---- bookkeeping ------------------------------------------------------------------
     def violate(self, msg: str):
@@ -737,8 +1003,21 @@ class Game:
         for i, h in enumerate(self.hands):
             if len(h) != r.get("hand_size", 7):
                 self.violate(f"seat {i} is dealt {len(h)} cards, hand_size is {r.get('hand_size')}")
-        if n * r.get("hand_size", 7) + 1 > 108:
-            self.violate(f"invalid rule set: {n} players x hand_size {r.get('hand_size')} + 1 > 108")
+        size = self.deck.size
+        if n * r.get("hand_size", 7) + 1 > size:
+            self.violate(f"invalid rule set: {n} players x hand_size {r.get('hand_size')} + 1 > {size} cards")
+        if r.get("first_card") == "number" and not self.deck.has_number:
+            self.violate("invalid rule set: first_card=number with no number kind in the deck")
+        ml = r.get("mercy_limit", 0)
+        if ml and ml <= r.get("hand_size", 7):
+            self.violate(f"invalid rule set: mercy_limit {ml} is not above hand_size {r.get('hand_size')}")
+        if ml and r.get("teams"):
+            self.violate("invalid rule set: mercy_limit with teams")
+        if r.get("stack_by_value") and any(r.get(x) for x in ("stack_draw_two", "stack_draw_four", "stack_four_on_two",
+                                                               "stack_two_on_four", "deflect")):
+            self.violate("invalid rule set: stack_by_value with another stack_* knob or deflect")
+        if r.get("must_play_drawn") and r.get("play_drawn") != "any":
+            self.violate("invalid rule set: must_play_drawn needs play_drawn=any")
         k = r.get("teams", 0) or 0
         if k and n % k:
             self.violate(f"teams={k} does not divide players={n}")
@@ -749,14 +1028,15 @@ class Game:
         total = Counter(self.pile)
         for h in self.hands:
             total += Counter(h)
-        if total != FULL_DECK:
-            self.violate("deal is not the 108-card deck (hands + pile)")
+        if total != self.deck.cards:
+            self.violate(f"deal is not the {size}-card deck (hands + pile)")
 
     def check_conservation(self):
-        n = sum(map(len, self.hands)) + len(self.pile) + len(self.discard) + len(self.laid)
-        if n != 108 and not self._conservation_reported:
+        n = sum(map(len, self.hands)) + len(self.pile) + len(self.discard) + len(self.laid) + len(self.aside)
+        if n != self.deck.size and not self._conservation_reported:
             self._conservation_reported = True
-            self.violate(f"card conservation broken: hands + pile + discard + laid down hold {n} cards")
+            self.violate(f"card conservation broken: hands + pile + discard + laid down + set aside hold {n} "
+                         f"cards, the deck {self.deck.size}")
 
     def is_random(self, p) -> bool:
         return 0 <= p < len(self.bots) and self.bots[p] == "random"
@@ -814,16 +1094,42 @@ class Game:
 
     def reshuffle(self, ev):
         new_pile = list(ev.get("pile") or [])
-        if len(self.discard) < 2:
+        if not self.can_reshuffle():
             self.violate("reshuffle although the discard pile holds fewer than 2 cards")
-        if Counter(new_pile) != Counter(self.discard[:-1]):
-            self.violate("reshuffle pile is not the discard pile minus its top card")
+        if Counter(new_pile) != Counter(self.discard[:-1]) + Counter(self.aside):
+            self.violate("reshuffle pile is not the discard pile minus its top card"
+                         + (" plus the set-aside cards" if self.aside else ""))
+        self.aside = []
         self.discard = self.discard[-1:]
         self.pile = new_pile
         self.reshuffles += 1
 
     def acceptable_lead(self, card) -> bool:
-        return is_number(card) if self.r["first_card"] == "number" else card != "W4"
+        """3.1 + 10.5: official keeps a number card or a kind S, R, D (coloured) or W; number
+        keeps number cards only."""
+        if self.r["first_card"] == "number":
+            return is_number(card)
+        return is_number(card) or card == "W" or (color_of(card) is not None and symbol_of(card) in ("S", "R", "D"))
+
+    def restricted(self, card) -> bool:
+        return self.deck[card].restricted
+
+    def is_wd4(self, card) -> bool:
+        """The classic stacking knobs' Wild Draw Four: the wild kind with text W4 (10.8)."""
+        return card == "W4"
+
+    def is_d2(self, card) -> bool:
+        """The classic stacking knobs' Draw Two: the coloured kind with text D (10.8)."""
+        return color_of(card) is not None and symbol_of(card) == "D"
+
+    def stacks(self, card) -> bool:
+        """Does this card start or raise a pending penalty (3.4; 10.3: under stack_by_value
+        every draw card, else only D and W4 by text under their knobs)?"""
+        if not self.deck[card].draw:
+            return False
+        if self.by_value:
+            return True
+        return (self.is_d2(card) and self.stack_d2) or (self.is_wd4(card) and self.stack_w4)
 
     def matches(self, card) -> bool:
         top = self.top
@@ -877,14 +1183,18 @@ class Game:
 
     def legal_answer(self, card) -> bool:
         r = self.r
-        if card != "W4" and not self.matches(card):
+        if self.chain_last is None:
             return False
-        s = symbol_of(card)
-        if self.chain_last == "D2":
-            return ((s == "D" and r["stack_draw_two"]) or (card == "W4" and r["stack_four_on_two"])
+        if self.by_value:  # 10.3: any card whose draw is at least the last draw card's
+            return self.deck[card].draw >= max(1, self.deck[self.chain_last].draw)
+        if not self.is_wd4(card) and not self.matches(card):
+            return False
+        s = symbol_of(card) if color_of(card) is not None else None
+        if self.is_d2(self.chain_last):
+            return ((s == "D" and r["stack_draw_two"]) or (self.is_wd4(card) and r["stack_four_on_two"])
                     or (s in ("S", "R") and r["deflect"]))
-        if self.chain_last == "W4":
-            return ((card == "W4" and r["stack_draw_four"])
+        if self.is_wd4(self.chain_last):
+            return ((self.is_wd4(card) and r["stack_draw_four"])
                     or (s == "D" and color_of(card) == self.color and r["stack_two_on_four"]))
         return False
 
@@ -892,10 +1202,8 @@ class Game:
         """R8: could p put `card` down alone now, without a bluff?"""
         if self.P > 0:
             ok = self.legal_answer(card)
-        elif card == "W":
-            ok = True
-        elif card == "W4":
-            ok = self.wd4_allowed(p)
+        elif color_of(card) is None:
+            ok = not self.restricted(card) or self.wd4_allowed(p)
         else:
             ok = self.matches(card)
         if ok and self.r["number_finish"] and len(self.hands[p]) == 1 and not is_number(card):
@@ -919,10 +1227,11 @@ class Game:
         return bool(self.r["challenge"]) and self.r["wd4_rule"] != "free"
 
     # ---- plays ------------------------------------------------------------------------
-    def check_play(self, p, cards, how):
-        """Legality of putting `cards` down (before they leave the hand)."""
+    def check_play(self, p, cards, how, discard=None):
+        """Legality of putting `cards` down (before they leave the hand); `discard`: the cards
+        a Discard All puts down with them (10.2)."""
         r = self.r
-        if not cards or any(not isinstance(c, str) or c not in FULL_DECK for c in cards):
+        if not cards or any(not isinstance(c, str) or c not in self.deck for c in cards):
             raise Desync(f"malformed cards {cards!r}")
         if len(cards) > 1:
             if how != "turn":
@@ -937,18 +1246,18 @@ class Game:
                 self.violate(f"multi-play set {cards} does not share one symbol")
             if self.is_random(p):
                 self.violate(f"random bot seat {p} puts down {len(cards)} cards (it plays one)")
-        if (r["number_finish"] and Counter(cards) == Counter(self.hands[p])
-                and not all(is_number(c) for c in cards)):  # R7
+        if (r["number_finish"] and Counter(cards) + Counter(discard or []) == Counter(self.hands[p])
+                and not all(is_number(c) for c in cards)):  # R7; a Discard All card is put down last
             self.violate(f"seat {p} goes out with {cards[-1]}: number_finish needs a number card last")
         if self.P > 0 and (how != "jump" or JUMP_WHILE_PENDING_MUST_ANSWER):  # R3
             if not any(self.legal_answer(c) for c in cards):
                 self.violate(f"{cards if len(cards) > 1 else cards[0]} is not a legal answer to the pending "
                              f"penalty of {self.P} (top {self.top}, colour {self.color})")
             return
-        if not any(c in ("W", "W4") or self.matches(c) for c in cards):
+        if not any(color_of(c) is None or self.matches(c) for c in cards):
             self.violate(f"{cards if len(cards) > 1 else cards[0]} does not match the top card {self.top} "
                          f"(colour {self.color})")
-        if cards == ["W4"] and not self.wd4_allowed(p):
+        if len(cards) == 1 and self.restricted(cards[0]) and not self.wd4_allowed(p):
             if not r["challenge"]:
                 self.violate(f"Wild Draw Four against wd4_rule={r['wd4_rule']} with challenge=false")
             elif self.is_random(p):
@@ -971,15 +1280,30 @@ class Game:
             return self.nxt(p)
         return self.advance(p, 1 + skips)
 
-    def put_down(self, p, cards, color, how, swap=False):
-        """Cards leave p's hand; queue everything that follows (RULES 'Order of events').
-        how: turn, drawn, jump (identical jump-in) or sum (sum jump-in)."""
+    def put_down(self, p, cards, color, how, swap=False, discard=None):
+        """Cards leave p's hand; queue everything that follows (RULES 'Order of events', SPEC 10.2).
+        how: turn, drawn, jump (identical jump-in) or sum (sum jump-in). `discard`: the cards
+        a Discard All puts down with them (the trace's `discard` list)."""
         r = self.r
-        guilty = self.P == 0 and "W4" in cards and not self.wd4_allowed(p)  # hand at the moment of playing
+        faces = [self.deck[c] for c in cards]
+        guilty = self.P == 0 and any(f.restricted for f in faces) and not self.wd4_allowed(p)  # hand at the moment of playing
         for c in cards:
             self.take(p, c)
-        self.discard.extend(cards)
-        self.plays += len(cards)
+        # 10.2 step 1 / 10.4: each Discard All takes the player's other cards of its colour,
+        # after the whole set is down; they go under the top card and have no effects
+        colors = {f.color for f in faces if f.discard_color}
+        if colors and how != "sum":
+            owed = Counter(c for c in self.hands[p] if color_of(c) in colors)
+            if discard is None or Counter(discard) != owed:
+                self.violate(f"Discard All: seat {p} must put down {sorted(owed.elements())} with {cards[-1]}, "
+                             f"the trace says {discard!r}")
+        elif discard:
+            self.violate(f"a 'discard' list {discard} without a Discard All card")
+        discard = [c for c in (discard or []) if isinstance(c, str)]
+        for c in discard:
+            self.take(p, c)
+        self.discard.extend(cards[:-1] + discard + cards[-1:])
+        self.plays += len(cards) + len(discard)
         self.moved = True
         self.sum_set = list(cards) if how == "sum" else None  # R12: a new card ends the matching set
         emptied = not self.hands[p]
@@ -998,24 +1322,29 @@ class Game:
             self.set_color(cards[-1], color)
         steps = [UnoStep(p)] if len(self.hands[p]) == 1 else []
         if emptied and r["mode"] == "last_standing":
-            self.places[p] = len(self.places) + 1
+            self.places[p] = self.free_place(best=True)
             self.in_round[p] = False
             steps.append(OutStep(p, self.places[p]))
         if how == "sum":  # a sum set has no effects; play continues from the jumper
             self.cur = self.nxt(p)
             effect = []
         else:
-            effect = self._effects(p, cards, emptied, guilty, how)
+            effect = [EffectStep(p, cards, emptied, guilty, how)]  # 10.2 steps 4-5, after swaps/shuffles
         if emptied and (r["mode"] == "first_out" or self.n_in() <= 1):
             winner = p if r["mode"] == "first_out" else min(self.places, key=self.places.get)
             steps += effect + [ExpectEnd("out", winner)]
         else:
-            if not emptied and how != "sum":  # a card that empties the hand does no swap or rotate
-                for c in cards:
-                    if symbol_of(c) == "7" and r["seven_swap"]:
+            if not emptied and how != "sum":  # a card that empties the hand does no swap, shuffle or rotate
+                for f in faces:  # 10.2 step 3: swap_hands / shuffle_hands, then 7-swap / 0-rotate
+                    if f.swap_hands:
                         steps.append(SwapStep(p))
-                    if symbol_of(c) == "0" and r["zero_rotate"]:
-                        steps.append(RotateStep())
+                    if f.shuffle_hands:
+                        steps.append(ShuffleStep(p))
+                for c in cards:
+                    if symbol_of(c) == "7" and is_number(c) and r["seven_swap"]:
+                        steps.append(SwapStep(p))
+                    if symbol_of(c) == "0" and is_number(c) and r["zero_rotate"]:
+                        steps.append(RotateStep(p))
             if swap:
                 steps.append(Swap3Step(p))
             steps += effect
@@ -1023,37 +1352,47 @@ class Game:
             answerable = how != "sum" and is_number(top)  # R11, R13: played singly or atop a multi-play
             if answerable and r.get("hand_sum_win", SEED_DEFAULTS["hand_sum_win"]):
                 steps.append(HandSumStep(p, number_of(top)))
-            faces = (cards if how == "sum" else [top]) if r["jump_in"] and color_of(top) is not None else []
+            faces_in = (cards if how == "sum" else [top]) if r["jump_in"] and color_of(top) is not None else []
             sum_open = answerable and r.get("sum_jump_in", SEED_DEFAULTS["sum_jump_in"]) != "off"
-            if faces or sum_open:
-                steps.append(JumpWindow(faces, number_of(top) if sum_open else None, color_of(top)))
+            if faces_in or sum_open:
+                steps.append(JumpWindow(faces_in, number_of(top) if sum_open else None, color_of(top)))
         self.push_front(steps)
 
     def _effects(self, p, cards, emptied, guilty, how) -> list:
-        """Skip / Reverse / Draw Two / Wild Draw Four: set self.cur (who takes the next turn),
-        update the pending chain, and return the steps of an immediate penalty."""
+        """10.2 steps 4-5 (reverse, then the victim: skip, draw, roulette): set self.cur (who
+        takes the next turn), update the pending chain, and return the steps of an immediate
+        penalty or roulette. A set (multi-play) is cards of one kind."""
         r = self.r
-        n = Counter(symbol_of(c) for c in cards)
-        for _ in range(n["R"]):
+        faces = [self.deck[c] for c in cards]
+        n_rev = sum(f.reverse for f in faces)
+        for _ in range(n_rev):
             self.dir = -self.dir
         two = self.two_left(p)
-        skips = n["S"] + (n["R"] if two and r["two_player_reverse"] == "skip" else 0)
+        # two players, two_player_reverse=skip: a reverse is a skip (with skip as well, one skip)
+        rev_skips = sum(f.reverse and not f.skip for f in faces) if two and r["two_player_reverse"] == "skip" else 0
+        skips = sum(f.skip == 1 for f in faces) + rev_skips
         if r["multi_skip"] == "once":
-            skips = min(skips, 1)
-        add = 2 * n["D"] + 4 * n["W4"]
-        stacks = (n["D"] and self.stack_d2) or (n["W4"] and self.stack_w4)
+            skips, rev_skips = min(skips, 1), min(rev_skips, 1)
+        skip_all = any(f.skip == "all" for f in faces)  # any number of them skip everyone once
+        add = sum(f.draw for f in faces)
+        roulette = any(f.roulette for f in faces)
+        restricted = any(f.restricted for f in faces)
+        # the victim of a draw or roulette: the next player in the (new) direction; with two
+        # players a reverse makes it the player (10.8); a winning card's penalty always hits
+        # the next other player still in
+        hit = self.nxt(p) if emptied else self.advance(p, 1 + rev_skips)
 
-        if self.P > 0 or (add and stacks):  # a stacked chain starts, grows or is deflected
+        if self.P > 0 or (add and self.stacks(cards[-1])):  # a stacked chain starts, grows or is deflected
             starting = self.P == 0
             if add:
                 self.P += add
-                self.chain_last = "W4" if n["W4"] else "D2"
-                victim = self.nxt(p)
+                self.chain_last = cards[-1]
+                victim = hit
             else:
                 victim = self._penalty_target(p, two, skips)
             if not emptied:
                 self.cur = victim
-                self.chain_w4 = ((p, guilty) if starting and n["W4"] and how in ("turn", "drawn")
+                self.chain_w4 = ((p, guilty, add) if starting and restricted and how in ("turn", "drawn")
                                  and self.can_challenge() else None)
                 return []
             penalty, self.P, self.chain_last = self.P, 0, None
@@ -1062,19 +1401,25 @@ class Game:
                 return [DrawStep(victim, "penalty", penalty, pending=True)]
             self.cur = self.advance(p, 1 + skips)
             return []
-        if add:  # a non-stacked Draw Two / Wild Draw Four
-            victim = self.nxt(p)
+        if add or roulette:  # a draw card taking effect at once, or a roulette
+            victim = hit
             if emptied and not r["last_card_penalty"]:
                 self.cur = self.nxt(p)  # the penalty is dropped: nobody draws, nobody is skipped
                 return []
             self.cur = self.nxt(victim)
-            if emptied or n["D"]:
+            if roulette:
+                return [RouletteStep(victim)]
+            if emptied or not restricted:
                 return [DrawStep(victim, "penalty", add, pending=True)]
-            return [W4VictimStep(victim, p, guilty)]
+            return [W4VictimStep(victim, p, guilty, add)]
+        if skip_all:  # every other player loses the turn: the player goes again (R18)
+            self.cur = p if self.in_round[p] else self.nxt(p)
+            return []
         self.cur = self.advance(p, 1 + skips)
         return []
 
-    def challenge(self, ev, victim, w4p, guilty):
+    def challenge(self, ev, victim, w4p, guilty, draw=4):
+        """3.3 + 10.8: a restricted card's challenge uses its own `draw` in place of 4."""
         r = self.r
         if ev.get("p") != victim:
             self.violate(f"challenge by seat {ev.get('p')}, but seat {victim} is the Wild Draw Four's victim")
@@ -1087,25 +1432,26 @@ class Game:
         self.challenges += 1
         self.P, self.chain_last, self.chain_w4 = 0, None, None
         if guilty:
-            steps = [DrawStep(w4p, "challenge", 4)]
+            steps = [DrawStep(w4p, "challenge", draw)]
             self.cur = victim if r["challenge_win_plays"] else self.nxt(victim)
         else:
-            steps = [DrawStep(victim, "challenge", 4 + r["challenge_extra"])]
+            steps = [DrawStep(victim, "challenge", draw + r["challenge_extra"])]
             self.cur = self.nxt(victim)
         self.push_front(steps)
 
     # ---- turn flow --------------------------------------------------------------------
     def apply_lead(self, card):
+        """3.1 by the texts S, R, D, W (10.8); a lead D draws its kind's draw."""
         r, n = self.r, self.n
         first = (self.dealer + 1) % n
         self.dir = 1
         self.color = color_of(card)
-        s = symbol_of(card)
+        s = symbol_of(card) if color_of(card) is not None else None
         if card == "W":
             self.push_front([ChooseStep(first)])
             self.cur = first
         elif s == "D":
-            self.push_front([DrawStep(first, "lead", 2, pending=True)])
+            self.push_front([DrawStep(first, "lead", self.deck[card].draw, pending=True)])
             self.cur = self.nxt(first) if r["lead_draw_two_skips"] else first
         elif s == "R":
             self.dir = -1
@@ -1129,11 +1475,54 @@ class Game:
 
     def turn_drawn(self, step):
         self.cur = self.nxt(step.p)
-        if step.got:
+        if step.got and self.in_round[step.p]:
             self.push_front([DrawnStep(step.p, step.got[-1])])
 
     def cap_reached(self) -> bool:
         return self.turns >= self.r["max_turns"] or self.jumps_in_row >= self.r["max_turns"]
+
+    # ---- mercy rule (10.5, 10.8) ---------------------------------------------------------
+    def free_place(self, best: bool) -> int:
+        """last_standing: going out takes the best place still free, a knockout the worst."""
+        free = [k for k in range(1, self.n + 1) if k not in self.places.values()]
+        return free[0] if best else free[-1]
+
+    def knockouts_due(self, actor):
+        """After an event that added cards to hands: every player still in holding
+        mercy_limit or more cards is knocked out, in the direction of play from `actor`.
+        R19: the last player left is never knocked out (they have won)."""
+        k = self.r.get("mercy_limit") or 0
+        if not k:
+            return
+        for i in range(self.n):
+            q = (actor + i * self.dir) % self.n
+            if self.n_in() <= 1:
+                break
+            if self.in_round[q] and len(self.hands[q]) >= k:
+                place = None
+                if self.r["mode"] == "last_standing":
+                    place = self.places[q] = self.free_place(best=False)
+                self.ko_queue.append(KnockoutStep(q, len(self.hands[q]), place))
+                self.aside.extend(self.hands[q])
+                self.hands[q] = []
+                self.in_round[q] = False
+                self.knocked.append(q)
+
+    def push_knockouts(self):
+        steps, self.ko_queue = self.ko_queue, []
+        if self.n_in() <= 1 and not any(isinstance(s, ExpectEnd) for s in self.agenda):
+            # the last player left wins (first_out) / takes the last free place (last_standing)
+            self.agenda.clear()
+            left = next(i for i in range(self.n) if self.in_round[i])
+            if self.r["mode"] == "last_standing":
+                self.places[left] = self.free_place(best=True)
+                left = min(self.places, key=self.places.get)
+            steps.append(ExpectEnd("out", left))
+        self.push_front(steps)
+
+    def can_reshuffle(self) -> bool:
+        """10.8: the discard pile but its top card plus the set-aside cards hold any card."""
+        return len(self.discard) - 1 + len(self.aside) >= 1
 
     def next_step(self) -> Step:
         if self.turn_taken:  # R6
@@ -1143,6 +1532,10 @@ class Game:
             return ExpectEnd("stall")
         if self.cap_reached():
             return ExpectEnd("cap")
+        if not self.in_round[self.cur]:  # a knocked-out player is passed over; a penalty
+            self.cur = self.nxt(self.cur)  # they were to take ends with them (10.5)
+            if self.knocked:
+                self.P, self.chain_last, self.chain_w4 = 0, None, None
         return TurnStep(self.cur)
 
     def apply(self, ev: dict, evno: int):
@@ -1162,6 +1555,8 @@ class Game:
                 res = step.offer(self, ev)
                 if res == KEEP:
                     self.agenda.appendleft(step)
+                if self.ko_queue:  # the knockouts come before anything else (10.5, 10.8)
+                    self.push_knockouts()
                 if res in (DONE, KEEP):
                     break
             else:
@@ -1183,13 +1578,17 @@ class Game:
 
     def record(self, reason, winner) -> dict:
         n, zp = self.n, self.r.get("zero_points", 0)
-        pts = [sum(card_points(c, zp) for c in h) for h in self.hands]
+        mercy = self.r.get("mercy_points", SECTION10_DEFAULTS["mercy_points"])
+        pts = [mercy if i in self.knocked else sum(self.deck[c].points for c in h)
+               for i, h in enumerate(self.hands)]
         wp = 0
         if winner >= 0:
             if self.r["mode"] == "last_standing":
                 places = dict(self.places)
+                free = [k for k in range(1, n + 1) if k not in places.values()]
                 for i in range(n):
-                    places.setdefault(i, n)  # the player left places last
+                    if i not in places and free:
+                        places[i] = free.pop(0)  # the player left takes the place still free
                 wp = sum(n + 1 - 2 * places[i] for i in range(n) if self.team(i) == self.team(winner))
             else:
                 wp = sum(pts[i] for i in range(n) if self.team(i) != self.team(winner))
@@ -1198,16 +1597,18 @@ class Game:
                "max_pending": self.max_pending, "challenges": self.challenges, "winner_points": wp}
         rec.update({f"points_{i}": pts[i] for i in range(n)})
         rec.update({f"cards_{i}": len(self.hands[i]) for i in range(n)})
+        if self.section10:  # R17
+            rec["knockouts"] = len(self.knocked)
         return rec
 
     def finish(self, ev, reason, winner):
         rec = self.record(reason, winner)
         self.result = rec
         self.report.record = rec
-        total = Counter(self.pile) + Counter(self.discard) + Counter(self.laid)
+        total = Counter(self.pile) + Counter(self.discard) + Counter(self.laid) + Counter(self.aside)
         for h in self.hands:
             total += Counter(h)
-        if total != FULL_DECK and not self._conservation_reported:
+        if total != self.deck.cards and not self._conservation_reported:
             self._conservation_reported = True
             self.violate("card conservation broken at the end (hands + pile + discard + laid down != deck)")
         for key, want in (("winner", winner), ("reason", reason), ("turns", rec["turns"])):
@@ -1221,7 +1622,8 @@ class Game:
         for key in EXTRA_END_FIELDS:
             if key not in ev:
                 continue
-            want = [rec[f"cards_{i}"] for i in range(self.n)] if key == "cards" else rec[key]
+            want = ([rec[f"cards_{i}"] for i in range(self.n)] if key == "cards"
+                    else len(self.knocked) if key == "knockouts" else rec[key])
             if ev[key] != want:
                 self.violate(f"end {key} is {ev[key]!r}, the replay gives {want!r}")
 

@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError
+from ..running.progress import ProgressLike
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, command_line,
                      rule_specs, speaks_python)
-from .result_base import VariantCharts, _frame_records
-from .runs import Run, RunPlan, _play_runs, prepare_run
+from .result_base import ManyRuns, VariantCharts, _frame_records
+from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 
 @dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
-class Comparison(VariantCharts):
+class Comparison(ManyRuns, VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
     of compare.csv), `differences` (differences.csv), `distributions`; `headline`, the
     significant differences in words; `plot_*()` Figures with the variants side by side,
@@ -54,12 +55,6 @@ class Comparison(VariantCharts):
         from ..output.headline import compare_headline
 
         return compare_headline(self.summary, self.differences)
-
-    @property
-    def startup(self):
-        from ..running.warmup import Startup
-
-        return sum((r.startup for r in self.runs), Startup())
 
     def tables(self, all_metrics: bool = False):
         from ..output.tables import compare_tables
@@ -107,9 +102,10 @@ class ComparePlan:
     cluster: Any = None
     checkpoint: Any = None
 
-    def execute(self, progress: bool = False, per_game: bool = False,
+    def execute(self, progress: ProgressLike = False, per_game: bool = False,
                 per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
-        """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
+        """`progress`: as for RunPlan.execute; `per_game_paths(name)`: the (csv, parquet) paths
+        of a variant's per-game rows, or Nones."""
         workers = self.plans[0].workers
         return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
                                      per_game_paths), self.command)
@@ -135,7 +131,7 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
     if skill:
         options.append("--skill")
     out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster))
-    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: [p.unit_params() for p in plans])
+    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: _checkpoint_units(plans))
     return out
 
 
@@ -143,8 +139,8 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
 def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, players: int | None = None,
             bots: str | Sequence[str] | None = None, seed: int = 0,
             overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-            rotate_seats: bool = False, per_game: bool = False, progress: bool = False, cluster: str | None = None,
-            checkpoint: str | Path | None = None, skill: bool = False) -> Comparison:
+            rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
+            cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Comparison:
     """Simulate the same games (same seed, game i dealt alike) under each rule set, and test
     every metric's difference to the first.
 
@@ -173,8 +169,9 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
         Move the bots one seat on every game, so that each bot plays every seat equally often.
     per_game : bool, default False
         Keep one row per game in each run's ``games`` (not with `cluster` or `checkpoint`).
-    progress : bool, default False
-        Show a progress bar (and the engine's start-up) on standard error.
+    progress : bool or Progress, default False
+        True: show a progress bar (and the engine's start-up) on standard error; or a
+        ``uno_sim.running.progress.Progress`` object, told how far the games are.
     cluster : str, optional
         A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
         same numbers, played by a cluster's workers. Default None: threads here.

@@ -12,6 +12,7 @@ from ..game.bots import Bot
 from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
+from ..running.progress import ProgressLike
 from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, load_rules, rule_specs, speaks_python
 from .result_base import _Notebook
 
@@ -94,7 +95,9 @@ class TournamentPlan:
 
         return {rules.players: len(table_design(len(self.bots), rules.players)[0]) for _, rules in self.rule_sets}
 
-    def execute(self, progress: bool = False) -> Tournament:
+    def execute(self, progress: ProgressLike = False) -> Tournament:
+        """Play every table (`progress`: True shows it on standard error, or a
+        running.progress.Progress is told how far each rule set's tables are)."""
         from ..running.tournaments import play_tournament
 
         return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress))
@@ -139,7 +142,7 @@ def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequenc
 def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
                deals: int = 1000, players: int | None = None, seed: int = 0,
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-               progress: bool = False) -> Tournament:
+               progress: ProgressLike = False) -> Tournament:
     """Every table of the bots under each rule set, on common deals with rotated seats
     (uno_sim.running.tournaments), and a Luce rating of each bot.
 
@@ -161,8 +164,9 @@ def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] =
         ``["hand_size=5"]``. Default None.
     workers : int, optional
         Threads to play on (default None: every core).
-    progress : bool, default False
-        Show a progress bar on standard error.
+    progress : bool or Progress, default False
+        True: show a progress bar on standard error; or a ``uno_sim.running.progress.Progress``
+        object, told how far each rule set's tables are.
 
     Returns
     -------

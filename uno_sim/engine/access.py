@@ -38,6 +38,7 @@ from .state import (  # noqa: F401  (re-exported)
     O_DECK,
     O_F_COLOR,
     O_F_COPIES,
+    O_F_DISCARD_COLOR,
     O_F_DRAW,
     O_F_FLAGS,
     O_F_LEAD,
@@ -195,6 +196,12 @@ def reverses(g, f):
 def restricted(g, f):
     """Legal only as wd4_rule allows, and may be challenged (the Wild Draw Four's rule)."""
     return (g[O_F_FLAGS + f] & F_RESTRICTED) != 0
+
+
+@njit(cache=True, inline="always")
+def discards_color(g, f):
+    """Discard All: the player's other cards of f's colour go down under it."""
+    return g[O_F_DISCARD_COLOR + f] != 0
 
 
 @njit(cache=True, inline="always")

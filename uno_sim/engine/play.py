@@ -17,8 +17,11 @@ from .access import (
     ROLE_WILD_DRAW_FOUR,
     color_of,
     colored_faces,
+    colored_kinds,
     deck_size,
+    discards_color,
     draw_of,
+    face_at,
     hand,
     hsize,
     is_number,
@@ -38,8 +41,10 @@ from .bots.uniform import uniform_card
 from .rng import chance, randint, shuffle
 from .rules_check import (
     challenge_possible,
+    color_held,
     d2_stacks,
     d4_stacks,
+    finish_forbids,
     holds_forbidding_card,
     legal_answer,
     play_drawn_allows,
@@ -61,6 +66,7 @@ from .state import (
     O_SWAP3,
     O_WORK,
     O_WORK_HANDS,
+    PKIND_BY_VALUE,
     S_ACTIVITY,
     S_CHAL_DRAW,
     S_CHAL_GUILTY,
@@ -81,6 +87,7 @@ from .state import (
     S_NPILE,
     S_NPLAYED,
     S_OVERFLOW,
+    S_PDRAW,
     S_PENDING,
     S_PKIND,
     S_PLAYERS,
@@ -277,6 +284,7 @@ def play_cards(g, p):
     guilty = False
     if restricted(g, f):
         guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
+    nd = discard_all(g, p, k) if any_discards(g, k) else 0  # under the played cards
     for i in range(k):
         put_down(g, p, g[O_PLAYED + i])
     cards_left(g, p)
@@ -290,10 +298,12 @@ def play_cards(g, p):
     else:
         g[S_COLOR] = color_of(g, f)
     if g[S_TRACING]:
-        pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else L.EV_PLAY)
+        pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else (L.EV_PLAY_DISCARD if nd > 0 else L.EV_PLAY))
         emit(g, p)
         emit(g, g[S_COLOR])
-        for i in range(k):
+        if nd > 0:
+            emit(g, k)
+        for i in range(k + nd):
             emit(g, g[O_PLAYED + i])
         ev_close(g, pos)
     resolve(g, p, k, guilty)
@@ -384,7 +394,7 @@ def jump_allowed(g, q, f):
     force) now?"""
     if g[hand(q) + f] == 0:
         return False
-    if g[K.number_finish] and hsize(g, q) == 1 and not is_number(g, f):
+    if g[K.number_finish] and finish_forbids(g, q, f):
         return False
     if g[S_PENDING] > 0:  # the jumped-in card acts as the jumper's answer
         return legal_answer(g, q, f, g[S_COLOR], f, g[S_PKIND])
@@ -448,13 +458,17 @@ def jump_ins(g):
         if face < 0:
             sum_jump(g, j, number_of(g, f))
         else:
+            g[O_PLAYED] = face
+            g[S_NPLAYED] = 1
+            nd = discard_all(g, j, 1) if discards_color(g, face) else 0  # under the jumped-in card
             put_down(g, j, face)
             cards_left(g, j)
             g[S_PREV_COLOR] = g[S_COLOR]
             g[S_COLOR] = color_of(g, face)
-            ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
-            g[O_PLAYED] = face
-            g[S_NPLAYED] = 1
+            if nd > 0:
+                ev_discard_jump(g, j, nd)
+            else:
+                ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
             resolve(g, j, 1, False)
             if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(g, face):
                 hand_sum_win(g, j, face)
@@ -666,12 +680,127 @@ def do_challenge(g, v, target, guilty):
         g[S_NEXT] = step(g, v, 1)
 
 
+# ---------------------------------------------------------------- the cards of other decks (docs/RULES.md,
+# "Cards of other decks": stack_by_value, Skip Everyone, reverse with a draw or a skip, Discard All)
+
+
+@njit_typed(VOID(G, I, I, I, I, B), cache=True)
+def effects_by_fields(g, p, k, f, pend0, guilty):
+    """apply_effects for a card whose effects combine (reverse with a draw or a skip), that skips
+    everyone, or any card under stack_by_value: reverse first, then the next player in the new
+    direction is hit. With two players still in and two_player_reverse = skip, a card that
+    reverses makes its own player the next player (its draw hits them; with a skip too it is
+    one skip)."""
+    rev = reverses(g, f)
+    if rev and k % 2 == 1:
+        g[S_DIR] = -g[S_DIR]
+    self_next = rev and g[S_NACTIVE] == 2 and g[K.two_player_reverse] == 0
+    nxt = p if self_next else step(g, p, 1)
+    d = draw_of(g, f)
+    skip = skip_of(g, f)
+    if d > 0:
+        role = role_of(g, f)
+        challengeable = restricted(g, f) and challenge_possible(g) and nxt != p
+        if g[K.stack_by_value] or pend0 > 0 or (role == ROLE_DRAW_TWO and d2_stacks(g)) or (
+                role == ROLE_WILD_DRAW_FOUR and d4_stacks(g)):
+            add_pending(g, p, d * k, PKIND_BY_VALUE if g[K.stack_by_value] else role)
+            g[S_PDRAW] = d
+            g[S_NEXT] = nxt
+            if pend0 == 0 and challengeable:
+                g[S_CHAL_OK] = 1
+                g[S_CHAL_PLAYER] = p
+                g[S_CHAL_GUILTY] = 1 if guilty else 0
+                g[S_CHAL_DRAW] = d
+        else:
+            g[S_CHAL_DRAW] = d
+            if challengeable and bot.wants_challenge(g, nxt, p):
+                do_challenge(g, nxt, p, guilty)
+            else:
+                draw_penalty(g, nxt, d * k, L.WHY.penalty)
+                g[S_NEXT] = step(g, nxt, 1)
+    elif skip == 2:  # every other player loses the turn: the player goes again
+        g[S_NEXT] = p if pend0 == 0 else deflect_victim(g, p, k, rev)
+    elif skip == 1:
+        if self_next:
+            g[S_NEXT] = p
+        elif pend0 > 0:
+            g[S_NEXT] = deflect_victim(g, p, k, rev)
+        else:
+            g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
+    elif rev:  # a plain Reverse, as in apply_effects
+        if pend0 > 0:
+            g[S_NEXT] = deflect_victim(g, p, k, True)
+        elif self_next:
+            g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
+        else:
+            g[S_NEXT] = nxt
+    else:
+        g[S_NEXT] = nxt
+
+
+@njit(cache=True, inline="always")
+def any_discards(g, k):
+    """A card of the play at O_PLAYED (k cards) is a Discard All."""
+    for i in range(k):
+        if discards_color(g, g[O_PLAYED + i]):
+            return True
+    return False
+
+
+@njit_typed(I(G, I, I), cache=True)
+def discard_all(g, p, k):
+    """Discard All: before the k cards at O_PLAYED (still in p's hand) go down, each Discard All
+    among them takes p's other cards of its colour down first (so they lie under the play),
+    each colour once. They are plays without effects. Writes them after the play at
+    O_PLAYED + k (face order) and returns how many."""
+    h = hand(p)
+    done = 0  # colours discarded (bit c)
+    nd = 0
+    for i in range(k):
+        f = g[O_PLAYED + i]
+        if not discards_color(g, f):
+            continue
+        c = color_of(g, f)
+        if (done >> c) & 1:
+            continue
+        done |= 1 << c
+        if color_held(g, p, c) == 0:
+            continue
+        for s in range(colored_kinds(g)):
+            face = face_at(g, c, s)
+            keep = 0  # the played cards of this face stay for the play itself
+            for j in range(k):
+                if g[O_PLAYED + j] == face:
+                    keep += 1
+            for _ in range(g[h + face] - keep):
+                g[O_PLAYED + k + nd] = face
+                nd += 1
+    for i in range(nd):
+        put_down(g, p, g[O_PLAYED + k + i])
+    return nd
+
+
+@njit(cache=True)
+def ev_discard_jump(g, j, nd):
+    """The trace event of a jumped-in Discard All (at O_PLAYED) with the nd cards it took down."""
+    if g[S_TRACING]:
+        pos = ev_open(g, L.EV_JUMP_DISCARD)
+        emit(g, j)
+        emit(g, g[S_COLOR])
+        for i in range(1 + nd):
+            emit(g, g[O_PLAYED + i])
+        ev_close(g, pos)
+
+
 @njit_typed(VOID(G, I, I, I, I, B), cache=True)
 def apply_effects(g, p, k, f, pend0, guilty):
     """The effects of the top card f of p's play of k cards (skip, reverse, draw) and who
     acts next (S_NEXT). A draw card adds to a pending penalty when one is pending, or when
     the stacking knobs let its kind (D: Draw Two, W4: Wild Draw Four, by text) start one; a
     restricted one may be challenged."""
+    if g[K.stack_by_value] or skip_of(g, f) == 2 or (reverses(g, f) and (skip_of(g, f) != 0 or draw_of(g, f) > 0)):
+        effects_by_fields(g, p, k, f, pend0, guilty)  # the cards of other decks
+        return
     if skip_of(g, f):
         if pend0 > 0:
             g[S_NEXT] = deflect_victim(g, p, k, False)
@@ -713,7 +842,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
 @njit_typed(VOID(G, I, I, I, I), cache=True)
 def go_out(g, p, k, f, pend0):
     """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
-    skip = skip_of(g, f) != 0
+    skip = skip_of(g, f) == 1  # (skipping everyone, when its player is out, leaves the order as it is)
     reverse = reverses(g, f)
     # the penalty this card deals, and to whom (decided before p leaves the turn order)
     total = 0
@@ -809,7 +938,8 @@ def normal_turn(g, p):
         drawn > 0
         and playable_drawn(g, p, f, color, top)
         and play_drawn_allows(g, f)
-        and bot.plays_drawn_card(g, p, f)
+        and not (g[K.number_finish] and finish_forbids(g, p, f))
+        and (g[K.must_play_drawn] != 0 or bot.plays_drawn_card(g, p, f))
     ):
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1

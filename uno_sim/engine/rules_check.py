@@ -18,6 +18,8 @@ from .access import (
     ROLE_WILD_DRAW_FOUR,
     color_of,
     colored_faces,
+    discards_color,
+    draw_of,
     colored_kinds,
     face_at,
     hand,
@@ -32,7 +34,7 @@ from .access import (
     slot_of,
     wild_kinds,
 )
-from .state import S_SET_COLORS, S_SET_NUMS
+from .state import S_PDRAW, S_SET_COLORS, S_SET_NUMS
 
 
 @njit(cache=True, inline="always")
@@ -167,7 +169,7 @@ def legal_turn_card(g, p, f, color, top, allow_bluff):
     """Can p put down face f on an ordinary turn (no penalty pending)?"""
     if g[hand(p) + f] == 0:
         return False
-    if g[K.number_finish] and hsize(g, p) == 1 and not is_number(g, f):
+    if g[K.number_finish] and finish_forbids(g, p, f):
         return False
     if is_wild(g, f):
         if not restricted(g, f):
@@ -187,6 +189,8 @@ def legal_answer(g, p, f, color, top, pkind):
         return False
     if g[K.number_finish] and hsize(g, p) == 1:
         return False  # an answer is never a number card
+    if g[K.stack_by_value]:
+        return answers_by_value(g, f)
     role = role_of(g, f)
     if role == ROLE_WILD_DRAW_FOUR:
         return ((pkind == ROLE_WILD_DRAW_FOUR and g[K.stack_draw_four] != 0)
@@ -199,6 +203,38 @@ def legal_answer(g, p, f, color, top, pkind):
     if role == ROLE_SKIP or role == ROLE_REVERSE:
         return pkind == ROLE_DRAW_TWO and g[K.deflect] != 0
     return False
+
+
+@njit(cache=True, inline="always")
+def answers_by_value(g, f):
+    """stack_by_value (docs/RULES.md, "Cards of other decks"): any card whose draw value is at
+    least the chain's last one answers, whatever its colour, kind or wd4_rule."""
+    return draw_of(g, f) > 0 and draw_of(g, f) >= g[S_PDRAW]
+
+
+@njit(cache=True)
+def color_held(g, p, c):
+    """Cards of colour c in p's hand."""
+    nck = colored_kinds(g)
+    h = hand(p) + face_at(g, c, 0)
+    t = 0
+    for s in range(MAX_COLORED_KINDS):
+        if s == nck:
+            break
+        t += g[h + s]
+    return t
+
+
+@njit(cache=True)
+def finish_forbids(g, p, f):
+    """number_finish: f is no number card and putting it down would empty p's hand (its last
+    card; or a Discard All that takes every other card p holds down with it)."""
+    if is_number(g, f):
+        return False
+    n = hsize(g, p)
+    if n == 1:
+        return True
+    return discards_color(g, f) and color_held(g, p, color_of(g, f)) == n
 
 
 @njit(cache=True, inline="always")

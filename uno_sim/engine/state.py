@@ -43,6 +43,7 @@ HAND_WIDTH = MAX_FACES + 1  # a count vector: the faces, then NO_FACE
 NO_FACE = MAX_FACES  # "no such face": every hand holds 0 of it
 N_NUMBERS = 10  # number cards 0-9
 N_ROLES = len(decks.ROLE_TEXTS) + 1  # the roles by text (decks.ROLE_*), ROLE_NONE included
+PKIND_BY_VALUE = N_ROLES  # S_PKIND of a chain under stack_by_value (answers go by S_PDRAW, not by role)
 O_DECK = GAME.block("deck_size")  # physical cards
 O_N_FACES = GAME.block("faces")  # faces 0 .. faces - 1
 O_N_COLORED = GAME.block("colored_kinds")  # coloured face = colour * colored_kinds + slot
@@ -65,6 +66,7 @@ O_FACE = {name: GAME.block(f"face_{name}", HAND_WIDTH) for name in FACE_COLUMNS}
 O_F_COLOR, O_F_SLOT, O_F_NUMBER, O_F_DRAW, O_F_SKIP, O_F_REVERSE, O_F_RESTRICTED = (
     O_FACE[n] for n in ("color", "slot", "number", "draw", "skip", "reverse", "restricted"))
 O_F_POINTS, O_F_COPIES, O_F_ROLE, O_F_LEAD, O_F_FLAGS = (O_FACE[n] for n in ("points", "copies", "role", "lead", "flags"))
+O_F_DISCARD_COLOR = O_FACE["discard_color"]
 O_DECK_END = GAME.size
 N_CONFIG = GAME.size
 
@@ -76,6 +78,7 @@ S_DIR = GAME.block("dir")  # +1 clockwise (increasing seat), -1 counter-clockwis
 S_COLOR = GAME.block("color")  # current colour 0..3
 S_PENDING = GAME.block("pending")  # pending penalty P (stacking)
 S_PKIND = GAME.block("pending_kind")  # role of the last draw card of the pending chain: ROLE_NONE (0) none, ROLE_DRAW_TWO, ROLE_WILD_DRAW_FOUR
+S_PDRAW = GAME.block("pending_draw")  # stack_by_value: the draw value of the last draw card of the pending chain
 S_CHAL_OK = GAME.block("challenge_ok")  # the victim may challenge the Wild Draw Four that started the chain
 S_CHAL_PLAYER = GAME.block("challenge_player")  # who played it
 S_CHAL_GUILTY = GAME.block("challenge_guilty")  # was it guilty when played

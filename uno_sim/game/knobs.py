@@ -343,6 +343,27 @@ KNOBS: tuple[Knob, ...] = (
          "player) and the penalty is `uno_penalty` per catcher, drawn at once. Only matters with "
          "bots that forget UNO (`random:forget_uno=0.3`).",
          sheet="一个人捉到就罚3张牌，如此类推", group=G_UNO),
+    # -------------------------------------------------------------- decks of other kinds (No Mercy)
+    Knob("stack_by_value", bool, False, "any draw card at least as high as the last one answers a pending penalty",
+         "Every card that makes its victim draw (any kind with a draw value: Draw Two, Wild Draw "
+         "Four, a coloured Draw Four, Wild Draw Six or Ten, ...) starts or raises a pending penalty "
+         "carried by the next player. The victim may answer with any card whose draw value is at "
+         "least that of the last draw card of the chain, whatever its colour or kind, adding its "
+         "value and passing the penalty on; otherwise they draw the whole penalty and lose the "
+         "turn. A restricted answer (a Wild Draw Four) is legal whatever `wd4_rule` says and cannot "
+         "be challenged; an answer that also reverses flips the direction and the new next player "
+         "is the victim (with two players and `two_player_reverse = skip`: its own player). "
+         "Cannot be combined with the other `stack_*` knobs nor `deflect`.",
+         sheet="you can 'Stack' the penalty by playing a Draw Card from your hand of equal or higher value "
+               "… until someone can't play a Draw Card that equals or exceeds the value of the last card "
+               "played. That player then takes the full penalty",
+         group=G_STACK),
+    Knob("must_play_drawn", bool, False, "a playable card drawn on a turn must be played at once",
+         "After a turn draw, the last card drawn must be played at once when it could be played "
+         "without a bluff (a drawn Wild Draw Four only when `wd4_rule` allows it); the player has "
+         "no choice to keep it. Needs `play_drawn = any`.",
+         sheet="you MUST draw cards from the Draw Pile UNTIL YOU DRAW A CARD YOU CAN PLAY. Then, play that card",
+         group=G_TURN),
 )
 
 BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}

@@ -161,6 +161,14 @@ def _validate(r: Rules) -> None:
     )
     need(not r.deflect or r.stack_draw_two, "deflect", "needs stack_draw_two = true")
     need(
+        not r.stack_by_value or not (r.stack_draw_two or r.stack_draw_four or r.stack_four_on_two
+                                     or r.stack_two_on_four or r.deflect),
+        "stack_by_value",
+        "cannot be combined with stack_draw_two, stack_draw_four, stack_four_on_two, stack_two_on_four "
+        "or deflect",
+    )
+    need(not r.must_play_drawn or r.play_drawn == "any", "must_play_drawn", "needs play_drawn = any")
+    need(
         not r.sum_jump_win_only or r.sum_jump_in != "off",
         "sum_jump_win_only",
         "needs sum_jump_in = same_color or any_color",

@@ -147,6 +147,8 @@ def _legend_right(fig, ax, width: float) -> float:
     """One legend entry per labelled line of `ax`, right of the plots (many variants); returns
     the figure fraction left for the plots (the figure is widened by `width` inches for it)."""
     handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return 1.0  # nothing drawn with a label (no game had a winner, say): no empty legend
     total = fig.get_figwidth() + width
     fig.set_figwidth(total)
     right = 1.0 - width / total
@@ -221,6 +223,8 @@ def _subtitle_text(variants: list[Variant]) -> str:
 
 def _legend_below(ax, ncol: int, handles=None, labels=None) -> None:
     kwargs = {} if handles is None else {"handles": handles, "labels": labels}
+    if handles is None and not ax.get_legend_handles_labels()[0]:
+        return  # nothing drawn with a label (no game had a winner, say): no empty legend
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=max(1, ncol), fontsize=8, frameon=False, **kwargs)
 
 
@@ -453,7 +457,10 @@ def game_lengths(variants: list[Variant]) -> Figure:
     fig, (left, right) = _subplots(1, 2, figsize=(12.0, 5.2))
     for color, v, h in _overlay(left, variants, hists, (lo, hi, width), "median", "{:g}"):
         values, counts = _arrays(h)
-        right.step(values, np.cumsum(counts) / h.n, where="post", color=color, linewidth=1.6,
+        cdf = np.cumsum(counts) / h.n
+        # carried on to the axis' end, so that a single value (every game as long) still shows
+        values, cdf = np.append(values, max(hi, values[-1])), np.append(cdf, cdf[-1])
+        right.step(values, cdf, where="post", color=color, linewidth=1.6,
                    label=None if len(variants) >= MANY else v.name)
     left.set_xlim(lo, hi)
     left.set_xlabel(f"game length (regular turns; bins of {width})")

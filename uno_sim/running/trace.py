@@ -12,52 +12,56 @@ import numpy as np
 
 from ..game.bots import Bot, pack_bots
 from ..game.cards import COLORS, FACE_TEXTS
+from ..game.decks import CLASSIC, Deck
 from ..engine import layout as L
+from .progress import ProgressLike
 from .records import record_dict
 from ..game.rules import Rules
 
 _INITIAL_BUFFER = 1 << 16
 
 
-def _cards(values) -> list[str]:
-    return [FACE_TEXTS[int(f)] for f in values]
+def _cards(values, texts: Sequence[str] = FACE_TEXTS) -> list[str]:
+    return [texts[int(f)] for f in values]
 
 
-def decode_events(buf: np.ndarray, length: int, players: int) -> Iterator[dict]:
-    """Trace events (deal first, no end) from buf[0:length]."""
+def decode_events(buf: np.ndarray, length: int, players: int,
+                  texts: Sequence[str] = FACE_TEXTS) -> Iterator[dict]:
+    """Trace events (deal first, no end) from buf[0:length]; `texts`: the deck's face texts
+    (Deck.faces().texts; default the classic deck's)."""
     pos = 0
     while pos < length:
         code, size = int(buf[pos]), int(buf[pos + 1])
         body = buf[pos + 2 : pos + 2 + size]
         pos += 2 + size
-        yield _decode(code, body, players)
+        yield _decode(code, body, players, texts)
 
 
-def _decode(code: int, body: np.ndarray, players: int) -> dict:
+def _decode(code: int, body: np.ndarray, players: int, texts: Sequence[str] = FACE_TEXTS) -> dict:
     if code == L.EV_DEAL:
         dealer, i, hands = int(body[0]), 1, []
         for _ in range(players):
             count = int(body[i])
-            hands.append(_cards(body[i + 1 : i + 1 + count]))
+            hands.append(_cards(body[i + 1 : i + 1 + count], texts))
             i += 1 + count
-        return {"ev": "deal", "dealer": dealer, "hands": hands, "pile": _cards(body[i:])}
+        return {"ev": "deal", "dealer": dealer, "hands": hands, "pile": _cards(body[i:], texts)}
     if code == L.EV_LEAD:
-        return {"ev": "lead", "card": FACE_TEXTS[int(body[0])]}
+        return {"ev": "lead", "card": texts[int(body[0])]}
     if code == L.EV_RETURN:
-        return {"ev": "return", "card": FACE_TEXTS[int(body[0])], "pile": _cards(body[1:])}
+        return {"ev": "return", "card": texts[int(body[0])], "pile": _cards(body[1:], texts)}
     if code == L.EV_CHOOSE:
         return {"ev": "choose", "p": int(body[0]), "color": COLORS[int(body[1])]}
     if code == L.EV_PLAY:
-        p, color, faces = int(body[0]), COLORS[int(body[1])], _cards(body[2:])
+        p, color, faces = int(body[0]), COLORS[int(body[1])], _cards(body[2:], texts)
         if len(faces) == 1:
             return {"ev": "play", "p": p, "card": faces[0], "color": color}
         return {"ev": "play", "p": p, "cards": faces, "color": color}
     if code == L.EV_JUMP:
-        return {"ev": "jump", "p": int(body[0]), "card": FACE_TEXTS[int(body[2])], "color": COLORS[int(body[1])]}
+        return {"ev": "jump", "p": int(body[0]), "card": texts[int(body[2])], "color": COLORS[int(body[1])]}
     if code == L.EV_DRAW:
-        return {"ev": "draw", "p": int(body[0]), "cards": _cards(body[2:]), "why": L.WHYS[int(body[1])]}
+        return {"ev": "draw", "p": int(body[0]), "cards": _cards(body[2:], texts), "why": L.WHYS[int(body[1])]}
     if code == L.EV_RESHUFFLE:
-        return {"ev": "reshuffle", "pile": _cards(body)}
+        return {"ev": "reshuffle", "pile": _cards(body, texts)}
     if code == L.EV_CHALLENGE:
         return {"ev": "challenge", "p": int(body[0]), "target": int(body[1]), "guilty": bool(body[2])}
     if code == L.EV_SWAP:
@@ -71,22 +75,30 @@ def _decode(code: int, body: np.ndarray, players: int) -> dict:
     if code == L.EV_OUT:
         return {"ev": "out", "p": int(body[0]), "place": int(body[1])}
     if code == L.EV_SUM_JUMP:
-        return {"ev": "jump", "p": int(body[0]), "cards": _cards(body[3:]), "color": COLORS[int(body[1])],
+        return {"ev": "jump", "p": int(body[0]), "cards": _cards(body[3:], texts), "color": COLORS[int(body[1])],
                 "sum": int(body[2])}
     if code == L.EV_HAND_SUM:
-        event = {"ev": "out", "p": int(body[0]), "how": "hand_sum", "cards": _cards(body[2:])}
+        event = {"ev": "out", "p": int(body[0]), "how": "hand_sum", "cards": _cards(body[2:], texts)}
         if int(body[1]) > 0:  # last_standing only
             event["place"] = int(body[1])
         return event
     if code == L.EV_PLAY_SWAP:
-        return {"ev": "play", "p": int(body[0]), "card": FACE_TEXTS[int(body[2])], "color": COLORS[int(body[1])],
+        return {"ev": "play", "p": int(body[0]), "card": texts[int(body[2])], "color": COLORS[int(body[1])],
                 "swap": True}
     if code == L.EV_SWAP3:
         k = int(body[2])
-        return {"ev": "swap3", "p": int(body[0]), "with": int(body[1]), "gave": _cards(body[3 : 3 + k]),
-                "got": _cards(body[3 + k : 3 + 2 * k])}
+        return {"ev": "swap3", "p": int(body[0]), "with": int(body[1]), "gave": _cards(body[3 : 3 + k], texts),
+                "got": _cards(body[3 + k : 3 + 2 * k], texts)}
     if code == L.EV_CAUGHT_BY:
         return {"ev": "caught", "p": int(body[0]), "by": [int(q) for q in body[1:]]}
+    if code == L.EV_PLAY_DISCARD:
+        k = int(body[2])
+        event = _decode(L.EV_PLAY, np.concatenate((body[:2], body[3 : 3 + k])), players, texts)
+        event["discard"] = _cards(body[3 + k :], texts)
+        return event
+    if code == L.EV_JUMP_DISCARD:
+        return {"ev": "jump", "p": int(body[0]), "card": texts[int(body[2])], "color": COLORS[int(body[1])],
+                "discard": _cards(body[3:], texts)}
     raise ValueError(f"unknown trace event code {code}")
 
 
@@ -108,21 +120,23 @@ def end_event(record: dict, players: int) -> dict:
     }
 
 
-def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None) -> tuple[list[dict], dict]:
+def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None,
+              deck: Deck = CLASSIC) -> tuple[list[dict], dict]:
     """Events and per-game record of game number `game` of the run with this key; `bots` are
-    per seat. The cards are those of deal number `deal` (default: `game`)."""
+    per seat. The cards are those of deal number `deal` (default: `game`) of `deck`; a deck
+    other than the classic one is listed in the deal event (`deck`, its kinds)."""
     from ..engine.batch import trace_game
 
     packed = rules.pack()
     codes, params = pack_bots(bots)
     size = _INITIAL_BUFFER
     while True:
-        rec, buf = trace_game(packed, codes, params, key, game if deal is None else deal, size)
+        rec, buf = trace_game(packed, codes, params, key, game if deal is None else deal, size, deck)
         if buf is not None:
             break
         size *= 4  # the game is replayed from its seed with a larger buffer
     record = record_dict(rec, rules.players, game)
-    events = list(decode_events(buf, len(buf), rules.players))
+    events = list(decode_events(buf, len(buf), rules.players, deck.faces(rules.zero_points).texts))
     deal = events[0]
     events[0] = {
         "ev": "deal",
@@ -134,6 +148,8 @@ def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int 
         "hands": deal["hands"],
         "pile": deal["pile"],
     }
+    if deck.name != "classic":
+        events[0]["deck"] = deck.as_list(rules.zero_points)
     events.append(end_event(record, rules.players))
     return events, record
 
@@ -147,10 +163,10 @@ def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
 
 
 def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
-                 rotate_seats: bool = False, progress: bool = False) -> Iterator[dict]:
+                 rotate_seats: bool = False, progress: ProgressLike = None) -> Iterator[dict]:
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
-    seed, and the same `rotate_seats`). `progress`: say on standard error when the engine
-    compiles or loads first (warmup.py)."""
+    seed, and the same `rotate_seats`). `progress` (running/progress.py; True: on standard error)
+    is told when the engine compiles or loads first (warmup.py)."""
     from ..engine.keys import run_key
     from .warmup import warm_up
 

@@ -5,11 +5,12 @@ work has a kernel of its own (KERNELS: games, games with a search bot, matches, 
 first run after installing (or after a change to the engine) compiles all of them at once,
 whichever command it is: one wait, announced once with an estimate for this machine
 (`compile_estimate`), and no command compiles again later. Later runs load the compiled code in
-about a second. `warm_up(kind)` does that before any game is timed, and says which it is doing
-(uno_sim.output.progress): a spinner on a terminal; otherwise two plain lines when it compiles,
-and nothing for the second it takes to load (so that a piped command with a warm cache writes
-nothing but its results, or its one error line, on stderr). Runs, matches and traces call it
-first, so games per second never include it.
+about a second. `warm_up(kind)` does that before any game is timed, and tells its progress
+which it is doing (running/progress.py; on the terminal, uno_sim.output.progress: a spinner, or
+without a terminal two plain lines when it compiles and nothing for the second it takes to
+load, so that a piped command with a warm cache writes nothing but its results, or its one
+error line, on stderr). Runs, matches and traces call it first, so games per second never
+include it.
 
 Whether the cache is warm is read from numba's index files (`*.nbi`) in the cache folder:
 one for the kernel of that kind means the code is cached there.
@@ -21,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..output.progress import status
+from .progress import SILENT, ProgressLike, as_progress
 
 LOADING = "loading the engine"
 
@@ -122,17 +123,18 @@ def cached(kind: str) -> bool:
     from numba.core.caching import _CacheLocator
 
     module, function = KERNELS[kind].split(".")
-    source = Path(__file__).resolve().parent.parent / "engine" / f"{module}.py"
+    source = Path(__file__).resolve().parent.parent / "engine" / f"{module}.py"  # uno_sim/engine
     subfolder = cache_folder() / _CacheLocator.get_suitable_cache_subpath(str(source))
     return any(subfolder.glob(f"{module}.{function}-*.nbi"))
 
 
-def warm_up(*kinds: str, progress: bool = False) -> Startup:
+def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     """Compile (or load) the kernels that `kinds` (games, search, matches, trace; default games)
     need, by playing one game (or match) of the standard rules. When one of them is not in the
     cache, every kernel missing from it is compiled now, so that the first run of any command
     is the only one that waits. Kinds already started in this process cost nothing.
-    `progress`: say on standard error what is happening meanwhile."""
+    `progress` (running/progress.py; True: on standard error) is told what is happening
+    meanwhile."""
     kinds = kinds or ("games",)
     for kind in kinds:
         if kind not in KERNELS:
@@ -141,14 +143,17 @@ def warm_up(*kinds: str, progress: bool = False) -> Startup:
     if not todo:
         return Startup()
     compiling = not all(cached(k) for k in todo)
+    shown = as_progress(progress)
     if compiling:
         todo += [k for k in KERNELS if k not in todo and k not in _ready and not cached(k)]
-        message = compiling_message(todo, machine_estimate(todo) if progress else 0.0)
+        # the estimate (a short speed probe) only when someone is told it
+        message = compiling_message(todo, machine_estimate(todo) if shown is not SILENT else 0.0)
         done = "engine compiled in {seconds:.1f} s (cached for later runs)"
     else:
         message, done = LOADING, "engine loaded in {seconds:.1f} s"
     began = time.perf_counter()
-    with status(message, done, progress, plain=compiling):  # without a terminal: a line only for the long wait
+    # plain: without a terminal, a line only for the long wait
+    with shown.starting(message, done, plain=compiling):
         for kind in todo:
             _play_one(kind)
             _ready.add(kind)

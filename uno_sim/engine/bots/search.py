@@ -111,8 +111,9 @@ def candidate_moves(g, p, faces, colors):
     top = g[O_DISC + g[S_NDISC] - 1]
     k = 0
     pending = g[S_PENDING] > 0
-    for i in range(n_candidates(g) if pending else turn_candidates(g)):
-        f = candidate(g, i, color, top) if pending else turn_candidate(g, i, color, top)
+    by_value = pending and g[K.stack_by_value] != 0  # an answer may be any face
+    for i in range(n_faces(g) if by_value else (n_candidates(g) if pending else turn_candidates(g))):
+        f = i if by_value else (candidate(g, i, color, top) if pending else turn_candidate(g, i, color, top))
         if f < 0:
             continue
         ok = legal_answer(g, p, f, color, top, g[S_PKIND]) if pending else legal_turn_card(g, p, f, color, top, False)

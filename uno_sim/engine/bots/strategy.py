@@ -29,6 +29,8 @@ from ..access import (
     colored_kinds,
     copies_of,
     deck_size,
+    discards_color,
+    draw_of,
     face_at,
     flags_of,
     hand,
@@ -72,6 +74,7 @@ from ..state import (
     S_SET_COLORS,
     S_CHAL_DRAW,
     S_SET_FACES,
+    PKIND_BY_VALUE,
 )
 from ..sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
 
@@ -401,12 +404,31 @@ def best_turn_card(g, p, color, top):
             n = number_of(g, f)
             gain = swap_gain(g, p, f) if swaps and (n == 7 or n == 0) else 0
             score = score_of(g, tier_of(g, f, danger > 0, last, reverses, gain, kept_d2), f, keep)
+            if skip_of(g, f) == 2 or discards_color(g, f):
+                score = other_deck_score(g, p, f, keep, score)
         else:
             score = greedy_score(g, p, f, keep)
+            if discards_color(g, f):  # the points it sheds with it
+                score -= 1000 * (color_count_points(g, p, color_of(g, f))[1] - points_of(g, f))
         if score < best_score:
             best = f
             best_score = score
     return best
+
+
+@njit(cache=True)
+def other_deck_score(g, p, f, keep, score):
+    """expert's score for a Skip Everyone or a Discard All (docs/BOTS.md), by what it does: a
+    Discard All that takes k >= 1 other cards down ranks with the numbers, before them when k
+    is large (300 per card); a Skip Everyone is an attack whenever some opponent is close to
+    going out (it skips them all), else a Skip (`score`)."""
+    if discards_color(g, f):
+        if keep > 0:
+            return T_NUMBER * 10000 - 300 * keep
+        return score
+    if not last_action(g, p) and opponent_close(g, p):
+        return score_of(g, T_ATTACK_SKIP, f, keep)
+    return score
 
 
 @njit(cache=True)
@@ -460,6 +482,8 @@ def plays_drawn_card(g, p, f):
 def choose_answer(g, p, color, top, pkind):
     """Always answers when it can. expert: a deflecting Skip/Reverse, then a Draw Two, then a
     Wild Draw Four; greedy: the most points. Ties: the colour held most after the answer."""
+    if pkind != 0 and g[K.stack_by_value]:
+        return answer_by_value(g, p)
     expert = is_expert(g, p)
     best = -1
     best_score = NO_CHOICE
@@ -470,6 +494,27 @@ def choose_answer(g, p, color, top, pkind):
                 # a deflecting card (it skips or reverses), then a coloured draw card, then a wild
                 tier = 0 if (skip_of(g, f) != 0 or reverses(g, f)) else (2 if is_wild(g, f) else 1)
                 score = tier * 1000 - keep_after(g, p, f)
+            else:
+                score = greedy_score(g, p, f, keep_after(g, p, f))
+            if score < best_score:
+                best = f
+                best_score = score
+    return best
+
+
+@njit_typed(I(G, I), cache=True)
+def answer_by_value(g, p):
+    """stack_by_value: expert answers with the smallest sufficient draw card (keeping the big
+    ones), ties the colour held most after; greedy with the most points. Every face is looked
+    at (an answer may have any colour)."""
+    expert = is_expert(g, p)
+    h = hand(p)
+    best = -1
+    best_score = NO_CHOICE
+    for f in range(n_faces(g)):
+        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
+            if expert:
+                score = draw_of(g, f) * 1000 - keep_after(g, p, f)
             else:
                 score = greedy_score(g, p, f, keep_after(g, p, f))
             if score < best_score:

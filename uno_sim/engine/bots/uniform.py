@@ -44,7 +44,7 @@ from ..rules_check import (
     turn_candidates,
 )
 from ..sigs import G, I
-from ..state import O_PLACE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
+from ..state import O_PLACE, PKIND_BY_VALUE, S_NPLAYED, S_PLAYERS, S_SET_COLORS, S_SET_FACES
 from ..sumsets import ENUMERATE, collect, sum_sets
 
 
@@ -62,7 +62,7 @@ def choose_turn_card(g, p, color, top):
         and _bluffs(g, p, w4, color, top)
     ):
         return w4
-    if (g[K.number_finish] and hsize(g, p) == 1) or g[S_SET_COLORS] != 0:
+    if g[K.number_finish] or g[S_SET_COLORS] != 0:  # (the same pick: number_finish may forbid a card)
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
 
@@ -182,11 +182,33 @@ def _pick_legal_slowly(g, p, color, top):
     return -1
 
 
+@njit_typed(I(G, I), cache=True)
+def _answer_by_value(g, p):
+    """stack_by_value: uniform over the physical cards answering the pending penalty (any
+    colour, any kind: every face is looked at, in face order)."""
+    h = hand(p)
+    total = 0
+    for f in range(n_faces(g)):
+        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
+            total += g[h + f]
+    if total == 0:
+        return -1
+    r = randint(g, total)
+    for f in range(n_faces(g)):
+        if g[h + f] > 0 and legal_answer(g, p, f, 0, f, PKIND_BY_VALUE):
+            r -= g[h + f]
+            if r < 0:
+                return f
+    return -1
+
+
 @njit_typed(I(G, I, I, I, I), cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Uniform over the physical cards p may put down: answers to a pending penalty whose last
     draw card has role pkind (ROLE_DRAW_TWO or ROLE_WILD_DRAW_FOUR), or ordinary-turn cards
     when pkind is ROLE_NONE (0). -1 when none."""
+    if pkind != 0 and g[K.stack_by_value]:
+        return _answer_by_value(g, p)
     h = hand(p)
     held = held_candidates(g, p, color, top)  # only the candidates p holds, in candidate order
     total = 0
