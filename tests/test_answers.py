@@ -169,7 +169,8 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     startup = warmup.warm_up("games", progress=True)
     err = capsys.readouterr().err
     lines = err.splitlines()
-    assert lines[0] == "compiling the engine, first run only, about half a minute ..."
+    assert re.fullmatch(r"compiling the engine for every command, once after installing: about \d+ (s|minutes) "
+                        r"on this machine \.\.\.", lines[0])
     assert re.fullmatch(r"engine compiled in \d+\.\d s \(cached for later runs\)", lines[1])
     assert "\x1b" not in err  # no control codes
     assert startup.compiled and startup.seconds > 0
@@ -184,6 +185,44 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(warmup, "_ready", set())
     warmup.warm_up("games", progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_a_cold_start_compiles_every_kernel_at_once(monkeypatch):
+    """The first run of any command compiles the kernels of every command (so that the first
+    match or trace does not compile again); a warm cache loads only what the command needs."""
+    played = []
+    monkeypatch.setattr(warmup, "_play_one", played.append)
+    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(warmup, "cached", lambda kind: kind == "trace")  # a cache holding the trace kernel only
+    assert warmup.warm_up("games").compiled
+    assert played == ["games", "search", "matches"]  # not the cached trace kernel
+    assert warmup.warm_up("matches").seconds == 0.0 and played == ["games", "search", "matches"]
+    played.clear()
+    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(warmup, "cached", lambda kind: True)
+    assert not warmup.warm_up("matches").compiled
+    assert played == ["matches"]
+
+
+def test_the_compile_message_estimates_from_the_machine_and_never_says_only():
+    every = list(warmup.KERNELS)
+    reference = sum(warmup.REFERENCE_SECONDS.values())
+    # the reference machine, idle: the reference time; twice as slow: twice; load 4 on 2 cores: twice again
+    assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 0.0, 2) == pytest.approx(reference)
+    assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 1.5, 2) == pytest.approx(reference)
+    assert warmup.compile_estimate(every, 2 * warmup.REFERENCE_PROBE, 0.0, 2) == pytest.approx(2 * reference)
+    assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 4.0, 2) == pytest.approx(2 * reference)
+    assert warmup.compile_estimate(["trace"], warmup.REFERENCE_PROBE, 0.0, 8) == warmup.REFERENCE_SECONDS["trace"]
+    assert warmup.rough_time(34) == "about 30 s"
+    assert warmup.rough_time(3) == "about 10 s"
+    assert warmup.rough_time(150) == "about 3 minutes"
+    assert warmup.rough_time(200) == "about 3 minutes"
+    text = warmup.compiling_message(every, 200)
+    assert text == "compiling the engine for every command, once after installing: about 3 minutes on this machine"
+    partial = warmup.compiling_message(["matches", "trace"], 40)
+    assert partial == ("compiling the engine for the commands not compiled yet, once after installing: "
+                       "about 40 s on this machine")
+    assert "only" not in text and "only" not in partial
 
 
 def test_progress_lines_without_a_terminal(capsys):
@@ -360,7 +399,12 @@ def test_bot_chart_points_with_intervals_on_a_zoomed_axis():
     assert drawn == pytest.approx(sorted([rates["win_rate_bot_expert"], rates["win_rate_bot_random"]]))
     low, high = ax.get_ylim()
     assert 0.1 < low < 0.25 and 0.75 < high < 0.9  # around the fair shares 25% and 75%, not from 0
-    single = uno_sim.run("standard", games=2000, seed=5).plot_bot_win_rates().axes[0]
+    one_bot = uno_sim.run("standard", games=2000, seed=5)
+    with pytest.raises(uno_sim.BadInput, match="needs more than one kind of bot"):
+        one_bot.plot_bot_win_rates()  # the API, like the command line, does not draw it ...
+    from uno_sim.output import charts
+
+    single = charts.bot_win_rates(one_bot._variants()).axes[0]  # ... the chart itself still copes
     low, high = single.get_ylim()
     assert low > 0.9 and high >= 1.0  # one bot everywhere: its point at 100% stays inside the frame
 

@@ -426,24 +426,59 @@ def test_sweep_knob_list(capsys, tmp_path):
     assert value["false", "jump_in_rate"] == 0 and value["true", "jump_in_rate"] > 0
 
 
+def _table_blocks(out: str) -> list[list[list[str]]]:
+    """The tables rich drew in `out`, each as its rows of cells (the header row first)."""
+    blocks, current = [], None
+    for line in out.splitlines():
+        if line.startswith("┏"):
+            current = []
+            blocks.append(current)
+        elif current is not None and line.startswith(("┃", "│")):
+            current.append([c.strip() for c in line.strip("┃│").split("┃" if line[0] == "┃" else "│")])
+        elif line.startswith("└"):
+            current = None
+    return blocks
+
+
 def test_compare_table_is_whole_when_stdout_is_not_a_terminal(capsys, tmp_path):
     """Into a file or pipe (capsys is neither a terminal) the wide five-variant table keeps
-    every name and number: no cell cut to "st…", every row the full set of columns."""
+    every name and number: no cell cut to "st…"; too wide for 100 columns, it is drawn as the
+    values side by side, then the differences (split into tables of at most 100 columns)."""
     variants = ["standard", "sum-jump-in", "hand-sum", "wild-swap", "uno-catchers"]
     code, out, err = invoke(capsys, "compare", *variants, "--games", 2000, "--out", tmp_path / "o")
     assert code == 0, err
     assert "…" not in out
-    header = next(line for line in out.splitlines() if line.startswith("┃ metric"))
-    cells = [c.strip() for c in header.strip("┃").split("┃")]
-    assert cells[:6] == ["metric", *variants]
-    assert [c for c in cells if c.endswith(" - standard")] == [f"{v} - standard" for v in variants[1:]]
-    rows = [line for line in out.splitlines() if line.startswith("│ ")]
-    assert rows and all(line.count("│") == header.count("┃") for line in rows)
+    table_lines = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
+    assert table_lines and max(len(line) for line in table_lines) <= 100
+    blocks = _table_blocks(out)
+    values = blocks[0]
+    assert values[0] == ["metric", *variants]
+    assert all(len(row) == len(values[0]) for row in values)
     summary = pd.read_csv(tmp_path / "o" / "compare.csv")
     turns = summary[summary["metric"] == "mean_turns"].set_index("variant")["value"]
-    (row,) = [line for line in rows if line.split("│")[1].strip() == "mean_turns"]
-    shown = [c.strip() for c in row.strip("│").split("│")][1:6]
-    assert shown == [f"{turns[v]:.2f}" for v in variants]
+    (row,) = [r for r in values if r[0] == "mean_turns"]
+    assert row[1:] == [f"{turns[v]:.2f}" for v in variants]
+    # the differences: every variant but the first, once, with the difference ± half its interval
+    diff_headers = [name for block in blocks[1:] for name in block[0][1:]]
+    assert diff_headers == variants[1:]
+    diffs = pd.read_csv(tmp_path / "o" / "differences.csv").set_index(["variant", "metric"])
+    shown = {}
+    for block in blocks[1:]:
+        for cells in block[1:]:
+            if cells[0] == "mean_turns":
+                shown.update(zip(block[0][1:], cells[1:]))
+    for v in variants[1:]:
+        d = diffs.loc[(v, "mean_turns")]
+        assert shown[v].startswith(f"{d['diff']:+,.2f}±{(d['diff_ci_high'] - d['diff_ci_low']) / 2:,.2f}"), shown[v]
+    assert "±: half the 95% interval's width" in out
+
+
+def test_a_two_variant_compare_table_stays_one_table(capsys, tmp_path):
+    code, out, err = invoke(capsys, "compare", "standard", "stacking", "--games", 2000, "--out", tmp_path / "o")
+    assert code == 0, err
+    (block,) = _table_blocks(out)
+    assert block[0] == ["metric", "standard", "stacking", "stacking - standard", "p (Holm)", ""]
+    assert max(len(line) for line in out.splitlines() if line[:1] in "┏┃┡│└") <= 100
 
 
 def test_compare_table_on_a_terminal_keeps_its_width(monkeypatch, capsys):
@@ -453,6 +488,133 @@ def test_compare_table_on_a_terminal_keeps_its_width(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
     console = render.stdout()
     assert console.is_terminal and console.width == 90
+
+
+# ---------------------------------------------------------------- many variants: charts and tables
+
+MANY_PRESETS = ["standard", "stacking", "nostacking", "house", "jump-in", "seven-zero", "deflect", "draw-until",
+                "free-wd4", "hand-sum", "number-finish", "quick", "stacking-full", "strict-wd4", "sum-jump-in",
+                "uno-catchers", "wild-swap", "chips", "teams", "last-standing"]
+
+
+@pytest.fixture(scope="module")
+def twenty():
+    import uno_sim
+
+    return uno_sim.compare(MANY_PRESETS, games=300, bots="expert,random,random,random")
+
+
+def test_palette_never_repeats_a_colour():
+    from matplotlib.colors import to_hex
+
+    from uno_sim.output import charts
+
+    assert charts.palette(2) == list(charts.COLORS[:2])  # a few variants: the colours as before
+    for n in (3, 10, 11, 20, 33):
+        colours = [to_hex(c) for c in charts.palette(n)]
+        assert len(colours) == n == len(set(colours)), n
+
+
+def test_twenty_variants_draw_every_chart_without_warnings_at_sane_sizes(twenty):
+    import warnings
+
+    from matplotlib.colors import to_hex
+
+    assert "bot_win_rates" in twenty.chart_names()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figures = {name: twenty.figure(name) for name in twenty.chart_names()}
+        for name in figures:
+            twenty.chart_png(name)
+    assert [str(w.message) for w in caught] == []
+    for name, fig in figures.items():
+        width, height = fig.get_size_inches() * 120  # png_bytes' dpi
+        assert 800 <= width <= 2000 and 500 <= height <= 1700, (name, width, height)
+    # the seat chart: one row per variant in each seat's panel, each variant its own colour
+    seats = figures["win_rates"]
+    first = seats.axes[0]
+    assert [t.get_text() for t in first.get_yticklabels()] == MANY_PRESETS[::-1]
+    colours = {to_hex(line.get_color()) for line in first.get_lines() if len(line.get_xdata()) == 1}
+    assert len(colours) == len(MANY_PRESETS)
+    # the legends of overlaid curves sit right of the plots, one entry per variant
+    lengths = figures["game_length"]
+    (legend,) = lengths.legends
+    assert len(legend.get_texts()) == len(MANY_PRESETS)
+    box = legend.get_window_extent()
+    for ax in lengths.axes:
+        assert ax.get_window_extent().x1 <= box.x0
+
+
+def test_twenty_variants_differences_as_a_matrix(twenty):
+    fig = twenty.plot_differences()
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == MANY_PRESETS[1:]
+    diffs = twenty.differences.set_index(["variant", "metric"])
+    d = diffs.loc[("house", "mean_turns")]
+    cells = {(round(t.get_position()[0]), round(t.get_position()[1])): t.get_text() for t in ax.texts}
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    assert cells[(MANY_PRESETS[1:].index("house"), rows.index("mean_turns"))] == f"{d['diff']:+.3g}"
+
+
+def test_twenty_variant_tables_fit_in_100_columns(twenty, capsys):
+    from uno_sim.cli import render
+    from uno_sim.output.tables import table_width
+
+    tables = twenty.tables()
+    assert all(table_width(t) <= 100 for t in tables)
+    render.print_compare(twenty)
+    out = capsys.readouterr().out
+    drawn = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
+    assert max(len(line) for line in drawn) <= 100
+    blocks = _table_blocks(out)
+    value_columns = [name for block in blocks for name in block[0][1:]]
+    assert value_columns.count("standard") == 1  # the baseline: a value column, no difference column
+    assert all(value_columns.count(name) == 2 for name in MANY_PRESETS[1:])  # a value and a difference each
+
+
+def test_forest_arrows_sit_on_their_variants_line(twenty):
+    """With three variants the effects beyond the axis are arrows whose labels sit on the
+    line of their variant within the metric's row (not between rows)."""
+    from matplotlib.colors import to_hex
+
+    from uno_sim.api import Comparison
+
+    cmp = Comparison([twenty.runs[0], twenty.runs[1], twenty.runs[3]], "")  # standard, stacking, house
+    fig = cmp.plot_differences()
+    ax = fig.axes[0]
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    labels = [t for t in ax.texts if t.get_text()[:1] in "+-" and t.get_text()[1:2].isdigit()]
+    assert labels, "no arrow drawn"
+    for text in labels:
+        y = text.xy[1]
+        row = round(y)
+        assert 0 <= row < len(rows) and abs(y - row) <= 0.4  # inside its metric's row
+    # the first variant after the baseline on the upper line of a row, the second on the lower
+    by_colour = {}
+    for text in labels:
+        by_colour.setdefault(to_hex(text.get_color()), set()).add(round(text.xy[1] - round(text.xy[1]), 3))
+    offsets = [sorted(v) for v in by_colour.values()]
+    assert all(len(v) == 1 for v in offsets) and len({v[0] for v in offsets}) == len(offsets)
+
+
+def test_sweep_chart_plots_the_edge_it_names():
+    from uno_sim.output import charts
+
+    rows = []
+    for players, edge, turns in ((2, 0.031, 40.0), (3, 0.012, 45.0), (4, -0.004, 50.0)):
+        rows += [{"players": players, "metric": "first_player_edge", "value": edge, "ci_low": edge - 0.01,
+                  "ci_high": edge + 0.01},
+                 {"players": players, "metric": "win_rate_seat_0", "value": 1 / players + edge,
+                  "ci_low": 1 / players + edge - 0.01, "ci_high": 1 / players + edge + 0.01},
+                 {"players": players, "metric": "mean_turns", "value": turns, "ci_low": turns - 1,
+                  "ci_high": turns + 1}]
+    fig = charts.sweep(pd.DataFrame(rows), "players", "standard", "random x4", 1000, [2, 3, 4])
+    top = fig.axes[0]
+    plotted = [list(line.get_ydata()) for line in top.get_lines() if len(line.get_ydata()) == 3]
+    assert [0.031, 0.012, -0.004] in plotted  # the edge, not seat 0's raw win rate
+    low, high = top.get_ylim()
+    assert low < 0 < high and high - low < 0.1  # around 0 (fair), a few points wide
+    assert "largest at players = 2 (+3.10 pp)" in fig._suptitle.get_text()
 
 
 def test_the_skill_index_is_shown_in_percentage_points(tmp_path):

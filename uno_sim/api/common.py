@@ -4,11 +4,13 @@ checkpoint."""
 
 from __future__ import annotations
 
+import functools
+import re
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..game import presets
-from ..game.errors import InputError
+from ..game.errors import BadInput, InputError
 from ..game.knobs import BY_NAME, MAX_PLAYERS
 from ..game.rules import Rules, parse_assignments, parse_value
 
@@ -16,6 +18,60 @@ MAX_GAMES = 10**12  # games (or matches) per variant: far beyond a day's run, we
 MAX_SEED = 2**63 - 1
 
 RuleSpec = str | Path | Rules
+
+
+# Command-line options named in BadInput messages, and the API parameter each one is (the others
+# are the option with "-" as "_": --games is games, --rotate-seats rotate_seats).
+PARAMETER_OF_OPTION = {"set": "overrides", "metric": "metrics", "parquet": "per_game", "all_metrics": "all_metrics"}
+_OPTION = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
+
+
+def python_terms(message: str) -> str:
+    """A BadInput message in the API's words: each `--option` as its parameter name, and
+    `uno-sim rules` (the knob list) as `uno_sim.KNOBS`."""
+    def name(match: re.Match) -> str:
+        option = match.group(1).replace("-", "_")
+        return PARAMETER_OF_OPTION.get(option, option)
+
+    return _OPTION.sub(name, message).replace("`uno-sim rules`", "uno_sim.KNOBS")
+
+
+def speaks_python(function):
+    """A public API function whose BadInput messages name its parameters, not the command
+    line's options (the command line calls the prepare_* functions, which keep them)."""
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except BadInput as exc:
+            if exc.args and isinstance(exc.args[0], str):
+                exc.args = (python_terms(exc.args[0]), *exc.args[1:])
+            raise
+
+    return wrapper
+
+
+def bots_text(bots: str | Sequence[str] | None) -> str | None:
+    """Bots as the command line's comma text: a list `["expert", "random"]` joined."""
+    if bots is None or isinstance(bots, str):
+        return bots
+    if isinstance(bots, Sequence) and all(isinstance(b, str) for b in bots):
+        if not bots:
+            raise InputError("--bots is an empty list; name one bot for every seat, or one for all seats")
+        return ",".join(bots)
+    raise InputError(f"--bots must be a text like 'expert,random' or a list of bot names (got {bots!r})")
+
+
+def rule_specs(specs: RuleSpec | Sequence[RuleSpec], option: str) -> list[RuleSpec]:
+    """Rule sets given as a list, or one text of comma-separated presets or rule files
+    ("standard,stacking"), or a single Path or Rules value."""
+    if isinstance(specs, str):
+        return [part.strip() for part in specs.split(",")]
+    if isinstance(specs, (Path, Rules)):
+        return [specs]
+    if not isinstance(specs, Sequence):
+        raise InputError(f"{option} must be a list of presets, rule files or Rules values (got {specs!r})")
+    return list(specs)
 
 
 def check_count(option: str, value: int | None, minimum: int = 1, maximum: int = MAX_GAMES) -> None:
@@ -38,7 +94,35 @@ def _check_common(games: int, seed: int, workers: int | None, games_option: str 
 
 def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequence[str] | None = None,
                players: int | None = None) -> tuple[str, Rules]:
-    """(name, Rules) of a preset name, rule file or Rules value, overrides and players applied."""
+    """A rule set by name, file or value, with overrides and a player count applied.
+
+    Parameters
+    ----------
+    rules : str, Path or Rules, default "standard"
+        A built-in preset name, the path of a TOML rule file, or a ``Rules`` value.
+    overrides : dict or list of str, optional
+        Knob values applied on top: ``{"hand_size": 5}`` or ``["hand_size=5"]``
+        (``uno_sim.KNOBS`` lists the knobs). Default None.
+    players : int, optional
+        Seats at the table, 2 to 10 (default None: the rule set's own).
+
+    Returns
+    -------
+    tuple of (str, Rules)
+        The rule set's name (``"custom"`` for a Rules value) and the checked rules.
+
+    Raises
+    ------
+    BadInput
+        An unknown preset, a bad rule file, knob or value; the message names it.
+
+    Examples
+    --------
+    >>> import uno_sim
+    >>> name, rules = uno_sim.load_rules("stacking", {"hand_size": 5})
+    >>> rules.hand_size
+    5
+    """
     check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
     given = override_dict(overrides)
     if isinstance(rules, Rules):

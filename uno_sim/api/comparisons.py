@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError
-from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
 from ..running.progress import ProgressLike
+from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, command_line,
+                     rule_specs, speaks_python)
 from .result_base import ManyRuns, VariantCharts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 
-@dataclass
+@dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
 class Comparison(ManyRuns, VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
     of compare.csv), `differences` (differences.csv), `distributions`; `headline`, the
@@ -56,9 +57,9 @@ class Comparison(ManyRuns, VariantCharts):
         return compare_headline(self.summary, self.differences)
 
     def tables(self, all_metrics: bool = False):
-        from ..output.tables import compare_table
+        from ..output.tables import compare_tables
 
-        return [compare_table(self, all_metrics)]
+        return compare_tables(self, all_metrics)
 
     def to_dict(self) -> dict:
         """What `uno-sim compare --json` prints: headline, summary and differences rows."""
@@ -116,7 +117,8 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
                     checkpoint: str | Path | None = None, skill: bool = False) -> ComparePlan:
     """`skill`: also play `games` games of expert against random (seats rotated) per variant
     and report the `skill_index` metric."""
-    variants = list(variants)
+    variants = rule_specs(variants, "variants")
+    bots = bots_text(bots)
     if len(variants) < 2:
         raise InputError(f"compare needs at least two presets or rule files (got {len(variants)})")
     plans = [prepare_run(v, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
@@ -133,12 +135,72 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
     return out
 
 
-def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
-            bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
-            workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: ProgressLike = False, cluster: str | None = None, checkpoint: str | Path | None = None,
-            skill: bool = False) -> Comparison:
-    """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
+@speaks_python
+def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, players: int | None = None,
+            bots: str | Sequence[str] | None = None, seed: int = 0,
+            overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+            rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
+            cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Comparison:
+    """Simulate the same games (same seed, game i dealt alike) under each rule set, and test
+    every metric's difference to the first.
+
+    Parameters
+    ----------
+    variants : list of (str, Path or Rules), or str
+        Two or more rule sets, the first the baseline: preset names, TOML rule files or
+        ``Rules`` values, as a list (``["standard", "stacking"]``) or one comma-separated text
+        (``"standard,stacking"``). Repeated names become ``name-2``, ...
+    games : int, default 1_000_000
+        Games per variant (at least 1).
+    players : int, optional
+        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
+    bots : str or list of str, optional
+        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
+        ``["expert", "random", "random", "random"]``; parameters after colons
+        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
+    seed : int, default 0
+        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
+    overrides : dict or list of str, optional
+        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
+        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
+    workers : int, optional
+        Threads to play on (default None: every core).
+    rotate_seats : bool, default False
+        Move the bots one seat on every game, so that each bot plays every seat equally often.
+    per_game : bool, default False
+        Keep one row per game in each run's ``games`` (not with `cluster` or `checkpoint`).
+    progress : bool or Progress, default False
+        True: show a progress bar (and the engine's start-up) on standard error; or a
+        ``uno_sim.running.progress.Progress`` object, told how far the games are.
+    cluster : str, optional
+        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
+        same numbers, played by a cluster's workers. Default None: threads here.
+    checkpoint : str or Path, optional
+        A folder keeping every finished chunk; the same call after an interruption continues
+        where it stopped. Default None.
+    skill : bool, default False
+        Also play `games` games of expert against random (seats rotated) per variant and
+        report the ``skill_index`` metric.
+
+    Returns
+    -------
+    Comparison
+        ``summary`` (every variant's metrics), ``differences`` (each variant minus the first,
+        with 95% intervals and Holm-adjusted p-values), ``headline``, ``runs``,
+        ``plot_differences()`` and ``plot(...)`` (Figures), ``to_html()`` (the report).
+
+    Raises
+    ------
+    BadInput
+        Fewer than two variants or any bad argument, before a game is played; the message
+        names the parameter.
+
+    Examples
+    --------
+    >>> import uno_sim
+    >>> cmp = uno_sim.compare(["standard", "stacking"], games=50_000)  # doctest: +SKIP
+    >>> cmp.differences.query("significant")  # doctest: +SKIP
+    """
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                            workers=workers, rotate_seats=rotate_seats, cluster=cluster,
                            checkpoint=checkpoint, skill=skill).execute(progress=progress, per_game=per_game)

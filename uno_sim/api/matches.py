@@ -12,13 +12,13 @@ from ..game.bots import Bot, describe, parse_bots
 from ..game.errors import InputError
 from ..game.knobs import BY_NAME
 from ..game.rules import Rules
-from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, check_count, command_line,
-                     load_rules, override_dict)
 from ..running.progress import ProgressLike, as_progress
+from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_count,
+                     command_line, load_rules, override_dict, speaks_python)
 from .result_base import OneVariant, _Charts
 
 
-@dataclass
+@dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
 class MatchRun(OneVariant, _Charts):
     """Whole matches: `summary` (the rows of match.csv), `headline`, `plot_rounds()` and
     `to_html()` the one-page report."""
@@ -133,6 +133,7 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
     refuse a target out of reach) plays here; `pilot=False` leaves it to `plan.run_pilot()`
     or `execute()`, so that a caller can check cheaper things (an output folder) first."""
     _check_common(matches, seed, workers, "--matches")
+    bots = bots_text(bots)
     check_count("--target", target, maximum=int(BY_NAME["target"].high))
     given = override_dict(overrides)
     if target is not None:
@@ -182,12 +183,65 @@ def expected_rounds(plan: MatchPlan, progress: ProgressLike = False) -> float | 
     return rounds
 
 
+@speaks_python
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
-          players: int | None = None, bots: str | None = None, seed: int = 0,
+          players: int | None = None, bots: str | Sequence[str] | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
           rotate_seats: bool = False, progress: ProgressLike = False, cluster: str | None = None,
           checkpoint: str | Path | None = None) -> MatchRun:
-    """Play whole matches to the target score (or match_rounds); see the module docstring."""
+    """Play whole matches, round after round, to the target score (or `match_rounds` rounds).
+
+    Parameters
+    ----------
+    rules : str, Path or Rules, default "standard"
+        A built-in preset name, the path of a TOML rule file, or a ``Rules`` value.
+    matches : int, default 10_000
+        Matches to play (at least 1).
+    target : int, optional
+        The score that ends a match (default None: the rule set's ``target``, 500 for the
+        official rules). A target out of reach is refused before any match is played.
+    players : int, optional
+        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
+    bots : str or list of str, optional
+        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
+        ``["expert", "random", "random", "random"]``; parameters after colons
+        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
+    seed : int, default 0
+        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
+    overrides : dict or list of str, optional
+        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
+        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
+    workers : int, optional
+        Threads to play on (default None: every core).
+    rotate_seats : bool, default False
+        Move the bots one seat every `players` rounds.
+    progress : bool or Progress, default False
+        True: show a progress bar (and the engine's start-up) on standard error; or a
+        ``uno_sim.running.progress.Progress`` object, told how far the matches are.
+    cluster : str, optional
+        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
+        same numbers, played by a cluster's workers. Default None: threads here.
+    checkpoint : str or Path, optional
+        A folder keeping every finished chunk; the same call after an interruption continues
+        where it stopped. Default None.
+
+    Returns
+    -------
+    MatchRun
+        ``summary`` (match metrics with 95% intervals), ``headline``, ``plot_rounds()``,
+        ``to_html()``.
+
+    Raises
+    ------
+    BadInput
+        Any bad argument, before a match is played; the message names the parameter.
+
+    Examples
+    --------
+    >>> import uno_sim
+    >>> m = uno_sim.match("standard", matches=2_000, target=200)  # doctest: +SKIP
+    >>> m.headline[0]  # doctest: +SKIP
+    """
     return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,
                          overrides=overrides, workers=workers, rotate_seats=rotate_seats, cluster=cluster,
                          checkpoint=checkpoint).execute(progress=progress)

@@ -14,11 +14,12 @@ from ..game.bots import Bot, describe, parse_bots
 from ..game.errors import InputError
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
-from .common import RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, command_line, load_rules
+from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, command_line,
+                     load_rules, speaks_python)
 from .result_base import OneVariant, VariantCharts
 
 
-@dataclass
+@dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
 class Run(OneVariant, VariantCharts):
     """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
     asked for) as tidy DataFrames with the columns of the CSV files; `headline`, a few
@@ -207,6 +208,7 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     """A checked run. `cluster`: a Dask scheduler address (`tcp://host:8786`) or `local[:N]`;
     `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues."""
     _check_common(games, seed, workers)
+    bots = bots_text(bots)
     label, loaded = load_rules(rules, overrides, players)
     options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
     plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
@@ -215,11 +217,65 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     return plan
 
 
-def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
-        seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
+@speaks_python
+def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
+        bots: str | Sequence[str] | None = None, seed: int = 0,
+        overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
         rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
         cluster: str | None = None, checkpoint: str | Path | None = None) -> Run:
-    """Simulate `games` games of one rule set; see the module docstring."""
+    """Simulate games of one rule set.
+
+    Parameters
+    ----------
+    rules : str, Path or Rules, default "standard"
+        A built-in preset name (``uno_sim.game.presets.preset_names()``: ``"stacking"``, ``"house"``, ...),
+        the path of a TOML rule file, or a ``Rules`` value.
+    games : int, default 100_000
+        Games to play (at least 1).
+    players : int, optional
+        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
+    bots : str or list of str, optional
+        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
+        ``["expert", "random", "random", "random"]``; parameters after colons
+        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
+    seed : int, default 0
+        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
+    overrides : dict or list of str, optional
+        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
+        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
+    workers : int, optional
+        Threads to play on (default None: every core).
+    rotate_seats : bool, default False
+        Move the bots one seat on every game, so that each bot plays every seat equally often.
+    per_game : bool, default False
+        Keep one row per game in ``res.games`` (a DataFrame; not with `cluster` or `checkpoint`).
+    progress : bool or Progress, default False
+        True: show a progress bar (and the engine's start-up) on standard error; or a
+        ``uno_sim.running.progress.Progress`` object, told how far the run is.
+    cluster : str, optional
+        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
+        same numbers, played by a cluster's workers. Default None: threads here.
+    checkpoint : str or Path, optional
+        A folder keeping every finished chunk; the same call after an interruption continues
+        where it stopped. Default None.
+
+    Returns
+    -------
+    Run
+        ``summary`` (every metric with its 95% interval), ``distributions``, ``headline``,
+        ``plot(...)`` and ``plot_*()`` (matplotlib Figures), ``to_html()`` (the report).
+
+    Raises
+    ------
+    BadInput
+        Any bad argument, before a game is played; the message names the parameter.
+
+    Examples
+    --------
+    >>> import uno_sim
+    >>> res = uno_sim.run("stacking", games=20_000, players=5, seed=7)  # doctest: +SKIP
+    >>> res.summary.set_index("metric").loc["mean_turns", "value"]  # doctest: +SKIP
+    """
     plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                        workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
     return plan.execute(progress=progress, per_game=per_game)

@@ -15,9 +15,9 @@ from ..game.bots import describe
 from ..game.errors import InputError
 from ..game.knobs import BY_NAME
 from ..game.rules import Rules, RulesError, parse_value
-from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
-                     override_dict)
 from ..running.progress import ProgressLike
+from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, check_count,
+                     command_line, override_dict, speaks_python)
 from .result_base import ManyRuns, _Charts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
@@ -91,7 +91,7 @@ def is_fair(low: float, high: float, within_pp: float) -> bool:
     return bool(low == low and high == high and -limit <= low and high <= limit)
 
 
-@dataclass
+@dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
 class Sweep(ManyRuns, _Charts):
     """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
     per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
@@ -280,6 +280,7 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
     `fair_within` (percentage points) and `top`: the ranked table of grid points. `skill`: also
     the `skill_index` metric at every point (expert against random, seats rotated)."""
+    bots = bots_text(bots)
     axes = _axes(vary)
     knobs = [k for k, _ in axes]
     by_preset = _check_knobs(knobs, rules)
@@ -300,11 +301,21 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     return plan
 
 
-def _axes(vary: Mapping[str, Sequence[Any]] | Sequence[str]) -> list[tuple[str, list[Any]]]:
-    """The grid's axes, (knob, typed values), from {knob: values} or `--vary` texts."""
+def _axes(vary: Mapping[str, Sequence[Any]] | Sequence[str] | str) -> list[tuple[str, list[Any]]]:
+    """The grid's axes, (knob, typed values), from {knob: values} (values a list or a comma
+    text) or `--vary` texts (one text, or a list of them)."""
+    if isinstance(vary, str):  # one `KNOB=VALUES` text
+        vary = [vary]
     if isinstance(vary, Mapping):
         axes = []
         for knob, values in vary.items():
+            if isinstance(values, str):  # "2,3,4" as the command line writes it
+                values = [v.strip() for v in values.split(",")]
+            elif not hasattr(values, "__iter__"):
+                raise InputError(f"--vary {knob}: give a list of values (got {values!r})")
+            values = list(values)
+            if len(values) == 0:
+                raise InputError(f"--vary {knob} has no values; give one or more")
             if knob == PRESET_AXIS:
                 axes.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
                 continue
@@ -419,13 +430,78 @@ def _setting_text(value: Any) -> str:
     return fmt_value(value)
 
 
-def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,
-          players: int | None = None, bots: str | None = None, seed: int = 0,
+@speaks_python
+def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str] | str, *, games: int = 100_000,
+          players: int | None = None, bots: str | Sequence[str] | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
           metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
           fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: ProgressLike = False,
           cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Sweep:
-    """Simulate a rule set once per value (or grid point) of the varied knobs."""
+    """Simulate a rule set once per value of a knob, or at every point of a grid of knobs.
+
+    Parameters
+    ----------
+    rules : str, Path, Rules or None
+        The rule set varied: a preset name, a TOML rule file or a ``Rules`` value; None when
+        `vary` varies the preset itself (``{"preset": ["standard", "house"]}``).
+    vary : dict, list of str, or str
+        The knobs varied and their values: ``{"players": [2, 3, 4]}``, a comma text per knob
+        (``{"players": "2,3,4"}``) or the command line's texts (``["players=2..6"]``).
+        Two or more knobs play the full grid (at most 10,000 points).
+    games : int, default 100_000
+        Games per value (grid point).
+    players : int, optional
+        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
+    bots : str or list of str, optional
+        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
+        ``["expert", "random", "random", "random"]``; parameters after colons
+        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
+    seed : int, default 0
+        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
+    overrides : dict or list of str, optional
+        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
+        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
+    workers : int, optional
+        Threads to play on (default None: every core).
+    metrics : list of str, optional
+        The metrics drawn as heatmaps of a grid (default None: ``mean_turns`` and
+        ``first_player_edge``).
+    rank_by : str, default "mean_turns"
+        The metric that ranks a grid's fair points (smallest first).
+    fair_within : float, default 1.0
+        A grid point is fair when the first-player edge's 95% interval lies within this many
+        percentage points of 0 (above 0, at most 100).
+    top : int, default 10
+        How many fair grid points the ranked table shows.
+    progress : bool or Progress, default False
+        True: show a progress bar (and the engine's start-up) on standard error; or a
+        ``uno_sim.running.progress.Progress`` object, told how far the games are.
+    cluster : str, optional
+        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
+        same numbers, played by a cluster's workers. Default None: threads here.
+    checkpoint : str or Path, optional
+        A folder keeping every finished chunk; the same call after an interruption continues
+        where it stopped. Default None.
+    skill : bool, default False
+        Also report ``skill_index`` at every point (expert against random, seats rotated).
+
+    Returns
+    -------
+    Sweep
+        ``summary`` (every point's metrics), ``ranked`` (a grid's points, fair ones first),
+        ``headline``, ``plot()`` (one knob) or ``plot_heatmap(metric)`` (a grid), ``to_html()``.
+
+    Raises
+    ------
+    BadInput
+        Any bad argument, before a game is played; the message names the parameter.
+
+    Examples
+    --------
+    >>> import uno_sim
+    >>> sw = uno_sim.sweep("standard", {"players": [2, 3, 4, 5, 6]}, games=20_000)  # doctest: +SKIP
+    >>> sw.plot()  # doctest: +SKIP
+    """
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                          workers=workers, metrics=metrics, rank_by=rank_by, fair_within=fair_within, top=top,
                          cluster=cluster, checkpoint=checkpoint, skill=skill).execute(progress=progress)

@@ -13,11 +13,12 @@ from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
-from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, command_line, load_rules, override_dict
+from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, command_line, load_rules,
+                     override_dict, rule_specs, speaks_python)
 from .result_base import _Charts, _frame_records
 
 
-@dataclass
+@dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
 class Tournament(_Charts):
     """Every table of the bots under each rule set (uno_sim.running.tournaments): `tables` (the rows of
     tournament.csv: each bot's win rate at each table), `ratings` (ratings.csv: Luce ratings
@@ -154,14 +155,12 @@ def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
     return bots
 
 
-def prepare_tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
+def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
                        deals: int = 1000, players: int | None = None, seed: int = 0,
                        overrides: Mapping[str, Any] | Sequence[str] | None = None,
                        workers: int | None = None) -> TournamentPlan:
-    """`presets_`: presets or rule files (a list, or one comma-separated text)."""
-    if isinstance(presets_, str):
-        presets_ = [p.strip() for p in presets_.split(",")]
-    specs = list(presets_)
+    """`presets`: presets or rule files (a list, or one comma-separated text)."""
+    specs = rule_specs(presets, "--presets")
     if not specs or any(isinstance(s, str) and not s for s in specs):
         raise InputError("--presets needs one or more presets or rule files, separated by commas")
     check_count("--deals", deals, maximum=MAX_GAMES // MAX_PLAYERS)
@@ -186,11 +185,53 @@ def _value_text(value: Any) -> str:
     return fmt_value(value)
 
 
-def tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
+@speaks_python
+def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
                deals: int = 1000, players: int | None = None, seed: int = 0,
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                progress: ProgressLike = False) -> Tournament:
-    """Every table of the bots under each rule set, on common deals with rotated seats; see
-    uno_sim.running.tournaments."""
-    return prepare_tournament(presets_, bots=bots, deals=deals, players=players, seed=seed, overrides=overrides,
+    """Every table of the bots under each rule set, on common deals with rotated seats
+    (uno_sim.running.tournaments), and a Luce rating of each bot.
+
+    Parameters
+    ----------
+    presets : list of (str, Path or Rules), or str
+        One or more rule sets: preset names, TOML rule files or ``Rules`` values, as a list
+        (``["standard", "house"]``) or one comma-separated text (``"standard,house"``).
+    bots : str or list of str, default "random,greedy,expert,bluffer"
+        Two or more distinct bots, as a list (``["expert", "random"]``) or a comma text.
+    deals : int, default 1000
+        Deals played at every table (each with the seats rotated).
+    players : int, optional
+        Seats at each table, 2 to 10 (default None: each rule set's own).
+    seed : int, default 0
+        The tournament's seed: the same seed plays the same deals.
+    overrides : dict or list of str, optional
+        Knob values applied on top of every rule set: ``{"hand_size": 5}`` or
+        ``["hand_size=5"]``. Default None.
+    workers : int, optional
+        Threads to play on (default None: every core).
+    progress : bool or Progress, default False
+        True: show a progress bar on standard error; or a ``uno_sim.running.progress.Progress``
+        object, told how far each rule set's tables are.
+
+    Returns
+    -------
+    Tournament
+        ``tables`` (each bot's win rate at each table), ``ratings`` (Luce ratings with 95%
+        intervals), ``skill`` (the skill index of each rule set), ``plot_ratings()``,
+        ``plot_skill()``.
+
+    Raises
+    ------
+    BadInput
+        Any bad argument, before a deal is played; the message names the parameter.
+
+    Examples
+    --------
+    >>> import uno_sim
+    >>> t = uno_sim.tournament(["standard", "house"], bots=["expert", "random"], deals=200)  # doctest: +SKIP
+    >>> t.ratings  # doctest: +SKIP
+    """
+    return prepare_tournament(presets, bots=bots, deals=deals, players=players, seed=seed, overrides=overrides,
                               workers=workers).execute(progress=progress)

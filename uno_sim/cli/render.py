@@ -118,7 +118,8 @@ def print_run(run) -> None:
 def print_compare(comparison, all_metrics: bool = False) -> None:
     console = stdout()
     print_headline(console, comparison.headline)
-    print_table(console, compare_table(comparison, all_metrics))
+    for table in comparison.tables(all_metrics):
+        print_table(console, table)
     results = [r.result for r in comparison.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
                          results[0].workers, comparison.startup, results[0].where, sum(r.resumed for r in results)))

@@ -3,8 +3,13 @@ side by side (`compare`), the differences of a comparison (a forest plot), the s
 and the rounds of a match.
 
 Every chart's title states what it shows in numbers (the finding), with the preset(s),
-players, bots and game count beneath; axes carry units, and legends sit below the axes,
-where they cover no data.
+players, bots and game count beneath; axes carry units, and legends sit below the axes (or,
+with many variants, right of them), where they cover no data.
+
+From MANY variants on (a compare of up to 20 or more), the charts that put variants side by
+side give each variant a row of its own instead (one panel per seat or bot, a dot per variant;
+the differences as a metric-by-variant matrix), overlaid curves keep one legend entry per
+variant right of the plot, and every variant has a colour of its own (`palette`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,19 @@ from ..stats import Aggregate, IntHistogram
 
 COLORS = colormaps["tab10"].colors
 FAIR_COLOR = "#555555"
+MANY = 5  # variants from which the charts give each variant a row of its own
+
+
+def palette(n: int) -> list:
+    """`n` colours, none repeated: tab10's up to 10 (as every chart of a few variants), tab20's
+    up to 20 (its ten dark shades first, then the ten light ones, so that neighbours differ
+    in hue), else evenly spaced samples of the perceptual map `turbo`."""
+    if n <= 10:
+        return list(COLORS[:max(n, 1)])
+    if n <= 20:
+        tab20 = colormaps["tab20"].colors
+        return list(tab20[0::2] + tab20[1::2])[:n]
+    return [colormaps["turbo"](x) for x in np.linspace(0.05, 0.95, n)]
 
 
 @dataclass
@@ -88,6 +106,8 @@ def _title(ax, finding: str, variants: list[Variant], width: int | None = None) 
     if width is None:  # characters of the bold 11-point title that fit across the figure
         width = int(ax.figure.get_figwidth() * 10.5)
     names = " vs ".join(v.name for v in variants)
+    if len(variants) >= MANY:  # the names are on the chart's rows or in its legend
+        names = f"{len(variants)} variants ({variants[0].name}, {variants[1].name}, ..., {variants[-1].name})"
     players = _distinct(v.players for v in variants)
     bots = _distinct(v.bots for v in variants)
     games = _distinct(f"{v.games:,}" for v in variants)
@@ -104,11 +124,101 @@ def _per_variant(variants: list[Variant], text) -> str:
     return ", ".join(f"{v.name} {text(v)}" for v in variants)
 
 
-def _finding(variants: list[Variant], single: str, several: str, text) -> str:
-    """`single` with {} the one variant's text, or `several` followed by each variant's text."""
+def _finding(variants: list[Variant], single: str, several: str, text, value=None) -> str:
+    """`single` with {} the one variant's text, or `several` followed by each variant's text;
+    from MANY variants on (given `value`, a variant's number) only the lowest and highest."""
     if len(variants) == 1:
         return single.format(text(variants[0]))
+    if len(variants) >= MANY and value is not None:
+        return f"{several}: {_span(variants, text, value)}"
     return f"{several}: {_per_variant(variants, text)}"
+
+
+def _span(variants: list[Variant], text, value) -> str:
+    """`from 31.2 (nostacking) to 40.5 (stacking), 20 variants`."""
+    known = [v for v in variants if np.isfinite(value(v))]
+    if not known:
+        return f"n/a in all {len(variants)} variants"
+    low, high = min(known, key=value), max(known, key=value)
+    return f"from {text(low)} ({low.name}) to {text(high)} ({high.name}), {len(variants)} variants"
+
+
+def _legend_right(fig, ax, width: float) -> float:
+    """One legend entry per labelled line of `ax`, right of the plots (many variants); returns
+    the figure fraction left for the plots (the figure is widened by `width` inches for it)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return 1.0  # nothing drawn with a label (no game had a winner, say): no empty legend
+    total = fig.get_figwidth() + width
+    fig.set_figwidth(total)
+    right = 1.0 - width / total
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(right, 0.5), fontsize=7.5, frameon=False,
+               ncol=1 if len(labels) <= 24 else 2)
+    return right
+
+
+def _by_variant_rows(variants: list[Variant], categories: list, cell, panel_title, xlabel: str,
+                     finding: str, share_x: bool = True) -> Figure:
+    """Small multiples for many variants: one panel per category (a seat, a bot), one row per
+    variant (the first on top), each a point with its 95% interval and its fair share as a short
+    dashed line. `cell(variant, category)`: (value, low, high, fair) or None. `share_x`: one
+    axis for all panels (seats, whose fair shares agree), else each panel zoomed on its own."""
+    k, n = len(variants), len(categories)
+    ncols = min(n, 5)
+    nrows = -(-n // ncols)
+    colors = palette(k)
+    fig, axes = _subplots(nrows, ncols, figsize=(min(16.0, 2.7 * ncols + 2.4), nrows * (0.25 * k + 1.1) + 1.9),
+                          sharex=share_x, sharey=True, squeeze=False, layout="constrained")
+    lows, highs = [], []
+    for index, category in enumerate(categories):
+        ax = axes[index // ncols][index % ncols]
+        if not share_x:
+            lows, highs = [], []
+        for j, v in enumerate(variants):
+            got = cell(v, category)
+            if got is None:
+                continue
+            value, low, high, fair = got
+            y = k - 1 - j
+            ax.errorbar([value], [y], xerr=_errors([value], [low], [high]), fmt="o", color=colors[j],
+                        ecolor=colors[j], capsize=2.5, markersize=4.5, linewidth=1.2)
+            ax.vlines(fair, y - 0.42, y + 0.42, colors=FAIR_COLOR, linestyles="--", linewidth=1.1)
+            lows += [low, value, fair]
+            highs += [high, value, fair]
+        if not share_x:
+            _zoom(ax, lows, highs)
+        ax.set_title(panel_title(category), fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+        ax.xaxis.set_major_formatter(ticker.PercentFormatter(1.0, decimals=1))
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+        ax.tick_params(axis="x", labelsize=7.5)
+    for index in range(n, nrows * ncols):
+        axes[index // ncols][index % ncols].axis("off")
+    if share_x:
+        _zoom(axes[0][0], lows, highs)
+    axes[0][0].set_ylim(-0.6, k - 0.4)
+    axes[0][0].set_yticks(range(k))
+    axes[0][0].set_yticklabels([v.name for v in reversed(variants)])
+    for ax in axes[:, 0]:
+        ax.tick_params(axis="y", labelsize=8)
+    width = int(fig.get_figwidth() * 10.5)
+    fig.suptitle(textwrap.fill(finding, width=width), fontsize=11, fontweight="bold")
+    fig.supxlabel(f"{xlabel}; points: 95% intervals (Wilson); dashed: the fair share\n{_subtitle_text(variants)}",
+                  fontsize=8.5)
+    return fig
+
+
+def _zoom(ax, lows: list, highs: list) -> None:
+    lo, hi = _finite_range(np.array(lows, dtype=float), np.array(highs, dtype=float))
+    pad = max(0.1 * (hi - lo), 0.005)
+    ax.set_xlim(max(0.0, lo - pad), min(1.0, hi + pad))
+
+
+def _subtitle_text(variants: list[Variant]) -> str:
+    players = _distinct(v.players for v in variants)
+    bots = _distinct(v.bots for v in variants)
+    games = _distinct(f"{v.games:,}" for v in variants)
+    return textwrap.shorten(f"{len(variants)} variants: {players} players, bots: {bots}, {games} games each", 160)
 
 
 def _legend_below(ax, ncol: int, handles=None, labels=None) -> None:
@@ -136,6 +246,8 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
     share 1/n (dashed), variants side by side; the title states the first player's edge."""
     seats = max(v.players for v in variants)
     k = len(variants)
+    if k >= MANY:
+        return _many_seat_win_rates(variants)
     fig, ax = _subplots(figsize=(max(7.5, 0.45 * seats * k + 4.0), 5.4))
     spread = 0.6 / max(k, 1)
     lows, highs = [], []
@@ -143,7 +255,7 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
         rows = [_value(v.summary, f"win_rate_seat_{i}") for i in range(v.players)]
         values, low, high = (np.array(col) for col in zip(*rows))
         pos = np.arange(v.players) - 0.3 + spread * (j + 0.5)
-        ax.errorbar(pos, values, yerr=_errors(values, low, high), fmt="o", color=COLORS[j % 10], ecolor=COLORS[j % 10],
+        ax.errorbar(pos, values, yerr=_errors(values, low, high), fmt="o", color=COLORS[j], ecolor=COLORS[j],
                     capsize=4, markersize=6, linewidth=1.4, label=f"{v.name} (95% interval, Wilson)")
         lows.append(np.nanmin(low))
         highs.append(np.nanmax(high))
@@ -176,12 +288,37 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
     return fig
 
 
+def _edge_text(v: Variant) -> str:
+    value, low, high = _value(v.summary, "first_player_edge")
+    if not (low > 0 or high < 0):
+        return f"{100 * value:+.2f} pp (not significant)"
+    return f"{100 * value:+.2f} pp (95% CI {100 * low:+.2f} to {100 * high:+.2f})"
+
+
+def _many_seat_win_rates(variants: list[Variant]) -> Figure:
+    """seat_win_rates for MANY variants or more: a panel per seat, a row per variant."""
+    def cell(v: Variant, seat: int):
+        if seat >= v.players:
+            return None
+        return (*_value(v.summary, f"win_rate_seat_{seat}"), 1.0 / v.players)
+
+    edge = lambda v: _value(v.summary, "first_player_edge")[0]  # noqa: E731
+    significant = sum(1 for v in variants if (lambda r: r[1] > 0 or r[2] < 0)(_value(v.summary, "first_player_edge")))
+    finding = (f"First player's edge over the fair share: {_span(variants, lambda v: f'{100 * edge(v):+.2f} pp', edge)}"
+               f" ({significant} significant)")
+    return _by_variant_rows(variants, list(range(max(v.players for v in variants))), cell,
+                            lambda seat: f"seat {seat}" + (" (acts first)" if seat == 0 else ""),
+                            "win rate (% of games; the dealer is seat n-1)", finding)
+
+
 def bot_win_rates(variants: list[Variant]) -> Figure:
     """Win rate of each bot (all seats playing it together) as points with 95% (Wilson)
     intervals on an axis zoomed around the fair shares (seats with the bot / players, dashed),
     variants side by side, like the seat chart."""
     labels = list(dict.fromkeys(label for v in variants for label in v.bot_labels))
     k = len(variants)
+    if k >= MANY:
+        return _many_bot_win_rates(variants, labels)
     fig, ax = _subplots(figsize=(max(7.5, 1.2 * len(labels) * k + 3.0), 5.2))
     spread = 0.6 / max(k, 1)
     lows, highs = [], []
@@ -192,8 +329,8 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
                 continue
             value, low, high = _value(v.summary, f"win_rate_bot_{label}")
             pos = i - 0.3 + spread * (j + 0.5)
-            ax.errorbar([pos], [value], yerr=_errors([value], [low], [high]), fmt="o", color=COLORS[j % 10],
-                        ecolor=COLORS[j % 10], capsize=4, markersize=6, linewidth=1.4,
+            ax.errorbar([pos], [value], yerr=_errors([value], [low], [high]), fmt="o", color=COLORS[j],
+                        ecolor=COLORS[j], capsize=4, markersize=6, linewidth=1.4,
                         label=f"{v.name} (95% interval, Wilson)" if i == 0 else None)
             fair = v.bot_labels.count(label) / v.players
             ax.hlines(fair, pos - spread / 2, pos + spread / 2, colors=FAIR_COLOR, linestyles="--", linewidth=1.5,
@@ -234,6 +371,25 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     _legend_below(ax, min(k + 1, 3))
     fig.tight_layout()
     return fig
+
+
+def _many_bot_win_rates(variants: list[Variant], labels: list[str]) -> Figure:
+    """bot_win_rates for MANY variants or more: a panel per bot, a row per variant."""
+    def cell(v: Variant, label: str):
+        if label not in v.bot_labels:
+            return None
+        return (*_value(v.summary, f"win_rate_bot_{label}"), v.bot_labels.count(label) / v.players)
+
+    def best(v: Variant) -> str:
+        rates = [(label, _value(v.summary, f"win_rate_bot_{label}")[0] / (v.bot_labels.count(label) / v.players))
+                 for label in dict.fromkeys(v.bot_labels)]
+        return max(rates, key=lambda lr: lr[1])[0]
+
+    leaders = pd.Series([best(v) for v in variants]).value_counts()
+    finding = ("The strongest bot (win rate against its fair share): "
+               + ", ".join(f"{label} in {count} of {len(variants)} variants" for label, count in leaders.items()))
+    return _by_variant_rows(variants, labels, cell, lambda label: textwrap.shorten(label, 30),
+                            "win rate of the bot (all seats playing it; % of games)", finding, share_x=False)
 
 
 # ---------------------------------------------------------------- distributions
@@ -279,14 +435,18 @@ def _overlay(ax, variants: list[Variant], hists: list, bins: tuple[int, int, int
     "mean", labelled with fmt); yields (colour, variant, histogram) of each one drawn, so a
     caller can draw the same variant elsewhere in its colour."""
     lo, hi, width = bins
+    colors = palette(len(variants))
+    many = len(variants) >= MANY  # one legend entry per variant, with its centre
     for j, (v, h) in enumerate(zip(variants, hists)):
         if not h.n:
             continue
-        color = COLORS[j % 10]
+        color = colors[j]
         edges, shares = _binned(h, width, lo, hi)
-        ax.stairs(shares, edges, color=color, linewidth=1.6, label=v.name)
         x = (h.median_interval() if centre == "median" else h.mean_interval())[0]
-        ax.axvline(x, color=color, linestyle=":", linewidth=1.2, label=f"{v.name}: {centre} {fmt.format(x)}")
+        ax.stairs(shares, edges, color=color, linewidth=1.3 if many else 1.6,
+                  label=f"{v.name} ({centre} {fmt.format(x)})" if many else v.name)
+        ax.axvline(x, color=color, linestyle=":", linewidth=1.0 if many else 1.2,
+                   label=None if many else f"{v.name}: {centre} {fmt.format(x)}")
         yield color, v, h
 
 
@@ -300,7 +460,8 @@ def game_lengths(variants: list[Variant]) -> Figure:
         cdf = np.cumsum(counts) / h.n
         # carried on to the axis' end, so that a single value (every game as long) still shows
         values, cdf = np.append(values, max(hi, values[-1])), np.append(cdf, cdf[-1])
-        right.step(values, cdf, where="post", color=color, linewidth=1.6, label=v.name)
+        right.step(values, cdf, where="post", color=color, linewidth=1.6,
+                   label=None if len(variants) >= MANY else v.name)
     left.set_xlim(lo, hi)
     left.set_xlabel(f"game length (regular turns; bins of {width})")
     left.set_ylabel(f"share of games per {width}-turn bin")
@@ -316,9 +477,16 @@ def game_lengths(variants: list[Variant]) -> Figure:
         h = v.aggregate.hists["turns"]
         return f"{h.mean_interval()[0]:.1f}" if h.n else "n/a"
 
-    _title(left, _finding(variants, "Games last {} turns on average", "Mean game length (turns)", mean_turns),
-           variants, width=int(10.5 * fig.get_figwidth()))
+    def mean_value(v: Variant) -> float:
+        h = v.aggregate.hists["turns"]
+        return h.mean_interval()[0] if h.n else math.nan
+
+    _title(left, _finding(variants, "Games last {} turns on average", "Mean game length (turns)", mean_turns,
+                          mean_value), variants, width=int(10.5 * fig.get_figwidth()))
     right.set_title("cumulative (x axis cut at the 99.5th percentile)", fontsize=10)
+    if len(variants) >= MANY:
+        fig.tight_layout(rect=(0, 0, _legend_right(fig, left, 2.6), 1))
+        return fig
     _legend_below(left, 2)
     _legend_below(right, len(variants))
     fig.tight_layout()
@@ -346,8 +514,15 @@ def winner_points(variants: list[Variant]) -> Figure:
         h = v.aggregate.winner_points
         return f"{h.mean_interval()[0]:.1f}" if h.n else "n/a"
 
-    _title(ax, _finding(variants, "The winner scores {} points on average", "Mean winner's points", mean_points),
-           variants)
+    def mean_value(v: Variant) -> float:
+        h = v.aggregate.winner_points
+        return h.mean_interval()[0] if h.n else math.nan
+
+    _title(ax, _finding(variants, "The winner scores {} points on average", "Mean winner's points", mean_points,
+                        mean_value), variants)
+    if len(variants) >= MANY:
+        fig.tight_layout(rect=(0, 0, _legend_right(fig, ax, 2.8), 1))
+        return fig
     _legend_below(ax, 2)
     fig.tight_layout()
     return fig
@@ -358,12 +533,18 @@ def max_pending(variants: list[Variant]) -> Figure:
     hists = [v.aggregate.hists["max_pending"] for v in variants]
     values = sorted({value for h in hists for value, _ in h.items()})
     k = len(variants)
+    many = k >= MANY  # lines with markers instead of bars side by side
     x, width = _bar_groups(len(values), k)
-    fig, ax = _subplots(figsize=(max(8.0, 0.3 * len(values) * k + 4.0), 5.2))
+    fig, ax = _subplots(figsize=(max(8.0, 0.3 * len(values) * (1 if many else k) + 4.0), 5.2))
+    colors = palette(k)
     for j, (v, h) in enumerate(zip(variants, hists)):
         shares = np.array([h.count(value) / h.n if h.n else 0.0 for value in values])
+        if many:
+            ax.plot(x, np.where(shares > 0, shares, np.nan), "o-", color=colors[j], markersize=3.5, linewidth=1.1,
+                    label=v.name)
+            continue
         pos = x - 0.4 + width * (j + 0.5)
-        ax.bar(pos, np.where(shares > 0, shares, np.nan), width=width * 0.92, color=COLORS[j % 10], label=v.name)
+        ax.bar(pos, np.where(shares > 0, shares, np.nan), width=width * 0.92, color=colors[j], label=v.name)
     ax.set_yscale("log")
     ax.yaxis.set_major_locator(ticker.LogLocator(base=10.0))
     ax.yaxis.set_minor_formatter(ticker.NullFormatter())
@@ -378,8 +559,15 @@ def max_pending(variants: list[Variant]) -> Figure:
         h = v.aggregate.hists["max_pending"]
         return f"{h.maximum:.0f}" if h.n else "n/a"
 
+    def largest_value(v: Variant) -> float:
+        h = v.aggregate.hists["max_pending"]
+        return float(h.maximum) if h.n else math.nan
+
     _title(ax, _finding(variants, "The largest penalty drawn at once reaches {} cards",
-                        "Largest penalty drawn at once (cards)", largest), variants)
+                        "Largest penalty drawn at once (cards)", largest, largest_value), variants)
+    if many:
+        fig.tight_layout(rect=(0, 0, _legend_right(fig, ax, 2.2), 1))
+        return fig
     _legend_below(ax, k)
     fig.tight_layout()
     return fig
@@ -442,14 +630,20 @@ def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Varia
     order = (rows.assign(size=rows["d"].abs()).groupby("metric", sort=False)["size"].max()
              .sort_values(ascending=True, kind="stable").index.tolist())  # largest drawn on top
     values = {(v, m): float(x) for v, m, x in zip(summary["variant"], summary["metric"], summary["value"])}
-    height = max(4.0, 0.27 * len(order) + 2.6)
+    k = len(names)
+    if k + 1 >= MANY:
+        return _differences_matrix(rows, diffs, order, names, baseline, variants)
+    # each variant a line of its own within a metric's row, one row tall enough for all of them
+    step = 0.8 / k if k > 1 else 0.0
+    offset = {name: (k - 1 - j - (k - 1) / 2) * step for j, name in enumerate(names)}  # the first on top
+    height = max(4.0, (0.27 + 0.14 * (k - 1)) * len(order) + 2.6)
     fig, ax = _subplots(figsize=(11.0, height))
     y_of = {m: i for i, m in enumerate(order)}
-    k = len(names)
+    colors = palette(k + 1)
     for j, name in enumerate(names):
         part = rows.loc[rows["variant"] == name]
-        y = np.array([y_of[m] for m in part["metric"]], dtype=float) + (0.0 if k == 1 else (j - (k - 1) / 2) * 0.25)
-        color = COLORS[(j + 1) % 10]
+        y = np.array([y_of[m] for m in part["metric"]], dtype=float) + offset[name]
+        color = colors[j + 1]
         sig = (part["p_adjusted"] < 0.05).to_numpy()
         d = part["d"].to_numpy()
         err = np.vstack([d - part["d_low"].to_numpy(), part["d_high"].to_numpy() - d])
@@ -465,21 +659,26 @@ def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Varia
     ax.set_yticks(range(len(order)))
     ax.set_yticklabels(order, fontsize=8)
     ax.set_ylim(-0.7, len(order) - 0.3)
+    if k > 1:  # rules between the metrics' rows, so that each variant's line is seen to be in its row
+        for boundary in np.arange(len(order) - 1) + 0.5:
+            ax.axhline(boundary, color="#dddddd", linewidth=0.6, zorder=0)
     lim, clipped = _forest_limit(rows)
     for j, name in enumerate(names):  # effects beyond the axis: an arrow at the edge with the value
         part = rows.loc[(rows["variant"] == name) & clipped]
         for m, d in zip(part["metric"], part["d"]):
-            y = y_of[m] + (0.0 if k == 1 else (j - (k - 1) / 2) * 0.25)
+            y = y_of[m] + offset[name]  # the arrow and its label on the variant's line of the row
             x = 0.97 * lim * np.sign(d)
-            ax.scatter([x], [y], marker=">" if d > 0 else "<", color=COLORS[(j + 1) % 10], s=45, zorder=4)
+            ax.scatter([x], [y], marker=">" if d > 0 else "<", color=colors[j + 1], s=45 if k == 1 else 30, zorder=4)
             ax.annotate(f"{d:+.2f}", (x, y), xytext=(-6 if d > 0 else 6, 0), textcoords="offset points",
-                        ha="right" if d > 0 else "left", va="center", fontsize=7.5, color=COLORS[(j + 1) % 10])
+                        ha="right" if d > 0 else "left", va="center", fontsize=7.5 if k == 1 else 6.5,
+                        color=colors[j + 1])
     ax.set_xlim(-lim, lim)
     scale_note = " (arrows: beyond the axis, value written)" if clipped.any() else ""
     ax.set_xlabel(f"standardised difference to {baseline}: (variant - {baseline}) / per-game standard deviation, "
                   f"with 95% interval{scale_note}", fontsize=8.5)
     ax.grid(axis="x", alpha=0.3)
-    ax.grid(axis="y", alpha=0.12)
+    if k == 1:
+        ax.grid(axis="y", alpha=0.12)
     if k == 1:
         ax.annotate("difference\n(rates in pp)", (1.01, len(order) - 0.3), xycoords=("axes fraction", "data"),
                     va="bottom", fontsize=7.5, fontweight="bold")
@@ -499,6 +698,85 @@ def differences(diffs: pd.DataFrame, summary: pd.DataFrame, variants: list[Varia
     fig.text(0.01, 0.005, "Medians, percentiles and maxima have no interval and are not drawn (they are in "
              "differences.csv); nor are metrics that are 0, n/a or 100% in every variant.", fontsize=7, color="#555555")
     fig.tight_layout(rect=(0, bottom, 1, 1))
+    return fig
+
+
+def _short_change(metric: str, diff: float) -> str:
+    """A difference in a matrix cell: rates in percentage points to one decimal, others to
+    three significant digits (`+1.2`, `+2.27`, `+0.0035`)."""
+    from .headline import metric_kind
+
+    if diff != diff:
+        return "n/a"
+    if metric_kind(metric) in ("rate", "edge"):
+        return f"{100 * diff:+.1f}"
+    return f"{diff:+.3g}"
+
+
+def _differences_matrix(rows: pd.DataFrame, diffs: pd.DataFrame, order: list[str], names: list[str],
+                        baseline: str, variants: list[Variant]) -> Figure:
+    """The differences of MANY variants or more as a metric-by-variant matrix: each cell the
+    difference in the metric's unit, coloured by its standardised size (diff / pooled_sd, on a
+    scale centred on 0) where significant after Holm's correction, grey where not."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    order = order[::-1]  # the largest on top
+    k, m = len(names), len(order)
+    d = np.full((m, k), np.nan)
+    sig = np.zeros((m, k), dtype=bool)
+    text = [["" for _ in names] for _ in order]
+    where = {(r.variant, r.metric): r for r in rows.itertuples()}
+    for i, metric_name in enumerate(order):
+        for j, name in enumerate(names):
+            r = where.get((name, metric_name))
+            if r is None:
+                continue
+            d[i, j] = r.d
+            sig[i, j] = r.p_adjusted < 0.05
+            text[i][j] = _short_change(metric_name, r.diff)
+    width = min(16.0, 0.62 * k + 3.6)
+    height = min(14.0, 0.3 * m + 3.2)
+    fig, ax = _subplots(figsize=(max(width, 8.0), max(height, 5.0)), layout="constrained")
+    finite = np.abs(d[sig & np.isfinite(d)])
+    bound = float(np.percentile(finite, 90)) if finite.size else 1.0  # a few huge effects do not wash out the rest
+    bound = bound or 1.0
+    norm = TwoSlopeNorm(vcenter=0.0, vmin=-bound, vmax=bound)
+    cmap = colormaps["RdBu_r"]
+    image = ax.imshow(np.ma.masked_where(~sig, np.clip(d, -bound, bound)), cmap=cmap, norm=norm, aspect="auto")
+    grey = np.ma.masked_where(sig | ~np.isfinite(d), np.zeros_like(d))
+    ax.imshow(grey, cmap=colormaps["Greys"], vmin=-1, vmax=8, aspect="auto")  # not significant: light grey
+    for i in range(m):
+        for j in range(k):
+            if not text[i][j]:
+                continue
+            if sig[i, j]:
+                r, g, b, _ = cmap(norm(np.clip(d[i, j], -bound, bound)))
+                color = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
+            else:
+                color = "#777777"
+            ax.text(j, i, text[i][j], ha="center", va="center", fontsize=6.5, color=color,
+                    fontweight="bold" if sig[i, j] else "normal")
+    from .headline import metric_kind
+
+    ax.set_yticks(range(m))
+    ax.set_yticklabels([f"{name} (pp)" if metric_kind(name) in ("rate", "edge") else name for name in order],
+                       fontsize=8)
+    ax.set_xticks(range(k))
+    ax.set_xticklabels(names, rotation=45, ha="right", rotation_mode="anchor", fontsize=8)
+    ax.tick_params(length=0)
+    ax.set_xlabel(f"variant (each cell: variant - {baseline}, in the metric's unit; rates in percentage points)",
+                  fontsize=8.5)
+    bar = fig.colorbar(image, ax=ax, shrink=0.8, pad=0.01)
+    bar.set_label(f"standardised difference to {baseline}: (variant - {baseline}) / per-game SD;\n"
+                  "coloured where significant after Holm's correction (5%), grey where not", fontsize=7.5)
+    tested = diffs.loc[diffs["p_adjusted"].notna()]
+    sig_count = int((tested["p_adjusted"] < 0.05).sum())
+    _title(ax, f"{sig_count} of {len(tested)} differences to {baseline} are significant after Holm's correction "
+               f"({k} variants against {baseline})", variants, width=int(10.5 * fig.get_figwidth()))
+    fig.get_layout_engine().set(rect=(0, 0.03, 1, 0.97))
+    fig.text(0.01, 0.005, "Medians, percentiles and maxima have no interval and are not drawn (they are in "
+             "differences.csv); nor are metrics that are 0, n/a or 100% in every variant; a blank cell: the metric "
+             "does not vary in either variant.", fontsize=7, color="#555555")
     return fig
 
 
@@ -524,9 +802,10 @@ def _forest_limit(rows: pd.DataFrame) -> tuple[float, pd.Series]:
 
 
 def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, players_each: list[int]) -> Figure:
-    """Seat-0 win rate and mean turns against the varied value, with 95% bands.
-    `frame`: the tidy sweep table (a column named after the knob); `players_each`: the
-    player count at each setting, in order (for the 1/n line)."""
+    """The first player's edge (seat 0's win rate minus 1/n, the title's finding) and mean
+    turns against the varied value, with 95% bands; the edge on an axis around 0 (fair), so
+    that a change of a point or two shows. `frame`: the tidy sweep table (a column named after
+    the knob); `players_each`: the player count at each setting, in order."""
     settings = list(dict.fromkeys(frame[knob]))
     numeric = all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in settings)
     x = np.array(settings, dtype=float) if numeric else np.arange(len(settings), dtype=float)
@@ -547,17 +826,13 @@ def sweep(frame: pd.DataFrame, knob: str, preset: str, bots: str, games: int, pl
                         markersize=7, label=f"{label} with {band_label}")
         return _finite_range(value, low, high)
 
-    fair = 1.0 / np.asarray(players_each, dtype=float)
-    lo, hi = draw(top, "win_rate_seat_0", COLORS[0], "seat 0 win rate", "95% interval (Wilson)")
-    if numeric:
-        top.plot(x, fair, "--", color=FAIR_COLOR, label="1/n (fair share)")
-    else:
-        top.hlines(fair, x - 0.25, x + 0.25, colors=FAIR_COLOR, linestyles="--", label="1/n (fair share)")
-    lo, hi = min(lo, fair.min()), max(hi, fair.max())
-    pad = 0.1 * (hi - lo) or 0.01
-    top.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
-    top.set_ylabel("seat 0 win rate (share of games)")
-    top.yaxis.set_major_formatter(ticker.PercentFormatter(1.0))
+    lo, hi = draw(top, "first_player_edge", COLORS[0], "first player's edge", "95% interval (Wilson)")
+    top.axhline(0.0, color=FAIR_COLOR, linestyle="--", linewidth=1.2, label="0: fair (seat 0 wins 1/n)")
+    lo, hi = min(lo, 0.0), max(hi, 0.0)
+    pad = 0.1 * (hi - lo) or 0.005
+    top.set_ylim(lo - pad, hi + pad)
+    top.set_ylabel("first player's edge\n(seat 0 win rate minus 1/n, pp)")
+    top.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{100 * y:+.1f}"))
     top.grid(alpha=0.3)
     top.legend(loc="upper center", bbox_to_anchor=(0.5, -0.05), ncol=3, fontsize=8, frameon=False)
     lo, hi = draw(bottom, "mean_turns", COLORS[1], "mean turns per game", "95% interval")

@@ -28,7 +28,8 @@ CAPTIONS = {
     "winner_points": "The winner's points (the cards left in the other hands).",
     "bot_win_rates": "Share of games won by each bot, all seats playing it together, against its fair share.",
     "max_pending": "The largest penalty drawn at once in a game (a stacked chain counts once).",
-    "sweep": "Seat 0's win rate and the mean game length at each value, with 95% intervals.",
+    "sweep": "The first player's edge (seat 0's win rate minus 1/n; 0 is fair) and the mean game length at each "
+             "value, with 95% intervals.",
     "rounds_per_match": "How many rounds a match lasts.",
     "skill_index": "The skill index of each rule set (the best bot's win rate at a table of the worst, minus 1/n) "
                    "with its 95% interval; the bots compared are named on each bar.",

@@ -82,6 +82,20 @@ def fmt_diff(kind: str, row) -> str:
     return text
 
 
+def fmt_diff_short(kind: str, row) -> str:
+    """The difference and half its 95% interval's width, `+1.23±0.45` (rates in percentage
+    points): the interval abbreviated for tables with many variants."""
+    scale = 100.0 if kind in ("rate", "edge") else 1.0
+    diff = row["diff"]
+    if diff != diff:
+        return "n/a"
+    digits = decimals(scale * diff)
+    text = f"{scale * diff:+,.{digits}f}"
+    if row["diff_ci_low"] == row["diff_ci_low"]:
+        text += f"±{scale * (row['diff_ci_high'] - row['diff_ci_low']) / 2:,.{digits}f}"
+    return text
+
+
 def rules_changed(rules) -> list[str]:
     """`knob=value` for every knob away from the official default."""
     return [f"{k}={fmt_value(v)}" for k, v in rules.as_dict().items() if v != DEFAULTS[k]]
@@ -196,6 +210,75 @@ def compare_table(comparison, all_metrics: bool = False) -> Table:
         left_out = [m for m in order if m in quiet]
         table.notes.append(f"left out, 0, n/a or a rate of 100% in every variant (--all-metrics shows them): {', '.join(left_out)}")
     return table
+
+
+TABLE_WIDTH = 100  # the widest a compare table is drawn (terminal columns)
+
+
+def table_width(table: Table) -> int:
+    """Columns the table takes when drawn with rich's default box: each column its widest
+    cell plus a space either side and a rule, plus the closing rule."""
+    widths = [max([len(header)] + [len(row[i]) for row in table.rows]) for i, (header, _) in enumerate(table.columns)]
+    return sum(w + 3 for w in widths) + 1
+
+
+def split_columns(table: Table, width: int = TABLE_WIDTH) -> list[Table]:
+    """The table as several, each within `width` columns: the first column (the row names)
+    repeated in each, the others in order. The intro goes with the first, the notes with the
+    last; a table that fits is returned as it is."""
+    if table_width(table) <= width:
+        return [table]
+    cell = [max([len(header)] + [len(row[i]) for row in table.rows]) + 3 for i, (header, _) in enumerate(table.columns)]
+    groups: list[list[int]] = [[]]
+    used = cell[0] + 1
+    for i in range(1, len(table.columns)):
+        if groups[-1] and used + cell[i] > width:
+            groups.append([])
+            used = cell[0] + 1
+        groups[-1].append(i)
+        used += cell[i]
+    parts = []
+    for n, group in enumerate(groups):
+        title = table.title if n == 0 else f"{table.title} (continued, {n + 1} of {len(groups)})"
+        part = Table(title, [table.columns[0]] + [table.columns[i] for i in group],
+                     [[row[0]] + [row[i] for i in group] for row in table.rows], list(table.bold),
+                     intro=table.intro if n == 0 else [], notes=table.notes if n == len(groups) - 1 else [])
+        parts.append(part)
+    return parts
+
+
+def compare_tables(comparison, all_metrics: bool = False, width: int = TABLE_WIDTH) -> list[Table]:
+    """The compare table (compare_table) when it fits in `width` columns (two variants with
+    short names do); else two: the values side by side, then each variant's difference to
+    the first with its interval abbreviated (`+1.23±0.45**`), each split into tables of at
+    most `width` columns."""
+    full = compare_table(comparison, all_metrics)
+    if table_width(full) <= width:
+        return [full]
+    from .headline import metric_kind
+    from ..stats import stars
+
+    names = comparison.names
+    base = names[0]
+    k = len(names)
+    values = Table(f"{k} variants: each metric's value (differences to {base} in the next table)",
+                   [("metric", "left")] + [(n, "right") for n in names], intro=full.intro)
+    diffs = Table(f"{k - 1} variants minus {base}: the difference ± half its 95% interval (rates in percentage "
+                  "points), stars: significance after Holm's correction",
+                  [("metric", "left")] + [(n, "right") for n in names[1:]], notes=[
+                      "±: half the 95% interval's width (its exact bounds and the p-values are in differences.csv)",
+                      "stars: " + full.notes[0].removeprefix("p (Holm): "), *full.notes[1:]])
+    diff_rows = {(row["variant"], row["metric"]): row for _, row in comparison.differences.iterrows()}
+    for cells, bold in zip(full.rows, full.bold):
+        metric_name = cells[0]
+        values.add(*cells[: k + 1], bold=bold)
+        kind = metric_kind(metric_name)
+        shown = [metric_name]
+        for name in names[1:]:
+            row = diff_rows.get((name, metric_name))
+            shown.append("" if row is None else fmt_diff_short(kind, row) + stars(row["p_adjusted"]))
+        diffs.add(*shown, bold=bold)
+    return split_columns(values, width) + split_columns(diffs, width)
 
 
 # ---------------------------------------------------------------- sweep

@@ -1,13 +1,16 @@
 """The engine's start-up, in one place: compile its kernels, or load them from the cache.
 
-The engine is compiled by numba on first use and cached on disk (engine/jit.py). The first
-run after installing (or after a change to the engine) compiles for about half a minute, later
-runs load the compiled code in about a second. `warm_up(kind)` does that before any game is
-timed, and tells its progress which it is doing (running/progress.py; on the terminal,
-uno_sim.output.progress: a spinner, or without a terminal two plain lines when it compiles and
-nothing for the second it takes to load, so that a piped command with a warm cache writes
-nothing but its results, or its one error line, on stderr).
-Runs, matches and traces call it first, so games per second never include it.
+The engine is compiled by numba on first use and cached on disk (engine/jit.py). Each kind of
+work has a kernel of its own (KERNELS: games, games with a search bot, matches, traces), so the
+first run after installing (or after a change to the engine) compiles all of them at once,
+whichever command it is: one wait, announced once with an estimate for this machine
+(`compile_estimate`), and no command compiles again later. Later runs load the compiled code in
+about a second. `warm_up(kind)` does that before any game is timed, and tells its progress
+which it is doing (running/progress.py; on the terminal, uno_sim.output.progress: a spinner, or
+without a terminal two plain lines when it compiles and nothing for the second it takes to
+load, so that a piped command with a warm cache writes nothing but its results, or its one
+error line, on stderr). Runs, matches and traces call it first, so games per second never
+include it.
 
 Whether the cache is warm is read from numba's index files (`*.nbi`) in the cache folder:
 one for the kernel of that kind means the code is cached there.
@@ -19,13 +22,68 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .progress import ProgressLike, as_progress
+from .progress import SILENT, ProgressLike, as_progress
 
-COMPILING = "compiling the engine, first run only, about half a minute"
 LOADING = "loading the engine"
 
 # The kernel each kind of work calls (engine module.function, as numba names its cache files).
-KERNELS = {"games": "batch._play_games", "matches": "match.play_matches", "trace": "batch._trace_game"}
+KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching", "matches": "match.play_matches",
+           "trace": "batch._trace_game"}
+
+# What a cold compile of each kernel takes on the reference machine (2 cores, idle; measured
+# there under load and divided by the load share, compiled in this order in one process: later
+# kernels reuse the functions compiled for the earlier ones), and how long `probe` took there
+# (CPU seconds). `compile_estimate` scales them to this machine.
+REFERENCE_SECONDS = {"games": 70.0, "search": 70.0, "matches": 30.0, "trace": 15.0}
+REFERENCE_PROBE = 0.009
+
+
+def probe() -> float:
+    """CPU seconds of a fixed piece of plain Python work: this machine's speed against the
+    reference machine's (numba's compiler is mostly Python)."""
+    best = float("inf")
+    for _ in range(3):  # the least of three: a probe is short, and noise only adds
+        began = time.process_time()
+        total = 0
+        for i in range(100_000):
+            total += i * i % 7
+        best = min(best, time.process_time() - began)
+    return best
+
+
+def compile_estimate(kinds, probe_seconds: float, load: float, cores: int) -> float:
+    """Seconds a cold compile of `kinds` should take here: the reference times scaled by this
+    machine's speed (`probe_seconds` against REFERENCE_PROBE) and by its load (the compile
+    runs on one core; with more runnable processes than cores it gets its share of them:
+    measured on a 2-core machine at load 6, 516 s against 555 s estimated)."""
+    speed = max(probe_seconds, 1e-6) / REFERENCE_PROBE
+    share = max(1.0, load / max(cores, 1))
+    return sum(REFERENCE_SECONDS[k] for k in kinds) * speed * share
+
+
+def rough_time(seconds: float) -> str:
+    """`about 40 s`, `about 3 minutes`: an estimate, rounded as one."""
+    if seconds < 90:
+        return f"about {max(10, int(seconds / 10 + 0.5) * 10)} s"
+    return f"about {int(seconds / 60 + 0.5)} minutes"
+
+
+def compiling_message(kinds, seconds: float) -> str:
+    """What a cold start says: that it compiles for every command at once (never "only": the
+    kernels of every kind are compiled now, so no later command compiles again), and for how long."""
+    every = set(kinds) == set(KERNELS)
+    what = "for every command" if every else "for the commands not compiled yet"
+    return f"compiling the engine {what}, once after installing: {rough_time(seconds)} on this machine"
+
+
+def machine_estimate(kinds) -> float:
+    import os
+
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every system
+        load = 0.0
+    return compile_estimate(kinds, probe(), load, os.cpu_count() or 1)
 
 @dataclass(frozen=True)
 class Startup:
@@ -71,10 +129,12 @@ def cached(kind: str) -> bool:
 
 
 def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
-    """Compile (or load) the kernels that `kinds` (games, matches, trace; default games) need,
-    by playing one game (or match) of the standard rules. Kinds already started in this
-    process cost nothing. `progress` (running/progress.py; True: on standard error) is told
-    what is happening meanwhile."""
+    """Compile (or load) the kernels that `kinds` (games, search, matches, trace; default games)
+    need, by playing one game (or match) of the standard rules. When one of them is not in the
+    cache, every kernel missing from it is compiled now, so that the first run of any command
+    is the only one that waits. Kinds already started in this process cost nothing.
+    `progress` (running/progress.py; True: on standard error) is told what is happening
+    meanwhile."""
     kinds = kinds or ("games",)
     for kind in kinds:
         if kind not in KERNELS:
@@ -83,13 +143,17 @@ def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     if not todo:
         return Startup()
     compiling = not all(cached(k) for k in todo)
+    shown = as_progress(progress)
     if compiling:
-        message, done = COMPILING, "engine compiled in {seconds:.1f} s (cached for later runs)"
+        todo += [k for k in KERNELS if k not in todo and k not in _ready and not cached(k)]
+        # the estimate (a short speed probe) only when someone is told it
+        message = compiling_message(todo, machine_estimate(todo) if shown is not SILENT else 0.0)
+        done = "engine compiled in {seconds:.1f} s (cached for later runs)"
     else:
         message, done = LOADING, "engine loaded in {seconds:.1f} s"
     began = time.perf_counter()
     # plain: without a terminal, a line only for the long wait
-    with as_progress(progress).starting(message, done, plain=compiling):
+    with shown.starting(message, done, plain=compiling):
         for kind in todo:
             _play_one(kind)
             _ready.add(kind)
@@ -109,6 +173,9 @@ def _play_one(kind: str) -> None:
     if kind == "games":
         records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
         stats.Aggregate(players=rules.players).add(records)  # the compiled binning passes
+    elif kind == "search":
+        codes, params = pack_bots(parse_bots("search:rollouts=1", rules.players))
+        batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
     elif kind == "matches":
         batch.run_matches(packed, codes, params, key, 0, 1, workers=1)
     else:
