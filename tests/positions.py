@@ -15,7 +15,7 @@ from numba import njit
 
 from uno_sim.game.bots import Bot, pack_bots
 from uno_sim.game.cards import COLORS, FACE_TEXTS, N_FACES, face_text, parse_face
-from uno_sim.game.decks import CLASSIC, ROLE_DRAW_TWO, ROLE_NONE, ROLE_WILD_DRAW_FOUR
+from uno_sim.game.decks import CLASSIC, Deck, ROLE_DRAW_TWO, ROLE_NONE, ROLE_WILD_DRAW_FOUR
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.play import continue_round, start_round
@@ -23,6 +23,7 @@ from uno_sim.engine.rng import seed_game
 from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.running.records import record_dict
 from uno_sim.game.rules import Rules
+from uno_sim.running import trace as trace_module
 from uno_sim.running.trace import decode_events
 
 
@@ -61,7 +62,14 @@ class Position:
     out: dict[int, int] = field(default_factory=dict)  # seat -> place (last_standing)
     seed: int = 7
     prev_color: str | None = None  # colour current before the top card (default: the current colour)
+    deck: Deck = CLASSIC  # card texts are the deck's (e.g. no-mercy's "RE", "WC")
     g: np.ndarray | None = None
+
+    def faces(self, text: str) -> list[int]:
+        if self.deck is CLASSIC:
+            return cards(text)
+        texts = self.deck.faces().texts
+        return [texts.index(t) for t in text.split()]
 
     def build(self) -> np.ndarray:
         n = self.rules.players
@@ -69,7 +77,7 @@ class Position:
         packed = self.rules.pack()
         codes, params = pack_bots(self.bots or [Bot("random")] * n)
         g = np.zeros(S.O_TRACE + 200_000, dtype=np.int64)
-        g[: S.N_CONFIG] = S.make_config(packed, codes, params)
+        g[: S.N_CONFIG] = S.make_config(packed, codes, params, self.deck)
         g[S.O_CAPACITY] = len(g)
         seed_game(g, np.uint64(12345), self.seed)
         g[S.S_DIR] = self.direction
@@ -83,17 +91,17 @@ class Position:
         for seat, place in self.out.items():
             g[S.O_PLACE + seat] = place
         for seat, text in enumerate(self.hands):
-            for f in cards(text):
+            for f in self.faces(text):
                 g[S.O_HANDS + seat * S.HAND_WIDTH + f] += 1
                 g[S.O_HSIZE + seat] += 1
-        disc = cards(self.discard_below) + [parse_face(self.top)]
+        disc = self.faces(self.discard_below) + self.faces(self.top)
         g[S.O_DISC : S.O_DISC + len(disc)] = disc
         g[S.S_NDISC] = len(disc)
-        pile = cards(self.pile)[::-1]  # stored bottom first
+        pile = self.faces(self.pile)[::-1]  # stored bottom first
         g[S.O_PILE : S.O_PILE + len(pile)] = pile
         g[S.S_NPILE] = len(pile)
-        top = parse_face(self.top)
-        color = self.color or (face_text(top)[0] if top < 52 else None)
+        top = self.faces(self.top)[0]
+        color = self.color or (COLORS[self.deck.faces().color[top]] if self.deck.faces().color[top] >= 0 else None)
         assert color is not None, "a wild top card needs a colour"
         g[S.S_COLOR] = COLORS.index(color)
         g[S.S_PREV_COLOR] = COLORS.index(self.prev_color or color)
@@ -117,12 +125,20 @@ class Position:
         continue_from(g, turns)
         end = int(g[S.S_TPOS])
         assert not g[S.S_OVERFLOW]
-        return list(decode_events(g[start:end], end - start, self.rules.players))
+        if self.deck is CLASSIC:
+            return list(decode_events(g[start:end], end - start, self.rules.players))
+        saved = trace_module.FACE_TEXTS  # the decoder names classic faces: name this deck's instead
+        trace_module.FACE_TEXTS = self.deck.faces().texts
+        try:
+            return list(decode_events(g[start:end], end - start, self.rules.players))
+        finally:
+            trace_module.FACE_TEXTS = saved
 
     # ---- reading the state after run()
     def hand(self, seat: int) -> list[str]:
-        row = self.g[S.O_HANDS + seat * S.HAND_WIDTH : S.O_HANDS + seat * S.HAND_WIDTH + N_FACES]
-        return [FACE_TEXTS[f] for f in range(N_FACES) for _ in range(int(row[f]))]
+        texts = self.deck.faces().texts
+        row = self.g[S.O_HANDS + seat * S.HAND_WIDTH : S.O_HANDS + seat * S.HAND_WIDTH + len(texts)]
+        return [texts[f] for f in range(len(texts)) for _ in range(int(row[f]))]
 
     def hand_size(self, seat: int) -> int:
         return int(self.g[S.O_HSIZE + seat])

@@ -87,6 +87,20 @@ def _decode(code: int, body: np.ndarray, players: int) -> dict:
                 "got": _cards(body[3 + k : 3 + 2 * k])}
     if code == L.EV_CAUGHT_BY:
         return {"ev": "caught", "p": int(body[0]), "by": [int(q) for q in body[1:]]}
+    if code == L.EV_KNOCKOUT:
+        event = {"ev": "knockout", "p": int(body[0]), "cards": int(body[1])}
+        if int(body[2]) > 0:  # last_standing only
+            event["place"] = int(body[2])
+        return event
+    if code == L.EV_ROULETTE:
+        return {"ev": "roulette", "p": int(body[0]), "color": COLORS[int(body[1])]}
+    if code == L.EV_SHUFFLE:
+        i, hands = 1, []
+        for _ in range(players):
+            count = int(body[i])
+            hands.append(_cards(body[i + 1 : i + 1 + count]))
+            i += 1 + count
+        return {"ev": "shuffle", "p": int(body[0]), "hands": hands}
     raise ValueError(f"unknown trace event code {code}")
 
 
