@@ -186,6 +186,67 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     assert capsys.readouterr().err == ""
 
 
+def test_progress_lines_without_a_terminal(capsys):
+    """The chunk runner's progress on stderr without a terminal: a line when a run expected
+    to take over 3 s starts, one a quarter for one of over 10 s; none for short runs."""
+    from uno_sim.output.progress import ChunkBar
+
+    bar = ChunkBar(1000, "standard", "games")
+    bar.update(100, 2.0, "standard")  # under 3 s to go: no line yet
+    bar.update(200, 30.0, "standard")
+    bar.update(300, 20.0, "standard")
+    bar.update(400, 15.0, "standard")
+    bar.update(500, 10.0, "standard (skill index)")
+    bar.update(1000, 0.0, "standard")
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == ["standard: 1,000 games, about 30 s to go",
+                                                   "standard: 25% (300 of 1,000 games)",
+                                                   "standard: 50% (500 of 1,000 games)"]
+    short = ChunkBar(1000, "x", "matches")
+    short.update(500, 5.0, "x")  # over 3 s but under 10 s: the first line only
+    short.update(900, 1.0, "x")
+    short.close()
+    assert capsys.readouterr().err == "x: 1,000 matches, about 5 s to go\n"
+
+
+def test_the_api_takes_a_progress_object_or_a_flag():
+    """`progress`: True, the terminal's (output.progress); False or None, silent; or an
+    object told how far the one pipeline is, the skill games included."""
+    from uno_sim.output.progress import TerminalProgress
+    from uno_sim.running.progress import SILENT, as_progress
+
+    assert isinstance(as_progress(True), TerminalProgress)
+    assert as_progress(False) is SILENT and as_progress(None) is SILENT
+
+    class Recording:
+        def __init__(self):
+            self.pipelines, self.updates, self.closed = [], [], 0
+
+        def starting(self, message, done, plain):
+            return SILENT.starting(message, done, plain)
+
+        def chunks(self, total, label, unit):
+            self.pipelines.append((total, label, unit))
+            return self
+
+        def update(self, done, seconds_left, description):
+            self.updates.append((done, description))
+
+        def close(self):
+            self.closed += 1
+
+    seen = Recording()
+    assert as_progress(seen) is seen
+    uno_sim.compare(["standard", "stacking"], games=3000, seed=2, skill=True, progress=seen)
+    assert seen.pipelines == [(12000, "2 variants", "games")] and seen.closed == 1
+    assert seen.updates[-1][0] == 12000
+    assert list(dict.fromkeys(d for _, d in seen.updates)) == ["standard", "stacking", "standard (skill index)",
+                                                               "stacking (skill index)"]
+    seen = Recording()
+    uno_sim.match("standard", matches=300, seed=1, progress=seen)
+    assert seen.pipelines == [(300, "matches", "matches")] and seen.updates[-1] == (300, "matches")
+
+
 def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
     import hashlib
 
@@ -196,7 +257,7 @@ def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
     (tmp_path / "engine_0123456789abcdef").mkdir()
     (tmp_path / "engine_0123456789abcdef" / "batch._play_games-46.py311.nbi").write_bytes(b"")
     assert not warmup.cached("games")
-    engine_dir = Path(warmup.__file__).resolve().parent / "engine"
+    engine_dir = Path(warmup.__file__).resolve().parent.parent / "engine"  # uno_sim/engine
     own = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"  # numba's naming
     own.mkdir()
     (own / "batch._play_games-46.py311.nbi").write_bytes(b"")
@@ -207,10 +268,10 @@ def test_preparing_the_games_loads_no_compiled_code():
     """The start-up message comes before any compiling: getting a run's work ready (rules,
     bots, run key) must not import the compiled engine."""
     code = ("import sys\n"
-            "from uno_sim import simulate\n"
+            "from uno_sim.running import games\n"
             "from uno_sim.game.bots import parse_bots\n"
             "from uno_sim.game.rules import Rules\n"
-            "simulate.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
+            "games.game_work(Rules(), parse_bots(None, 4), seed=3)\n"
             "loaded = [m for m in ('uno_sim.engine.batch', 'uno_sim.engine.play') if m in sys.modules]\n"
             "assert not loaded, loaded\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -422,3 +422,19 @@ def test_compare_table_on_a_terminal_keeps_its_width(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
     console = render.stdout()
     assert console.is_terminal and console.width == 90
+
+
+def test_the_skill_index_is_shown_in_percentage_points(tmp_path):
+    """skill_index is an edge (a win rate minus the fair share), shown like first_player_edge:
+    the values in pp and the difference in pp, in the terminal and the report (one table
+    model); it was shown as a plain number rounded to 0.1 and a difference of -0.0050."""
+    from uno_sim import api
+    from uno_sim.output.tables import compare_table
+
+    cmp = api.compare(["standard", "jump-in"], games=2000, skill=True)
+    table = compare_table(cmp)
+    row = next(r for r in table.rows if r[0] == "skill_index")
+    values = cmp.summary.set_index(["variant", "metric"])["value"]
+    assert row[1] == f"{100 * values[('standard', 'skill_index')]:+.2f} pp"
+    diff = cmp.differences.set_index("metric").loc["skill_index", "diff"]
+    assert row[3].startswith(f"{100 * diff:+.2f}")

@@ -308,6 +308,32 @@ def test_every_command_into_a_closed_pipe_exits_quietly(argv, tmp_path):
         assert (tmp_path / "o" / "summary.csv").is_file() and (tmp_path / "o" / "report.html").is_file()
 
 
+def run_with_stdout_closed(argv, cwd):
+    """The command started with standard output closed, as `uno-sim ... >&-` does."""
+    return subprocess.run(["bash", "-c", '"$@" >&-', "sh", *UNO, *argv], cwd=cwd, stderr=subprocess.PIPE,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["trace", "standard"], "error: standard output is closed: nowhere to write the trace (give --out FILE)"),
+    (["run", "standard", "--games", "2000", "--json", "--out", "o"], "error: --json: standard output is closed"),
+])
+def test_output_meant_for_a_closed_stdout_is_refused_before_playing(argv, message, tmp_path):
+    """With standard output closed (`>&-`) a trace or --json has nowhere to go: one line
+    naming the problem, exit 2, nothing played or written (it was AttributeError, exit 1)."""
+    done = run_with_stdout_closed(argv, tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_run_with_stdout_closed_writes_its_folder_and_says_the_tables_were_not_shown(tmp_path):
+    done = run_with_stdout_closed(["run", "standard", "--games", "2000", "--out", "o"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "note: standard output is closed: the tables were not shown" in done.stderr
+    assert "wrote o/summary.csv" in done.stderr and (tmp_path / "o" / "report.html").is_file()
+
+
 # ---------------------------------------------------------------- bounds and small surprises
 
 
@@ -422,3 +448,23 @@ def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, c
     assert "NUMBA_CACHE_DIR /dev/null/cache is not writable" in capsys.readouterr().err
     package = Path(jit.__file__).resolve().parent.parent
     assert package not in folder.parents
+
+
+def test_a_run_where_nobody_wins_says_so(tmp_path):
+    """--set max_turns=1: every game ends by the cap. The headline says nobody won (it said the
+    first player wins 0.00%, 25.00 pp less than the fair share), the charts draw without a
+    matplotlib warning on stderr (an empty legend), and the cumulative curve of the game
+    lengths shows its single value."""
+    done = subprocess.run([*UNO, "run", "standard", "--set", "max_turns=1", "--games", "2000", "--out",
+                           str(tmp_path / "o")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert "no game had a winner (ended by 100.00% cap)" in first and "percentage points" not in first
+    assert "Warning" not in done.stderr and "legend" not in done.stderr
+    from uno_sim import api
+    from uno_sim.output.charts import game_lengths
+
+    run = api.run("standard", games=500, overrides={"max_turns": 1})
+    fig = game_lengths([run._chart_variant()])
+    ecdf = fig.axes[1].lines[0]
+    assert len(ecdf.get_xdata()) >= 2 and ecdf.get_ydata()[-1] == 1.0

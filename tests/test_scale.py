@@ -44,9 +44,10 @@ def start_cli(*args) -> subprocess.Popen:
                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
-def wait_for_chunks(folder: Path, count: int, proc: subprocess.Popen, timeout: float = 240.0) -> int:
-    """Wait until the checkpoint holds `count` chunk files (the child still running)."""
-    unit = folder / "unit-0000"
+def wait_for_chunks(folder: Path, count: int, proc: subprocess.Popen, timeout: float = 240.0,
+                    unit: str = "unit-0000") -> int:
+    """Wait until the checkpoint holds `count` chunk files of `unit` (the child still running)."""
+    unit = folder / unit
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = len(list(unit.glob("chunk-*.npz"))) if unit.is_dir() else 0
@@ -199,6 +200,28 @@ def test_cluster_local_starts_its_own_workers(capsys, tmp_path):
     same_files(tmp_path / "t", tmp_path / "c", ["summary.csv", "distributions.csv"])
 
 
+def test_skill_games_play_on_the_cluster_too(capsys, tmp_path, monkeypatch, scheduler):
+    """--skill with --cluster: the skill games go through the cluster like the main games
+    (no chunk is played on this process's threads), with the same bytes as on threads."""
+    args = ["compare", "standard", "stacking", "--games", 30000, "--seed", 4, "--skill"]
+    code, _, err = cli(capsys, *args, "--workers", 2, "--out", tmp_path / "threads")
+    assert code == 0, err
+    threads_sweep = api.sweep("standard", ["players=2,3"], games=20000, seed=6, skill=True, workers=2)
+
+    def played_here(*args, **kwargs):
+        raise AssertionError("a chunk was played on this process's threads, not on the cluster")
+
+    monkeypatch.setattr(chunks.Threads, "submit", played_here)
+    code, out, err = cli(capsys, *args, "--cluster", "local:2", "--out", tmp_path / "cluster")
+    assert code == 0, err
+    assert "a local Dask cluster of 2 worker processes" in " ".join(out.split())
+    assert "plus 60,000 skill-index games" in out
+    same_files(tmp_path / "threads", tmp_path / "cluster", ["compare.csv", "differences.csv", "distributions.csv"])
+    cluster_sweep = api.sweep("standard", ["players=2,3"], games=20000, seed=6, skill=True, cluster=scheduler)
+    assert "skill_index" in set(cluster_sweep.summary["metric"])
+    pd.testing.assert_frame_equal(cluster_sweep.summary, threads_sweep.summary)
+
+
 def test_cluster_without_dask_says_what_to_install(capsys, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails as if not installed
     code, out, err = cli(capsys, "run", "standard", "--games", 1000, "--cluster", "local:2", "--out", tmp_path / "o")
@@ -208,8 +231,17 @@ def test_cluster_without_dask_says_what_to_install(capsys, tmp_path, monkeypatch
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("value, needle", [("nonsense", "scheduler address"), ("local:0", "1-1024"),
-                                           ("http://x:1", "scheduler address")])
+from uno_sim.running.chunks import available_threads  # noqa: E402
+
+MOST_LOCAL = 4 * available_threads()
+
+
+@pytest.mark.parametrize("value, needle", [("nonsense", "scheduler address"), ("local:0", f"1-{MOST_LOCAL}"),
+                                           ("http://x:1", "scheduler address"),
+                                           # one worker process a core is what plays; local:1000 on 2 cores
+                                           # started 1000 processes (load 72, SIGTERM ignored)
+                                           (f"local:{MOST_LOCAL + 1}", f"1-{MOST_LOCAL} (this machine gives"),
+                                           ("local:1000", "worker processes must be")])
 def test_bad_cluster_values(capsys, tmp_path, value, needle):
     code, _, err = cli(capsys, "run", "standard", "--cluster", value, "--out", tmp_path / "o")
     assert code == 2 and needle in err and err.count("\n") == 1
@@ -370,6 +402,50 @@ def test_checkpoint_of_other_parameters_or_engine_is_refused(capsys, tmp_path):
     assert code == 2 and "not a checkpoint folder" in err
     code, _, err = cli(capsys, "resume", other)
     assert code == 2 and "not a checkpoint folder" in err
+
+
+def test_skill_games_are_kept_in_the_checkpoint_and_resume_to_the_same_bytes(capsys, tmp_path, monkeypatch):
+    """compare --skill --checkpoint: the skill games are units of the checkpoint like the main
+    games; killed while they play, the resumed command gives the uninterrupted bytes."""
+    monkeypatch.chdir(tmp_path)
+    args = ["compare", "standard", "stacking", "--games", 300_000, "--seed", 8, "--skill", "--workers", 2]
+    code, _, err = cli(capsys, *args, "--out", "whole")
+    assert code == 0, err
+    proc = start_cli(*args, "--out", "cut", "--checkpoint", "ck")
+    wait_for_chunks(tmp_path / "ck", 2, proc, unit="unit-0002")  # the first variant's skill games
+    proc.kill()
+    proc.wait()
+    ck = tmp_path / "ck"
+    units = json.loads((ck / "checkpoint.json").read_text())["units"]
+    assert [u.get("skill_index", False) for u in units] == [False, False, True, True]
+    assert [b["name"] for b in units[2]["bots"]] == ["expert", "random", "random", "random"]
+    assert units[2]["rotate_seats"] and units[2]["games"] == 300_000 and units[2]["seed"] == 8
+    for main in ("unit-0000", "unit-0001"):  # played first, and complete
+        assert [p.name for p in (ck / main).iterdir()] == ["total.npz"]
+    skill_chunks = sorted((ck / "unit-0002").glob("chunk-*.npz"))
+    assert skill_chunks and not (ck / "unit-0002" / "total.npz").exists()
+    kept = 600_000 + 32768 * len(skill_chunks)  # chunks of 32,768 games
+    assert not (tmp_path / "cut" / "compare.csv").exists()
+    code, out, err = cli(capsys, "resume", "ck")
+    assert code == 0, err
+    assert f"{kept:,} of 1,200,000 games are kept" in " ".join(err.split())
+    assert "plus 600,000 skill-index games" in out
+    same_files(tmp_path / "whole", tmp_path / "cut", ["compare.csv", "differences.csv", "distributions.csv"])
+    for unit in ("unit-0002", "unit-0003"):
+        assert [p.name for p in (ck / unit).iterdir()] == ["total.npz"]
+
+
+def test_a_checkpoint_with_or_without_the_skill_games_refuses_the_other(capsys, tmp_path):
+    args = ["compare", "standard", "stacking", "--games", 20000]
+    for made, then, needle in [([], ["--skill"], "2 runs in the checkpoint, 4 now; it was made without --skill"),
+                               (["--skill"], [], "4 runs in the checkpoint, 2 now; it was made with --skill")]:
+        ck = tmp_path / f"ck{len(made)}"
+        code, _, err = cli(capsys, *args, *made, "--checkpoint", ck, "--out", tmp_path / f"a{len(made)}")
+        assert code == 0, err
+        code, _, err = cli(capsys, *args, *then, "--checkpoint", ck, "--out", tmp_path / "b")
+        assert code == 2 and err.count("\n") == 1, err
+        assert "other parameters" in err and needle in err, err
+        assert not (tmp_path / "b").exists()
 
 
 def test_one_checkpoint_is_used_by_one_run_at_a_time(tmp_path):

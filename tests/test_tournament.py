@@ -212,22 +212,25 @@ def test_sweep_skill_adds_a_row_per_point_and_without_it_none(tmp_path, capsys):
     assert "skill_index" not in set(plain.summary["metric"])
 
 
-def test_a_rule_set_plays_its_tables_under_one_progress_bar(monkeypatch):
+def test_a_rule_set_plays_its_tables_under_one_progress_bar():
     """A tournament reports progress per rule set (one bar, plain lines without a terminal)
     rather than one short bar per table, each under the threshold and so never shown."""
-    from uno_sim.running import chunks, tournaments as tournament_play
+    from uno_sim.running import tournaments as tournament_play
+    from uno_sim.running.progress import SILENT
     from uno_sim.game.bots import Bot
 
     made = []
-    real = chunks.Progress
 
-    def recording(total, enabled, description, unit="games"):
-        made.append((total, description))
-        return real(total, False, description, unit)
+    class Recording:
+        def starting(self, message, done, plain):
+            return SILENT.starting(message, done, plain)
 
-    monkeypatch.setattr(chunks, "Progress", recording)
+        def chunks(self, total, label, unit):
+            made.append((total, label, unit))
+            return SILENT.chunks(total, label, unit)
+
     bots = [Bot("random"), Bot("expert")]
     tables, _ = tournament_play.table_design(len(bots), 4)
-    pg = tournament_play.play_preset("standard", Rules(), bots, tables, 50, 1, 1, progress=True)
-    assert made == [(len(tables) * 50 * 4, f"standard: {len(tables)} tables")]
+    pg = tournament_play.play_preset("standard", Rules(), bots, tables, 50, 1, 1, progress=Recording())
+    assert made == [(len(tables) * 50 * 4, f"standard: {len(tables)} tables", "games")]
     assert pg.winners.shape == (len(tables), 200) and (pg.winners >= -1).all()

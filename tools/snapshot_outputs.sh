@@ -26,5 +26,5 @@ $uno match teams --matches 2000 --seed 4 --bots expert,random,random,random --ro
 $uno match chips --matches 2000 --out "$dir/match-chips" --force >/dev/null
 $uno tournament --bots random,greedy,expert --presets standard,house --deals 2000 --out "$dir/tournament" --force >/dev/null
 $uno run standard --games 100000 --seed 11 --json --out "$dir/json-run" --force 2>/dev/null \
-  | grep -v -E 'seconds|per_second' > "$dir/run.json"
+  | grep -v -E 'seconds|per_second' | sed "s#$dir/##" > "$dir/run.json"
 echo "snapshot written to $dir"

@@ -24,9 +24,11 @@ The package holds one job a module: common.py (checks, rule loading, the command
 reproduces a result), result_base.py (what every result shares: charts, report, JSON rows),
 then one module a command, each with its result, plan, `prepare_*` and function: runs.py,
 comparisons.py and sweeps.py (both built on runs.py), matches.py, tournaments.py (named in the
-plural so that no module shares a name with the function `uno_sim.api.run`, ...). Imports run
-one way (common, result_base <- runs <- comparisons, sweeps); this module only gathers the
-public names.
+plural so that no module shares a name with the function `uno_sim.api.run`, ...), traces.py
+(trace events of a run's plan), benchmarks.py (`uno-sim bench`); and what the command line
+needs of the machine and the process: machine.py (threads, pyarrow), signals.py (Ctrl-C and
+SIGTERM). Imports run one way (common, result_base <- runs <- comparisons, sweeps); this
+module only gathers the public names.
 """
 
 # Every public name the single module api.py had, so that `api.X` keeps working.
@@ -39,6 +41,9 @@ from .sweeps import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANE
                     Sweep, SweepPlan, is_fair, metric_names, parse_vary, prepare_sweep, sweep)
 from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
 from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
+from .machine import available_threads, check_parquet, parquet_available
+from .traces import trace_events
+from .benchmarks import BenchPlan, prepare_bench
 
 __all__ = [
     "run", "compare", "sweep", "match", "tournament",
@@ -49,4 +54,5 @@ __all__ = [
     "is_fair", "metric_names", "expected_rounds", "parse_bot_list", "InputError",
     "MAX_GAMES", "MAX_SEED", "MAX_SWEEP_POINTS", "MAX_PANELS", "PILOT_GAMES", "PRESET_AXIS", "DEFAULT_METRICS",
     "DEFAULT_FAIR_WITHIN", "DEFAULT_TOP",
+    "available_threads", "check_parquet", "parquet_available", "trace_events", "BenchPlan", "prepare_bench",
 ]

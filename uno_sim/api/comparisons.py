@@ -10,12 +10,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError
 from .common import RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, command_line
-from .result_base import VariantCharts, _frame_records
-from .runs import Run, RunPlan, _play_runs, prepare_run
+from ..running.progress import ProgressLike
+from .result_base import ManyRuns, VariantCharts, _frame_records
+from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 
 @dataclass
-class Comparison(VariantCharts):
+class Comparison(ManyRuns, VariantCharts):
     """The same games under several rule sets; the first is the baseline. `summary` (the rows
     of compare.csv), `differences` (differences.csv), `distributions`; `headline`, the
     significant differences in words; `plot_*()` Figures with the variants side by side,
@@ -53,12 +54,6 @@ class Comparison(VariantCharts):
         from ..output.headline import compare_headline
 
         return compare_headline(self.summary, self.differences)
-
-    @property
-    def startup(self):
-        from ..running.warmup import Startup
-
-        return sum((r.startup for r in self.runs), Startup())
 
     def tables(self, all_metrics: bool = False):
         from ..output.tables import compare_table
@@ -106,9 +101,10 @@ class ComparePlan:
     cluster: Any = None
     checkpoint: Any = None
 
-    def execute(self, progress: bool = False, per_game: bool = False,
+    def execute(self, progress: ProgressLike = False, per_game: bool = False,
                 per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
-        """`per_game_paths(name)`: the (csv, parquet) paths of a variant's per-game rows, or Nones."""
+        """`progress`: as for RunPlan.execute; `per_game_paths(name)`: the (csv, parquet) paths
+        of a variant's per-game rows, or Nones."""
         workers = self.plans[0].workers
         return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
                                      per_game_paths), self.command)
@@ -133,14 +129,14 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
     if skill:
         options.append("--skill")
     out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster))
-    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: [p.unit_params() for p in plans])
+    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: _checkpoint_units(plans))
     return out
 
 
 def compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
             bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
             workers: int | None = None, rotate_seats: bool = False, per_game: bool = False,
-            progress: bool = False, cluster: str | None = None, checkpoint: str | Path | None = None,
+            progress: ProgressLike = False, cluster: str | None = None, checkpoint: str | Path | None = None,
             skill: bool = False) -> Comparison:
     """Simulate the same games (seed, game i) under each rule set; see the module docstring."""
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,

@@ -14,11 +14,12 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, check_count, command_line,
                      load_rules, override_dict)
-from .result_base import _Charts, _frame_records
+from ..running.progress import ProgressLike, as_progress
+from .result_base import OneVariant, _Charts
 
 
 @dataclass
-class MatchRun(_Charts):
+class MatchRun(OneVariant, _Charts):
     """Whole matches: `summary` (the rows of match.csv), `headline`, `plot_rounds()` and
     `to_html()` the one-page report."""
 
@@ -28,14 +29,7 @@ class MatchRun(_Charts):
     pilot_startup: Any = None  # the engine's start-up spent in the plan's pilot (warmup.Startup)
 
     kind = "match"
-
-    @property
-    def rules(self) -> Rules:
-        return self.result.rules
-
-    @property
-    def bots(self) -> list[Bot]:
-        return self.result.bots
+    count = "matches"
 
     @cached_property
     def summary(self):
@@ -52,19 +46,10 @@ class MatchRun(_Charts):
     def startup(self):
         return self.result.startup + self.pilot_startup if self.pilot_startup is not None else self.result.startup
 
-    @property
-    def runs(self) -> list["MatchRun"]:
-        return [self]
-
     def tables(self):
         from ..output.tables import match_table
 
         return [match_table(self)]
-
-    def to_dict(self) -> dict:
-        """What `uno-sim match --json` prints: the headline and the match.csv rows."""
-        return {"command": self.command, "variant": self.name, "matches": self.result.matches,
-                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
     def plot_rounds(self):
         from ..output.charts import rounds_per_match
@@ -100,7 +85,7 @@ class MatchPlan:
     checkpoint: Any = None  # checkpoint.Checkpoint
     piloted: bool = False  # the pilot (expected_rounds) has run
 
-    def run_pilot(self, progress: bool = False) -> None:
+    def run_pilot(self, progress: ProgressLike = False) -> None:
         """Play the pilot once: sets `expected_rounds`; raises BadInput for a target out of
         reach within the round cap."""
         if not self.piloted:
@@ -115,10 +100,13 @@ class MatchPlan:
         return unit_params("matches", self.rules, self.bots, self.seed, self.matches, self.rotate_seats,
                            fixed_chunk(MatchWork, self.matches))
 
-    def execute(self, progress: bool = False) -> MatchRun:
+    def execute(self, progress: ProgressLike = False) -> MatchRun:
+        """Play the matches (and the pilot first, if not yet played). `progress`: True shows
+        it on standard error, or a running.progress.Progress is told how far it is."""
         from ..running import cluster as cluster_mod
         from ..running.matches import simulate_matches
 
+        progress = as_progress(progress)
         self.run_pilot(progress)  # a plan prepared with pilot=False
         with cluster_mod.executor(self.cluster, self.workers) as executor:
             store = None
@@ -137,9 +125,10 @@ class MatchPlan:
 def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
                   players: int | None = None, bots: str | None = None, seed: int = 0,
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-                  rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+                  rotate_seats: bool = False, progress: ProgressLike = False, cluster: str | None = None,
                   checkpoint: str | Path | None = None, pilot: bool = True) -> MatchPlan:
-    """`progress`: say on standard error when the engine compiles or loads (for the pilot);
+    """`progress`: when the engine compiles or loads (for the pilot), say so on standard error
+    (True) or tell this running.progress.Progress;
     `cluster`, `checkpoint`: as for prepare_run. The pilot (a few thousand single rounds that
     refuse a target out of reach) plays here; `pilot=False` leaves it to `plan.run_pilot()`
     or `execute()`, so that a caller can check cheaper things (an output folder) first."""
@@ -164,7 +153,7 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
 PILOT_GAMES = 2000
 
 
-def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
+def expected_rounds(plan: MatchPlan, progress: ProgressLike = False) -> float | None:
     """About how many rounds a match takes to reach the target, from a pilot of single
     rounds (None when the match length is fixed by match_rounds). A target out of reach
     within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
@@ -176,7 +165,7 @@ def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
     if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
         return None
     plan.startup = warm_up("games", "matches", progress=progress)  # shown here: the pilot plays first
-    pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers, progress=False)
+    pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers)
     agg = pilot.aggregate
     sides = rules.teams or rules.players
     if rules.match_scoring == "winner_takes":  # the leading side gains about its share of the winners' points
@@ -196,7 +185,7 @@ def expected_rounds(plan: MatchPlan, progress: bool = False) -> float | None:
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-          rotate_seats: bool = False, progress: bool = False, cluster: str | None = None,
+          rotate_seats: bool = False, progress: ProgressLike = False, cluster: str | None = None,
           checkpoint: str | Path | None = None) -> MatchRun:
     """Play whole matches to the target score (or match_rounds); see the module docstring."""
     return prepare_match(rules, matches=matches, target=target, players=players, bots=bots, seed=seed,

@@ -1,5 +1,7 @@
 """What every result builds on: its charts rendered once as PNG bytes (for the files and the
-report alike), the report, and frames as JSON rows (`to_dict`)."""
+report alike), the report, and frames as JSON rows (`to_dict`); what the results of one
+variant share (`OneVariant`: Run, MatchRun) and what those of several runs share
+(`ManyRuns`: Comparison, Sweep)."""
 
 from __future__ import annotations
 
@@ -47,6 +49,43 @@ def _frame_records(frame) -> list[dict]:
     import json
 
     return json.loads(frame.to_json(orient="records", double_precision=15))
+
+
+class OneVariant:
+    """What the result of one variant's games or matches shares (api.Run, api.MatchRun): its
+    `name`, the `result` played (whose rules, bots, seed and count it gives), its `command`, a
+    `summary` and a `headline`; `count` names the result's count (games or matches)."""
+
+    count = "games"
+
+    @property
+    def rules(self):
+        return self.result.rules
+
+    @property
+    def bots(self):
+        return self.result.bots
+
+    @property
+    def runs(self) -> list:
+        return [self]
+
+    def to_dict(self) -> dict:
+        """What `uno-sim KIND --json` prints: the headline and the summary rows."""
+        return {"command": self.command, "variant": self.name, self.count: getattr(self.result, self.count),
+                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+
+
+class ManyRuns:
+    """What a result of several runs shares (api.Comparison, api.Sweep): `runs`, and the
+    engine's start-up before them."""
+
+    @property
+    def startup(self):
+        """The engine's start-up before the games were timed (warmup.Startup), over every run."""
+        from ..running.warmup import Startup
+
+        return sum((r.startup for r in self.runs), Startup())
 
 
 class VariantCharts(_Charts):

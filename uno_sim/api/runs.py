@@ -1,5 +1,7 @@
 """One run: `prepare_run` checks and plans, `RunPlan.execute` plays, `Run` is the result;
-`_play_runs` plays several plans through one pipeline (compare and sweep build on it)."""
+`_play_runs` plays several plans, and the skill games of those with `skill`, through one
+pipeline (compare and sweep build on it); `_checkpoint_units` names that pipeline's runs for
+a checkpoint."""
 
 from __future__ import annotations
 
@@ -11,12 +13,13 @@ from typing import Any, Callable, Mapping, Sequence
 from ..game.bots import Bot, describe, parse_bots
 from ..game.errors import InputError
 from ..game.rules import Rules
+from ..running.progress import ProgressLike
 from .common import RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, command_line, load_rules
-from .result_base import VariantCharts, _frame_records
+from .result_base import OneVariant, VariantCharts
 
 
 @dataclass
-class Run(VariantCharts):
+class Run(OneVariant, VariantCharts):
     """A simulated variant: `summary`, `distributions` (and `games`, the per-game rows, when
     asked for) as tidy DataFrames with the columns of the CSV files; `headline`, a few
     sentences; `plot_*()` give Figures; `to_html()` the one-page report."""
@@ -27,14 +30,6 @@ class Run(VariantCharts):
     skill_result: Any = None  # simulate.RunResult of the skill games (--skill), else None
 
     kind = "run"
-
-    @property
-    def rules(self) -> Rules:
-        return self.result.rules
-
-    @property
-    def bots(self) -> list[Bot]:
-        return self.result.bots
 
     @cached_property
     def summary(self):
@@ -79,19 +74,10 @@ class Run(VariantCharts):
         """The engine's start-up before the games were timed (warmup.Startup)."""
         return self.result.startup
 
-    @property
-    def runs(self) -> list["Run"]:
-        return [self]
-
     def tables(self):
         from ..output.tables import run_tables
 
         return run_tables(self)
-
-    def to_dict(self) -> dict:
-        """What `uno-sim run --json` prints: the headline and the summary rows."""
-        return {"command": self.command, "variant": self.name, "games": self.result.games, "seed": self.result.seed,
-                "headline": list(self.headline), "summary": _frame_records(self.summary)}
 
     def _chart_variant(self):
         from ..output.charts import Variant
@@ -136,17 +122,23 @@ class RunPlan:
     def command(self) -> str:
         return command_line("run", [self.spec], self.options)
 
-    def unit_params(self) -> dict[str, Any]:
-        """What the run's numbers depend on (recorded in a checkpoint)."""
+    def unit_params(self, skill: bool = False) -> dict[str, Any]:
+        """What the run's numbers depend on (recorded in a checkpoint); `skill`: those of its
+        skill games."""
         from ..running.checkpoint import unit_params
         from ..running.chunks import fixed_chunk
         from ..running.games import GameWork
+        from ..running.tournaments import skill_bots
 
-        return unit_params("games", self.rules, self.bots, self.seed, self.games, self.rotate_seats,
-                           fixed_chunk(GameWork, self.games))
+        bots, rotate = (skill_bots(self.rules), True) if skill else (self.bots, self.rotate_seats)
+        return unit_params("games", self.rules, bots, self.seed, self.games, rotate, fixed_chunk(GameWork, self.games),
+                           skill_index=skill)
 
-    def execute(self, progress: bool = False, per_game: bool = False, per_game_csv: Path | None = None,
+    def execute(self, progress: ProgressLike = False, per_game: bool = False, per_game_csv: Path | None = None,
                 per_game_parquet: Path | None = None) -> Run:
+        """Play the run. `progress`: True shows it on standard error, or a running.progress.Progress
+        is told how far it is; `per_game` keeps the per-game rows (`Run.games`), `per_game_csv`
+        and `per_game_parquet` write them."""
         paths = (lambda name: (per_game_csv, per_game_parquet)) if per_game_csv or per_game_parquet else None
         return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
 
@@ -159,40 +151,53 @@ def check_per_game(per_game: bool, cluster: Any, checkpoint: Any) -> None:
                          "is sent back and kept, not every game's row; leave one of them out")
 
 
-def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: bool,
+def _pipeline(plans: list[RunPlan]) -> list[tuple[int, bool]]:
+    """The runs of these plans in the order they are played and checkpointed, as (plan index,
+    skill): every plan's games, then the skill games of each plan with `skill`."""
+    return [(i, False) for i in range(len(plans))] + [(i, True) for i, plan in enumerate(plans) if plan.skill]
+
+
+def _checkpoint_units(plans: list[RunPlan]) -> list[dict[str, Any]]:
+    """The checkpoint's record of the runs `_play_runs(plans)` plays, skill games included."""
+    return [plans[i].unit_params(skill) for i, skill in _pipeline(plans)]
+
+
+def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: ProgressLike,
                per_game: bool = False,
                per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
-    """Play several runs through one pipeline, on threads or a cluster, with a checkpoint."""
+    """Play several runs, and the skill games of those with `skill` (_pipeline), through one
+    pipeline: on threads or a cluster, each with its store in the checkpoint."""
     from ..running import cluster as cluster_mod
     from ..running.games import GameRun, play_runs
+    from ..running.progress import as_progress
+    from ..running.tournaments import skill_run
 
     paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
     check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
-    runs = [GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=csv, parquet_path=parquet,
-                    description=plan.progress_label or plan.name, rotate_seats=plan.rotate_seats,
-                    keep_games=per_game)
-            for plan, (csv, parquet) in zip(plans, paths)]
+
+    def game_run(i: int, skill: bool) -> GameRun:
+        plan = plans[i]
+        if skill:
+            return skill_run(plan.rules, plan.games, plan.seed, f"{plan.name} (skill index)")
+        return GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=paths[i][0],
+                       parquet_path=paths[i][1], description=plan.progress_label or plan.name,
+                       rotate_seats=plan.rotate_seats, keep_games=per_game)
+
+    order = _pipeline(plans)
+    runs = [game_run(i, skill) for i, skill in order]
     with cluster_mod.executor(cluster, workers) as executor:
         if checkpoint is not None:
             checkpoint.begin()
-            for i, run_ in enumerate(runs):
-                run_.unit().store = checkpoint.store(i)
+            for index, run_ in enumerate(runs):
+                run_.unit().store = checkpoint.store(index)
         try:
-            results = play_runs(runs, executor, progress)
+            results = play_runs(runs, executor, as_progress(progress))
         finally:
             if checkpoint is not None:
                 checkpoint.end()
-    return [Run(plan.name, result, plan.command, _skill_games(plan, progress))
-            for plan, result in zip(plans, results)]
-
-
-def _skill_games(plan: RunPlan, progress: bool) -> Any:
-    """The skill games of a plan with `skill` (expert against random, seats rotated), else None."""
-    if not plan.skill:
-        return None
-    from ..running.tournaments import skill_games
-
-    return skill_games(plan.rules, plan.games, plan.seed, plan.workers, progress, f"{plan.name} (skill index)")
+    skill_results = {i: result for (i, skill), result in zip(order, results) if skill}
+    return [Run(plan.name, result, plan.command, skill_results.get(i))
+            for i, (plan, result) in enumerate(zip(plans, results))]
 
 
 def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
@@ -206,14 +211,14 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
     plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
                    spec=rules, options=options, cluster=_cluster(cluster))
-    plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: [plan.unit_params()])
+    plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: _checkpoint_units([plan]))
     return plan
 
 
 def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None, bots: str | None = None,
         seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-        rotate_seats: bool = False, per_game: bool = False, progress: bool = False, cluster: str | None = None,
-        checkpoint: str | Path | None = None) -> Run:
+        rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
+        cluster: str | None = None, checkpoint: str | Path | None = None) -> Run:
     """Simulate `games` games of one rule set; see the module docstring."""
     plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                        workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)

@@ -17,8 +17,9 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules, RulesError, parse_value
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, check_count, command_line,
                      override_dict)
-from .result_base import _Charts, _frame_records
-from .runs import Run, RunPlan, _play_runs, prepare_run
+from ..running.progress import ProgressLike
+from .result_base import ManyRuns, _Charts, _frame_records
+from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
 
 PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
 DEFAULT_METRICS = ("mean_turns", "first_player_edge")
@@ -91,7 +92,7 @@ def is_fair(low: float, high: float, within_pp: float) -> bool:
 
 
 @dataclass
-class Sweep(_Charts):
+class Sweep(ManyRuns, _Charts):
     """One run per grid point; `summary` is sweep.csv: the run's summary rows with one column
     per varied knob; `headline`, a few sentences. `plot()` (one varied knob) draws seat 0's
     win rate and the mean turns; `plot_heatmap(metric)` (two knobs; small multiples for more)
@@ -135,12 +136,6 @@ class Sweep(_Charts):
         from ..output.headline import sweep_headline
 
         return sweep_headline(self.summary, self.knobs)
-
-    @property
-    def startup(self):
-        from ..running.warmup import Startup
-
-        return sum((r.startup for r in self.runs), Startup())
 
     @property
     def names(self) -> list[str]:
@@ -253,7 +248,8 @@ class SweepPlan:
     cluster: Any = None
     checkpoint: Any = None
 
-    def execute(self, progress: bool = False) -> Sweep:
+    def execute(self, progress: ProgressLike = False) -> Sweep:
+        """Play every grid point (`progress`: as for RunPlan.execute)."""
         runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
         return Sweep(self.preset, self.knobs, self.points, runs, self.command, list(self.metrics), self.rank_by,
                      self.fair_within, self.top)
@@ -278,6 +274,28 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
     `fair_within` (percentage points) and `top`: the ranked table of grid points. `skill`: also
     the `skill_index` metric at every point (expert against random, seats rotated)."""
+    axes = _axes(vary)
+    knobs = [k for k, _ in axes]
+    by_preset = _check_knobs(knobs, rules)
+    given = override_dict(overrides)
+    _check_conflicts(knobs, given, players)
+    _check_ranking(top, fair_within)
+    points = _grid(axes)
+    label, names = _grid_names(axes, rules, by_preset)
+    plans = [_point_plan(point, rules, names, label, given, games=games, players=players, bots=bots, seed=seed,
+                         workers=workers) for point in points]
+    for plan in plans:
+        plan.skill = skill
+    metrics = _check_metrics(plans, list(dict.fromkeys(metrics or DEFAULT_METRICS)), rank_by)
+    command = _sweep_command(rules, axes, games, players, bots, seed, given, skill)
+    plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
+                     _cluster(cluster))
+    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: _checkpoint_units(plans))
+    return plan
+
+
+def _axes(vary: Mapping[str, Sequence[Any]] | Sequence[str]) -> list[tuple[str, list[Any]]]:
+    """The grid's axes, (knob, typed values), from {knob: values} or `--vary` texts."""
     if isinstance(vary, Mapping):
         axes = []
         for knob, values in vary.items():
@@ -291,7 +309,12 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
         axes = [parse_vary(text) for text in vary]
     if not axes:
         raise InputError("sweep needs at least one --vary KNOB=VALUES")
-    knobs = [k for k, _ in axes]
+    return axes
+
+
+def _check_knobs(knobs: list[str], rules: RuleSpec | None) -> bool:
+    """Each knob varied once, and a PRESET exactly when the preset is not an axis; True when
+    it is (`--vary preset=A,B,...`)."""
     if len(set(knobs)) != len(knobs):
         dup = next(k for k in knobs if knobs.count(k) > 1)
         raise InputError(f"--vary {dup} is given twice")
@@ -300,44 +323,68 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
         raise InputError(f"give either PRESET or --vary {PRESET_AXIS}=A,B,..., not both")
     if not by_preset and rules is None:
         raise InputError(f"sweep needs a PRESET (or --vary {PRESET_AXIS}=A,B,... to vary the preset)")
-    given = override_dict(overrides)
+    return by_preset
+
+
+def _check_conflicts(knobs: list[str], given: dict[str, Any], players: int | None) -> None:
+    """A varied knob is not also set (--set, --players)."""
     for knob in knobs:
         if knob in given:
             raise InputError(f"--vary {knob} conflicts with --set {knob}=...")
         if knob == "players" and players is not None:
             raise InputError("--vary players conflicts with --players")
+
+
+def _check_ranking(top: int, fair_within: float) -> None:
+    """The ranked table's options: --top and --fair-within."""
     check_count("--top", top, maximum=MAX_SWEEP_POINTS)
     if not (isinstance(fair_within, (int, float)) and 0 < fair_within <= 100):
         raise InputError(f"--fair-within must be between 0 and 100 percentage points (got {fair_within})")
+
+
+def _grid(axes: list[tuple[str, list[Any]]]) -> list[dict[str, Any]]:
+    """Every grid point ({knob: value}), the last axis varying fastest; at most MAX_SWEEP_POINTS."""
+    knobs = [k for k, _ in axes]
     points = [dict(zip(knobs, combo)) for combo in itertools.product(*(values for _, values in axes))]
     if len(points) > MAX_SWEEP_POINTS:
         raise InputError(f"--vary: the grid has {len(points):,} points; at most {MAX_SWEEP_POINTS:,}")
-    names: dict[str, str] = {}
+    return points
+
+
+def _grid_names(axes: list[tuple[str, list[Any]]], rules: RuleSpec | None,
+                by_preset: bool) -> tuple[str, dict[str, str]]:
+    """(label, names): the sweep's label (the preset's name, or the names of the presets
+    varied) and, when the preset is an axis, each preset's unique name by its spec."""
+    if not by_preset:
+        return (presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"), {}
+    specs = dict(axes)[PRESET_AXIS]
+    names = dict(zip(specs, _unique_names([presets.find(spec).name for spec in specs])))
+    return ", ".join(names.values()), names
+
+
+def _point_plan(point: dict[str, Any], rules: RuleSpec | None, names: dict[str, str], label: str,
+                given: dict[str, Any], **run_options: Any) -> RunPlan:
+    """The run of one grid point (a preset axis's value becomes its name in `point`), with the
+    progress text naming the point; a point whose rules do not hold is an InputError naming it."""
+    by_preset = PRESET_AXIS in point
+    knob_values = {k: v for k, v in point.items() if k != PRESET_AXIS}
+    spec = point[PRESET_AXIS] if by_preset else rules
+    try:
+        plan = prepare_run(spec, overrides=given | knob_values, name=names.get(spec, label) if by_preset else label,
+                           **run_options)
+    except RulesError as exc:
+        where = ", ".join(f"{k}={_setting(v)}" for k, v in point.items())
+        raise InputError(f"grid point {where}: {exc}") from None
     if by_preset:
-        specs = dict(axes)[PRESET_AXIS]
-        names = dict(zip(specs, _unique_names([presets.find(spec).name for spec in specs])))
-        label = ", ".join(names.values())
-    else:
-        label = presets.find(str(rules)).name if not isinstance(rules, Rules) else "custom"
-    plans = []
-    for point in points:
-        knob_values = {k: v for k, v in point.items() if k != PRESET_AXIS}
-        spec = point[PRESET_AXIS] if by_preset else rules
-        try:
-            plans.append(prepare_run(spec, games=games, players=players, bots=bots, seed=seed,
-                                     overrides=given | knob_values, workers=workers,
-                                     name=names.get(spec, label) if by_preset else label))
-        except RulesError as exc:
-            where = ", ".join(f"{k}={_setting(v)}" for k, v in point.items())
-            raise InputError(f"grid point {where}: {exc}") from None
-        if by_preset:
-            point[PRESET_AXIS] = names[spec]
-        plans[-1].progress_label = " ".join(f"{k}={_setting(v)}" for k, v in point.items() if k != PRESET_AXIS)
-        if by_preset or len(plans[-1].progress_label) < 40:
-            plans[-1].progress_label = f"{plans[-1].name} {plans[-1].progress_label}".strip()
-    for plan in plans:
-        plan.skill = skill
-    metrics = list(dict.fromkeys(metrics or DEFAULT_METRICS))
+        point[PRESET_AXIS] = names[spec]
+    plan.progress_label = " ".join(f"{k}={_setting(v)}" for k, v in knob_values.items())
+    if by_preset or len(plan.progress_label) < 40:
+        plan.progress_label = f"{plan.name} {plan.progress_label}".strip()
+    return plan
+
+
+def _check_metrics(plans: list[RunPlan], metrics: list[str], rank_by: str) -> list[str]:
+    """The heatmaps' metrics and the ranking metric, each a metric of every grid point."""
     known = set(metric_names(plans[0]))
     for p in plans[1:]:
         known &= set(metric_names(p))
@@ -346,15 +393,17 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
             option = "--rank-by" if name == rank_by and name not in metrics else "--metric"
             raise InputError(f"{option} {name!r}: not a metric of every grid point (e.g. mean_turns, "
                              "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
+    return metrics
+
+
+def _sweep_command(rules: RuleSpec | None, axes: list[tuple[str, list[Any]]], games: int, players: int | None,
+                   bots: str | None, seed: int, given: dict[str, Any], skill: bool) -> str:
+    """The `uno-sim sweep ...` command that reproduces the sweep."""
     vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
     options = vary_words + _common_options("--games", games, players, bots, seed, rules or "standard", given)
     if skill:
         options.append("--skill")
-    command = command_line("sweep", [rules] if rules is not None else [], options)
-    plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
-                     _cluster(cluster))
-    plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: [p.unit_params() for p in plans])
-    return plan
+    return command_line("sweep", [rules] if rules is not None else [], options)
 
 
 def _setting_text(value: Any) -> str:
@@ -367,7 +416,7 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
           players: int | None = None, bots: str | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
           metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
-          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: bool = False,
+          fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: ProgressLike = False,
           cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Sweep:
     """Simulate a rule set once per value (or grid point) of the varied knobs."""
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,

@@ -12,6 +12,7 @@ from ..game.bots import Bot
 from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
+from ..running.progress import ProgressLike
 from .common import MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, load_rules
 
 
@@ -93,7 +94,9 @@ class TournamentPlan:
 
         return {rules.players: len(table_design(len(self.bots), rules.players)[0]) for _, rules in self.rule_sets}
 
-    def execute(self, progress: bool = False) -> Tournament:
+    def execute(self, progress: ProgressLike = False) -> Tournament:
+        """Play every table (`progress`: True shows it on standard error, or a
+        running.progress.Progress is told how far each rule set's tables are)."""
         from ..running.tournaments import play_tournament
 
         return Tournament(play_tournament(self.rule_sets, self.bots, self.deals, self.seed, self.workers, progress))
@@ -139,7 +142,7 @@ def prepare_tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequen
 def tournament(presets_: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
                deals: int = 1000, players: int | None = None, seed: int = 0,
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
-               progress: bool = False) -> Tournament:
+               progress: ProgressLike = False) -> Tournament:
     """Every table of the bots under each rule set, on common deals with rotated seats; see
     uno_sim.running.tournaments."""
     return prepare_tournament(presets_, bots=bots, deals=deals, players=players, seed=seed, overrides=overrides,

@@ -18,9 +18,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..running import interrupts
+from ..api import signals
 from ..game.errors import BadInput, RunFailure
-from . import bench, compare, match, presets, resume, rules, run, show, sweep, tournament, trace
+from . import bench, compare, match, presets, resume, rules, run, session, show, sweep, tournament, trace
 
 try:  # typer >= 0.16 vendors click as typer._click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - older typer on real click
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1
-EXIT_INTERRUPTED = 130  # SIGTERM: 143 (interrupts.EXIT_STATUS)
+EXIT_INTERRUPTED = 130  # SIGTERM: 143 (signals.EXIT_STATUS)
 
 app = typer.Typer(
     name="uno-sim",
@@ -44,6 +44,15 @@ app = typer.Typer(
 for command in (presets.presets, show.show, rules.rules, run.run, compare.compare, sweep.sweep, trace.trace,
                 match.match, tournament.tournament, resume.resume, bench.bench):
     app.command()(command)
+
+
+def _run_command(argv: Optional[list[str]]):
+    """Run one command line (None: sys.argv[1:]), its errors raised: run_cli's, and `resume`'s
+    (session.run_again) inside it."""
+    return typer.main.get_command(app).main(args=argv, prog_name="uno-sim", standalone_mode=False)
+
+
+session.set_runner(_run_command)
 
 
 def _version(value: bool) -> None:
@@ -80,11 +89,10 @@ def _reader_gone() -> int:
 
 def run_cli(argv: Optional[list[str]] = None) -> int:
     """Run the app on argv (default sys.argv[1:]) and return the exit status."""
-    command = typer.main.get_command(app)
-    resume.set_argv(sys.argv[1:] if argv is None else argv)
+    session.set_argv(sys.argv[1:] if argv is None else argv)
     try:
-        with interrupts.installed():
-            result = command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+        with signals.installed():
+            result = _run_command(argv)
             if sys.stdout is not None:
                 sys.stdout.flush()  # here, so that a failing flush is reported like any other
     except BadInput as exc:
@@ -96,7 +104,7 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
             return 0
         _error(exc.format_message())
         return EXIT_BAD_INPUT if exc.exit_code == 2 else EXIT_FAILURE
-    except interrupts.Interrupted as exc:
+    except signals.Interrupted as exc:
         _error(exc.message())
         return exc.exit_status
     except RunFailure as exc:
@@ -123,8 +131,8 @@ def run_cli(argv: Optional[list[str]] = None) -> int:
         _error("interrupted (Ctrl-C); nothing was written")
         return EXIT_INTERRUPTED
     except Exception as exc:  # unexpected: one line, no traceback unless asked for
-        if interrupts.received() is not None:  # a signal surfaced inside a compiled call
-            stop = interrupts.Interrupted(interrupts.received())
+        stop = signals.stopped()
+        if stop is not None:  # a signal surfaced inside a compiled call
             _error(stop.message())
             return stop.exit_status
         if os.environ.get("UNO_SIM_DEBUG"):

@@ -1,4 +1,4 @@
-"""`uno-sim bench`: games per second for a fixed set of cases (uno_sim/running/bench.py)."""
+"""`uno-sim bench`: games per second for a fixed set of cases (uno_sim/api/benchmarks.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from ..api import check_count
-from ..output.files import check_out_file
+from .. import api
+from . import options as O
 from .render import stdout
 
 
 def bench(
-    games: Annotated[int, typer.Option("--games", help="Games per run.")] = 1_000_000,
+    games: O.GamesPerBenchRun = 1_000_000,
     repeats: Annotated[int, typer.Option("--repeats", help="Runs per case; the median is reported.")] = 3,
     timings: Annotated[bool, typer.Option("--timings/--no-timings",
                                           help="Also time the kernel alone, start-up and (--cold) a cold compile.")] = True,
@@ -26,17 +26,9 @@ def bench(
     ] = None,
 ) -> None:
     """Games per second for fixed presets, player counts and thread counts."""
-    from ..running.bench import check_baseline, machine, run_benchmarks, run_timings, write_results
-
-    check_count("--games", games)
-    check_count("--repeats", repeats, maximum=100)
-    json_path = write.with_name("benchmarks.json") if write is not None else None
-    if write is not None:  # checked before the benchmark runs
-        check_out_file(write, "--write")
-        check_out_file(json_path, "--write")
-        check_baseline(json_path)
-    rows = run_benchmarks(games, repeats, json_path, expert=True)
-    info = machine()
+    plan = api.prepare_bench(games, repeats, write)  # --write checked before the benchmark runs
+    rows = plan.run_cases()
+    info = plan.machine()
     table = Table(title=f"uno-sim bench: {info['cpu']}, {info['cores']} cores", header_style="bold")
     for col in ("preset", "players", "bots", "threads", "games/s", "baseline", "target"):
         table.add_column(col, justify="left" if col in ("preset", "bots") else "right")
@@ -46,7 +38,7 @@ def bench(
             f"{r.baseline:,.0f}" if r.baseline else "-", f"{r.target:,.0f}" if r.target else "-",
         )
     stdout().print(table)
-    figures = run_timings(games, repeats, json_path, cold=cold) if timings else []
+    figures = plan.run_timings(cold=cold) if timings else []
     if figures:
         extra = Table(title="kernel, start-up and compile", header_style="bold")
         for col in ("figure", "value", "baseline", "target"):
@@ -57,5 +49,5 @@ def bench(
             extra.add_row(t.name, fmt(t.value), fmt(t.baseline), fmt(t.target))
         stdout().print(extra)
     if write is not None:
-        write_results(rows, info, repeats, write, json_path, figures)
-        stdout().print(f"wrote {write} and {json_path}")
+        plan.write(rows, info, figures)
+        stdout().print(f"wrote {write} and {plan.json_path}")

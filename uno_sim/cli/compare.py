@@ -8,41 +8,29 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import finish, out_folder, write_result
+from .command import play_and_write
 from .render import print_compare
-from .resume import note_checkpoint, note_checkpoint_done
-from .run import check_parquet
-from .workers import note_workers
 
 
+@O.shared_options
 def compare(
     presets: Annotated[
         list[str],
         typer.Argument(metavar="PRESET...", show_default=False,
                        help="Two or more presets or rule files; the first is the baseline."),
     ],
-    games: Annotated[int, typer.Option("--games", help="Games per variant.")] = 1_000_000,
-    players: O.Players = None,
-    bots: O.Bots = None,
-    seed: O.Seed = 0,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="KNOB=VALUE", show_default=False,
-                     help="Override a rule knob in every variant (repeatable)."),
-    ] = None,
-    workers: O.Workers = None,
-    out: O.Out = None,
-    force: O.Force = False,
-    skill: O.Skill = False,
-    per_game: Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")] = False,
-    parquet: Annotated[bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")] = False,
-    rotate_seats: O.RotateSeats = False,
+    *,
+    games: O.GamesPerVariant = 1_000_000,
+    players, bots, seed,
+    set_: O.OverridesInEveryVariant = None,
+    workers, out, force, skill,
+    per_game: O.PerGameVariants = False,
+    parquet: O.ParquetVariants = False,
+    rotate_seats,
     all_metrics: Annotated[
         bool, typer.Option("--all-metrics", help="Also show the metrics that are 0, n/a or a rate of 100% in every variant.")
     ] = False,
-    as_json: O.Json = False,
-    cluster: O.Cluster = None,
-    checkpoint: O.Checkpoint = None,
+    as_json, cluster, checkpoint,
 ) -> None:
     """Play the same games under each preset and show the differences to the first.
 
@@ -50,23 +38,15 @@ def compare(
     Holm-corrected significance; OUT/compare.csv, OUT/differences.csv, OUT/distributions.csv,
     charts (differences.png first) and OUT/report.html (one page with all of it).
     """
-    api.check_per_game(per_game or parquet, cluster, checkpoint)
-    plan = api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                               workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint,
-                               skill=skill)
-    check_parquet(parquet)
-    names = [p.name for p in plan.plans]
-    folder = out_folder(out, "-".join(dict.fromkeys(names)), "compare", force)
-    note_workers(workers, cluster)
-    note_checkpoint(plan.checkpoint)
+    def prepare():
+        return api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
+                                   workers=workers, rotate_seats=rotate_seats, cluster=cluster,
+                                   checkpoint=checkpoint, skill=skill)
 
-    def play(files):
-        def per_game_paths(name: str):
-            return (files.path_for(folder / f"games-{name}.csv") if per_game else None,
-                    files.path_for(folder / f"games-{name}.parquet") if parquet else None)
+    def play(plan, per_game_files):  # OUT/games-VARIANT.csv, OUT/games-VARIANT.parquet
+        return plan.execute(progress=True, per_game_paths=lambda name: per_game_files(f"games-{name}"))
 
-        return plan.execute(progress=True, per_game_paths=per_game_paths)
-
-    result, written = write_result(folder, force, play)
-    finish(result, written, as_json, lambda r: print_compare(r, all_metrics))
-    note_checkpoint_done(plan.checkpoint)
+    play_and_write("compare", prepare, folder_name=lambda plan: "-".join(dict.fromkeys(p.name for p in plan.plans)),
+                   show=lambda result: print_compare(result, all_metrics), out=out, force=force, workers=workers,
+                   cluster=cluster, checkpoint=checkpoint, as_json=as_json, per_game=per_game, parquet=parquet,
+                   play=play)

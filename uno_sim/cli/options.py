@@ -1,9 +1,21 @@
-"""The options the commands share, declared once (Typer `Annotated` types)."""
+"""Every option (and argument) that more than one command has, declared once as a Typer
+`Annotated` type; where commands give one a different help text (--games, --set in compare,
+...), each text is declared here too.
+
+A command names the shared options it takes as bare parameters, in the order its --help lists
+them, and `shared_options` gives each its declaration and default from `SHARED`:
+
+    @O.shared_options
+    def run(preset, *, games: O.Games = 100_000, players, bots, seed, ...) -> None:
+
+Parameters with an annotation (a command's own options, or a variant from here) keep theirs.
+"""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 
@@ -11,6 +23,12 @@ Preset = Annotated[
     str,
     typer.Argument(metavar="PRESET", show_default=False,
                    help="A built-in preset (see `uno-sim presets`) or a path to a TOML rule file."),
+]
+OptionalPreset = Annotated[  # sweep: the rule set may be what is varied
+    Optional[str],
+    typer.Argument(metavar="[PRESET]", show_default=False,
+                   help="A built-in preset or a path to a TOML rule file; leave it out with "
+                        "--vary preset=A,B,..."),
 ]
 Players = Annotated[
     Optional[int],
@@ -21,11 +39,21 @@ Overrides = Annotated[
     typer.Option("--set", metavar="KNOB=VALUE", show_default=False,
                  help="Override a rule knob (repeatable; `uno-sim rules` lists the knobs)."),
 ]
+OverridesInEveryVariant = Annotated[  # compare
+    Optional[list[str]],
+    typer.Option("--set", metavar="KNOB=VALUE", show_default=False,
+                 help="Override a rule knob in every variant (repeatable)."),
+]
 Bots = Annotated[
     Optional[str],
     typer.Option("--bots", metavar="B1,B2,...", show_default=False,
                  help="One bot per seat, or one for every seat; parameters after colons, "
                       "e.g. random:forget_uno=0.3. Bots: random, greedy, expert, bluffer, search. Default: random."),
+]
+DistinctBots = Annotated[  # tournament: the bots compared, not the seats
+    str,
+    typer.Option("--bots", metavar="B1,B2,...",
+                 help="Two or more distinct bots (parameters after colons, e.g. expert:challenge_prob=0)."),
 ]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed (>= 0); the same seed gives the same numbers.")]
 Workers = Annotated[
@@ -34,6 +62,12 @@ Workers = Annotated[
 Out = Annotated[
     Optional[Path],
     typer.Option("--out", show_default=False, help="Output folder (default: a new folder under reports/)."),
+]
+OutFile = Annotated[  # trace: one file, or standard output
+    Optional[Path],
+    typer.Option("--out", show_default=False,
+                 help="Output file (default, or `-`: standard output). A device, FIFO or open "
+                      "descriptor (/dev/stdout, /dev/fd/N) is written directly, appending after >>."),
 ]
 Force = Annotated[
     bool,
@@ -45,8 +79,31 @@ RotateSeats = Annotated[
                  help="Play each deal once per seat rotation (game i: deal i // players, bots shifted by "
                       "i % players), so seat advantage does not bias per-bot win rates."),
 ]
-PerGame = Annotated[bool, typer.Option("--per-game", help="Also write the per-game rows as CSV.")]
-Parquet = Annotated[bool, typer.Option("--parquet", help="Also write the per-game rows as Parquet (needs pyarrow).")]
+RotateSeatsInMatches = Annotated[  # match: the seating changes between rounds
+    bool,
+    typer.Option("--rotate-seats",
+                 help="Change the seating every PLAYERS rounds, through every seating up to rotation and "
+                      "reflection (with 4 players: each partner pairing for 4 rounds); scores and match win "
+                      "rates per player (the i-th bot), so the results are seat-fair."),
+]
+
+
+def _games(help: str) -> Any:
+    return Annotated[int, typer.Option("--games", help=help)]
+
+
+Games = _games("Number of games to simulate.")  # run
+GamesPerVariant = _games("Games per variant.")  # compare
+GamesPerPoint = _games("Games per value (grid point).")  # sweep
+GamesToTrace = _games("Number of games to trace.")  # trace
+GamesPerBenchRun = _games("Games per run.")  # bench
+
+PerGame = Annotated[bool, typer.Option("--per-game", help="Also write OUT/games.csv (one row per game).")]
+Parquet = Annotated[bool, typer.Option("--parquet", help="Also write OUT/games.parquet (needs pyarrow).")]
+PerGameVariants = Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")]
+ParquetVariants = Annotated[
+    bool, typer.Option("--parquet", help="Also write OUT/games-VARIANT.parquet (needs pyarrow).")
+]
 Skill = Annotated[
     bool,
     typer.Option("--skill",
@@ -72,3 +129,40 @@ Json = Annotated[
     typer.Option("--json", help="Print the headline and the summary as JSON on standard output, and nothing else "
                                 "there (progress and the files written go to standard error)."),
 ]
+
+REQUIRED = inspect.Parameter.empty
+
+# A command's bare parameter of one of these names is this option, with this default.
+SHARED: dict[str, tuple[Any, Any]] = {
+    "preset": (Preset, REQUIRED),
+    "players": (Players, None),
+    "bots": (Bots, None),
+    "seed": (Seed, 0),
+    "set_": (Overrides, None),
+    "workers": (Workers, None),
+    "out": (Out, None),
+    "force": (Force, False),
+    "rotate_seats": (RotateSeats, False),
+    "skill": (Skill, False),
+    "as_json": (Json, False),
+    "cluster": (Cluster, None),
+    "checkpoint": (Checkpoint, None),
+}
+
+
+def shared_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The command, its bare parameters declared from SHARED (by name, in their place), for
+    Typer to read. Typer passes every parameter by keyword, so all become keyword-only here
+    (a default may then precede a parameter without one)."""
+    signature = inspect.signature(command, eval_str=True)
+    parameters = []
+    for p in signature.parameters.values():
+        if p.annotation is inspect.Parameter.empty:
+            if p.name not in SHARED:
+                raise TypeError(f"{command.__name__}: no shared option {p.name!r}; annotate it")
+            annotation, default = SHARED[p.name]
+            p = p.replace(annotation=annotation, default=default)
+        parameters.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+    command.__signature__ = signature.replace(parameters=parameters)
+    command.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": signature.return_annotation}
+    return command

@@ -68,6 +68,12 @@ def print_written(paths: list[Path], to_stderr: bool = False) -> None:
 def finish(result, written: list[Path], as_json: bool, show: Callable[[object], None]) -> None:
     """The end of a command that wrote a folder: its tables (`show(result)`) and the files
     written on standard output; with --json only the result's JSON there, the files on stderr."""
+    if sys.stdout is None:  # started with standard output closed (`>&-`): the files are the result
+        from rich.console import Console
+
+        Console(stderr=True, highlight=False).print("note: standard output is closed: the tables were not shown")
+        print_written(written, to_stderr=True)
+        return
     if as_json:
         data = result.to_dict() | {"files": [str(p) for p in written]}
         sys.stdout.write(json.dumps(data, indent=2, allow_nan=False) + "\n")

@@ -1,5 +1,5 @@
-"""`uno-sim resume DIR`: continue a stopped run from its checkpoint; and the checkpoint notes
-the commands print."""
+"""`uno-sim resume DIR`: continue a stopped run from its checkpoint, by running the command
+line kept there again (session.run_again; the checkpoint notes are in notes.py)."""
 
 from __future__ import annotations
 
@@ -9,41 +9,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from ..game.errors import InputError
 from . import options as O
-
-_argv: list[str] | None = None  # the command line being run (app.run_cli sets it)
-
-
-def set_argv(argv: list[str] | None) -> None:
-    global _argv
-    _argv = [str(a) for a in argv] if argv is not None else None
-
-
-def _note(text: str) -> None:
-    Console(stderr=True, highlight=False).print(text)
-
-
-def note_checkpoint(checkpoint: Any) -> None:
-    """Before a run: record the command line in the checkpoint; say when it resumes."""
-    if checkpoint is None:
-        return
-    checkpoint.argv = _argv
-    kept = checkpoint.kept_items()
-    if kept:
-        what = checkpoint.units[0]["kind"]
-        total = sum(u[what] for u in checkpoint.units)
-        rest = "nothing left to play" if kept == total else "playing the rest"
-        _note(f"resuming from the checkpoint {checkpoint.path}: {kept:,} of {total:,} {what} are kept there; {rest}")
-
-
-def note_checkpoint_done(checkpoint: Any) -> None:
-    if checkpoint is not None:
-        _note(f"checkpoint {checkpoint.path} is complete: the same command again rewrites these results "
-              "without playing (remove the folder when no longer needed)")
-
+from .notes import note
+from .session import run_again
 
 VALUED = ("--cluster", "--workers", "--out", "--checkpoint")
 
@@ -64,13 +34,12 @@ def _without(argv: list[str], option: str) -> list[str]:
     return out
 
 
+@O.shared_options
 def resume(
     checkpoint: Annotated[Path, typer.Argument(metavar="DIR", show_default=False,
                                                help="A checkpoint folder made with --checkpoint DIR.")],
-    cluster: O.Cluster = None,
-    workers: O.Workers = None,
-    out: O.Out = None,
-    force: O.Force = False,
+    *,
+    cluster, workers, out, force,
 ) -> Any:
     """Continue a stopped run from its checkpoint: the same command, in the folder it was
     started from; the chunks kept in DIR are not played again, and the results are the
@@ -95,9 +64,5 @@ def resume(
     if force and "--force" not in argv:
         argv.append("--force")
     os.chdir(cwd)
-    set_argv(argv)
-    _note(f"resuming: uno-sim {' '.join(argv)}")
-    from .app import app
-
-    command = typer.main.get_command(app)
-    return command.main(args=argv, prog_name="uno-sim", standalone_mode=False)
+    note(f"resuming: uno-sim {' '.join(argv)}")
+    return run_again(argv)

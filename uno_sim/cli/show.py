@@ -11,7 +11,8 @@ from . import options as O
 from .render import fmt_value, stdout
 
 
-def show(preset: O.Preset, players: O.Players = None, set_: O.Overrides = None) -> None:
+@O.shared_options
+def show(preset, *, players, set_) -> None:
     """Every knob of a preset or rule file, with its value and meaning.
 
     `*` marks the values that differ from the defaults (the official rules).

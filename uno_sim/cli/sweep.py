@@ -8,18 +8,14 @@ import typer
 
 from .. import api
 from . import options as O
-from .output import finish, out_folder, write_result
+from .command import play_and_write
 from .render import print_sweep
-from .resume import note_checkpoint, note_checkpoint_done
-from .workers import note_workers
 
 
+@O.shared_options
 def sweep(
-    preset: Annotated[
-        Optional[str],
-        typer.Argument(metavar="[PRESET]", show_default=False,
-                       help="A built-in preset or a path to a TOML rule file; leave it out with "
-                            "--vary preset=A,B,...")] = None,
+    preset: O.OptionalPreset = None,
+    *,
     vary: Annotated[
         Optional[list[str]],
         typer.Option("--vary", metavar="KNOB=V1,V2,...|KNOB=A..B", show_default=False,
@@ -27,11 +23,8 @@ def sweep(
                           "preset=standard,stacking,my.toml varies the rule set itself. Repeat --vary for "
                           "a grid of every combination."),
     ] = None,
-    games: Annotated[int, typer.Option("--games", help="Games per value (grid point).")] = 100_000,
-    players: O.Players = None,
-    bots: O.Bots = None,
-    seed: O.Seed = 0,
-    set_: O.Overrides = None,
+    games: O.GamesPerPoint = 100_000,
+    players, bots, seed, set_,
     metric: Annotated[
         Optional[list[str]],
         typer.Option("--metric", metavar="METRIC", show_default=False,
@@ -48,13 +41,7 @@ def sweep(
                                  "within +-PP percentage points; fair points rank first.")
     ] = api.DEFAULT_FAIR_WITHIN,
     top: Annotated[int, typer.Option("--top", help="Fair grid points listed on the terminal.")] = api.DEFAULT_TOP,
-    workers: O.Workers = None,
-    cluster: O.Cluster = None,
-    checkpoint: O.Checkpoint = None,
-    out: O.Out = None,
-    force: O.Force = False,
-    skill: O.Skill = False,
-    as_json: O.Json = False,
+    workers, cluster, checkpoint, out, force, skill, as_json,
 ) -> None:
     """Simulate a preset once per value of the varied knob(s), or once per grid point.
 
@@ -62,12 +49,11 @@ def sweep(
     one varied knob OUT/sweep.png; with two or more, OUT/ranked.csv (the grid points ranked, fair
     ones first) and a heatmap per --metric (OUT/heatmap-METRIC.png; small multiples for more knobs).
     """
-    plan = api.prepare_sweep(preset, vary or [], games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                             workers=workers, metrics=metric, rank_by=rank_by, fair_within=fair_within, top=top,
-                             cluster=cluster, checkpoint=checkpoint, skill=skill)
-    folder = out_folder(out, f"{plan.preset}-{'-'.join(plan.knobs)}", "sweep", force)
-    note_workers(workers, cluster)
-    note_checkpoint(plan.checkpoint)
-    result, written = write_result(folder, force, lambda files: plan.execute(progress=True))
-    finish(result, written, as_json, print_sweep)
-    note_checkpoint_done(plan.checkpoint)
+    def prepare():
+        return api.prepare_sweep(preset, vary or [], games=games, players=players, bots=bots, seed=seed,
+                                 overrides=set_, workers=workers, metrics=metric, rank_by=rank_by,
+                                 fair_within=fair_within, top=top, cluster=cluster, checkpoint=checkpoint, skill=skill)
+
+    play_and_write("sweep", prepare, folder_name=lambda plan: f"{plan.preset}-{'-'.join(plan.knobs)}",
+                   show=print_sweep, out=out, force=force, workers=workers, cluster=cluster, checkpoint=checkpoint,
+                   as_json=as_json)

@@ -5,53 +5,35 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Annotated, Optional
 
-import typer
 from rich.console import Console
 
 from .. import api
-from ..running import interrupts
+from ..api import signals
 from ..output.files import OutputError, check_out_file, made_dirs, output_stream
 from . import options as O
 
 
-def trace(
-    preset: O.Preset,
-    games: Annotated[int, typer.Option("--games", help="Number of games to trace.")] = 1,
-    seed: O.Seed = 0,
-    players: O.Players = None,
-    set_: O.Overrides = None,
-    bots: O.Bots = None,
-    out: Annotated[
-        Optional[Path],
-        typer.Option("--out", show_default=False,
-                     help="Output file (default, or `-`: standard output). A device, FIFO or open "
-                          "descriptor (/dev/stdout, /dev/fd/N) is written directly, appending after >>."),
-    ] = None,
-    rotate_seats: O.RotateSeats = False,
-) -> None:
+@O.shared_options
+def trace(preset, *, games: O.GamesToTrace = 1, seed, players, set_, bots, out: O.OutFile = None, rotate_seats) -> None:
     """Trace games as JSON Lines, one event a line, to --out FILE or standard output."""
     plan = api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                            rotate_seats=rotate_seats)
     to_stdout = out is None or str(out) == "-"
     if not to_stdout:
         check_out_file(out)
+    elif sys.stdout is None:  # started with standard output closed (`>&-`): nowhere to write
+        raise OutputError("standard output is closed: nowhere to write the trace (give --out FILE)")
 
-    from ..running.trace import trace_events
-
-    events = trace_events(plan.rules, plan.bots, seed, games, rotate_seats=rotate_seats, progress=True)
+    events = api.trace_events(plan, progress=True)
     finished = [0]  # games whose events were all written
     try:
         if to_stdout:
-            if sys.stdout is None:  # started with stdout closed (`>&-`)
-                raise OSError(9, "standard output is closed")
             _write(sys.stdout, events, finished)
             return
         with made_dirs(out.parent), output_stream(out, "w", encoding="utf-8", newline="\n") as fh:
             _write(fh, events, finished)
-    except interrupts.Interrupted as stop:  # how far it got; on standard output that much is out
+    except signals.Interrupted as stop:  # how far it got; on standard output that much is out
         stop.done, stop.total, stop.what = finished[0], games, "games traced"
         if to_stdout:
             try:

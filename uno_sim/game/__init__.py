@@ -1,5 +1,5 @@
-"""What a game of UNO is, before anyone plays it: the cards (decks.py: card kinds and decks as
-data, and the face table the engine reads; cards.py: the classic faces by name), the rule knobs
+"""What a game of UNO is, before anyone plays it: the deck as data (decks.py: card kinds, the
+built-in decks, rule-file decks, the face table) and the classic faces (cards.py), the rule knobs
 (knobs.py: one table from which everything about a knob is derived), a checked rule set
 (rules.py), the built-in presets and users' rule files (presets.py, preset_files/), the bots
 a seat can hold with their parameters and the table of bot names (bots.py), the rulebook's

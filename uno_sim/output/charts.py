@@ -113,6 +113,8 @@ def _finding(variants: list[Variant], single: str, several: str, text) -> str:
 
 def _legend_below(ax, ncol: int, handles=None, labels=None) -> None:
     kwargs = {} if handles is None else {"handles": handles, "labels": labels}
+    if handles is None and not ax.get_legend_handles_labels()[0]:
+        return  # nothing drawn with a label (no game had a winner, say): no empty legend
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=max(1, ncol), fontsize=8, frameon=False, **kwargs)
 
 
@@ -295,7 +297,10 @@ def game_lengths(variants: list[Variant]) -> Figure:
     fig, (left, right) = _subplots(1, 2, figsize=(12.0, 5.2))
     for color, v, h in _overlay(left, variants, hists, (lo, hi, width), "median", "{:g}"):
         values, counts = _arrays(h)
-        right.step(values, np.cumsum(counts) / h.n, where="post", color=color, linewidth=1.6, label=v.name)
+        cdf = np.cumsum(counts) / h.n
+        # carried on to the axis' end, so that a single value (every game as long) still shows
+        values, cdf = np.append(values, max(hi, values[-1])), np.append(cdf, cdf[-1])
+        right.step(values, cdf, where="post", color=color, linewidth=1.6, label=v.name)
     left.set_xlim(lo, hi)
     left.set_xlabel(f"game length (regular turns; bins of {width})")
     left.set_ylabel(f"share of games per {width}-turn bin")

@@ -152,9 +152,13 @@ def rate_label(metric: str) -> str | None:
     return None
 
 
+# Rates shown as their distance from a fair share, in percentage points (stats measures of kind "edge").
+EDGES = ("first_player_edge", "skill_index")
+
+
 def metric_kind(metric: str, test: str = "") -> str:
     """rate, edge, mean, quantile or max, from the metric's name (see docs/METRICS.md)."""
-    if metric == "first_player_edge":
+    if metric in EDGES:
         return "edge"
     if metric.startswith("mean_"):
         return "mean"
@@ -320,7 +324,14 @@ def run_headline(summary: pd.DataFrame, bot_seats: dict[str, int] | None = None)
     seat0, edge = _row(summary, "win_rate_seat_0"), _row(summary, "first_player_edge")
     fair = 1.0 / players
     lead = f"In {games:,} games of {name} with {players} players, "
-    if edge["ci_low"] > 0 or edge["ci_high"] < 0:
+    none = _row(summary, "no_winner_rate")
+    nobody_won = none is not None and none["value"] >= 1.0
+    if nobody_won:  # no seat can have an edge: say why nobody won instead
+        reasons = [f"{_pct(row['value'])} {reason}" for reason in ("void", "stall", "cap")
+                   for row in [_row(summary, f"{reason}_rate")] if row is not None and row["value"] > 0]
+        out.append(f"{lead}no game had a winner (ended by {', '.join(reasons) or 'no winner'}); "
+                   "no seat wins more than another.")
+    elif edge["ci_low"] > 0 or edge["ci_high"] < 0:
         more = "more" if edge["value"] > 0 else "less"
         out.append(f"{lead}the first player (seat 0) wins {_pct(seat0['value'])} of games (95% CI "
                    f"{_pct(seat0['ci_low'])} to {_pct(seat0['ci_high'])}): {abs(100 * edge['value']):.2f} percentage "
@@ -360,8 +371,7 @@ def run_headline(summary: pd.DataFrame, bot_seats: dict[str, int] | None = None)
     roulette = _row(summary, "mean_roulette_cards")
     if roulette is not None and roulette["value"] > 0:
         out.append(f"Roulette victims turn up {_num(roulette['value'], 1)} cards a game.")
-    none = _row(summary, "no_winner_rate")
-    if none is not None and none["value"] > 0:
+    if none is not None and 0 < none["value"] < 1.0:
         out.append(f"{_pct(none['value'])} of games end without a winner.")
     return out
 

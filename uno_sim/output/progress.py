@@ -1,6 +1,9 @@
 """What a command shows while it works, always on standard error (standard output stays for
 results): on a terminal a rich spinner or progress bar that disappears when done; otherwise
 (a pipe, a file, CI logs) a few plain lines, without control codes.
+
+`TerminalProgress` is the running layer's progress (uno_sim.running.progress.Progress) drawn
+here: a spinner (`status`) while the engine starts, a `ChunkBar` for each pipeline of chunks.
 """
 
 from __future__ import annotations
@@ -9,6 +12,10 @@ import sys
 import time
 from contextlib import contextmanager
 from typing import Iterator
+
+PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
+PLAIN_MIN_SECONDS = 3.0  # without a terminal: a line only for runs expected to take longer
+PLAIN_QUARTER_SECONDS = 10.0  # and one per quarter for runs this long
 
 
 def stderr_console():
@@ -47,3 +54,80 @@ def status(message: str, done: str, enabled: bool = True, plain: bool = True) ->
     plain_line(f"{message} ...")
     yield
     plain_line(done.format(seconds=time.perf_counter() - began))
+
+
+class ChunkBar:
+    """How far a pipeline of chunks is, on stderr: on a terminal a rich progress bar, started
+    once the rest of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced
+    once per chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take
+    more than PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a
+    quarter."""
+
+    def __init__(self, total: int, description: str, unit: str = "games") -> None:
+        self.total = total
+        self.description = description
+        self.unit = unit
+        self.bar = None
+        self.task = None
+        self.plain_started = False
+        self.quarters = 0  # quarters reported in plain lines
+        self.console = stderr_console()
+        self.terminal = self.console.is_terminal
+
+    def update(self, done: int, seconds_left: float | None, description: str | None = None) -> None:
+        if not self.terminal:
+            self._plain(done, seconds_left)
+            return
+        if self.bar is None:
+            if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
+                return
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress as Bar,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Bar(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(description or self.description, total=self.total)
+        self.bar.update(self.task, completed=done, description=description or self.description)
+
+    def _plain(self, done: int, seconds_left: float | None) -> None:
+        if not self.plain_started:
+            if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
+                return
+            self.plain_started = True
+            self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4
+            plain_line(f"{self.description}: {self.total:,} {self.unit}, about {seconds_left:,.0f} s to go")
+            return
+        quarter = 4 * done // self.total
+        if quarter > self.quarters and quarter < 4:
+            self.quarters = quarter
+            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit})")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+class TerminalProgress:
+    """The running layer's progress (uno_sim.running.progress.Progress) on standard error:
+    `status` while the engine starts, a `ChunkBar` per pipeline of chunks."""
+
+    def starting(self, message: str, done: str, plain: bool):
+        return status(message, done, plain=plain)
+
+    def chunks(self, total: int, label: str, unit: str) -> ChunkBar:
+        return ChunkBar(total, label, unit)

@@ -66,10 +66,10 @@ def run_case(preset: str, players: int, bots: str, workers: int, games: int, rep
 
     rules = load_preset(preset, players=players)
     seat_bots = parse_bots(bots, players)
-    simulate(rules, seat_bots, 4096, seed=0, workers=workers, progress=False)  # warm the JIT cache
+    simulate(rules, seat_bots, 4096, seed=0, workers=workers)  # warm the JIT cache
     rates = []
     for repeat in range(repeats):
-        result = simulate(rules, seat_bots, games, seed=repeat, workers=workers, progress=False)
+        result = simulate(rules, seat_bots, games, seed=repeat, workers=workers)
         rates.append(result.games_per_second)
     return rates
 

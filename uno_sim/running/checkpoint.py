@@ -138,9 +138,11 @@ def engine_identity() -> dict[str, str]:
     return {"uno_sim": __version__, "engine": sources_hash()}
 
 
-def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chunk: int) -> dict[str, Any]:
-    """Everything that decides a run's numbers (its name does not)."""
-    return {
+def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chunk: int,
+                skill_index: bool = False) -> dict[str, Any]:
+    """Everything that decides a run's numbers (its name does not); `skill_index`: the run is
+    the skill games played beside another (--skill), so marked."""
+    params = {
         "kind": kind,
         "rules": {k: v for k, v in rules.as_dict().items()},
         "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} for b in bots],
@@ -149,6 +151,9 @@ def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chu
         "rotate_seats": bool(rotate),
         "chunk": int(chunk),
     }
+    if skill_index:
+        params["skill_index"] = True
+    return params
 
 
 def _difference(old: Any, new: Any, path: tuple = ()) -> str | None:
@@ -182,7 +187,11 @@ def _where(path: tuple) -> str:
 def _unit_difference(old: list, new: list) -> str | None:
     """The first difference between the stored runs and these, in words (None: equal)."""
     if len(old) != len(new):
-        return f"{len(old):,} runs in the checkpoint, {len(new):,} now"
+        text = f"{len(old):,} runs in the checkpoint, {len(new):,} now"
+        skill = [any(u.get("skill_index") for u in units if isinstance(u, dict)) for units in (old, new)]
+        if skill[0] != skill[1]:
+            text += f"; it was made {'with' if skill[0] else 'without'} --skill"
+        return text
     for i, (a, b) in enumerate(zip(old, new)):
         found = _difference(a, b)
         if found:

@@ -1,5 +1,6 @@
-"""The chunk runner shared by runs, comparisons, sweeps and matches: chunk plans, executors
-(this process's worker threads, or a Dask cluster: uno_sim.running.cluster), checkpoints, progress.
+"""The chunk runner shared by runs, comparisons, sweeps, matches and tournaments: chunk plans,
+executors (this process's worker threads, or a Dask cluster: uno_sim.running.cluster),
+checkpoints, progress.
 
 A *unit* is one variant's games (or matches): a picklable *work* object that plays chunks
 of it, and a `consume` callback that folds each chunk's partial aggregate in. Every game is
@@ -20,6 +21,10 @@ Executors take a chunk (`submit(work, first, n)`) and hand back a job: `wait(tim
 the aggregate is built here, while the next chunks play; a cluster hands back only the
 aggregate (`play`, below, runs on its workers). Several units share one pipeline, so a sweep
 or comparison keeps every worker busy across its variants; results are consumed in order.
+
+`run_chunks` runs one pipeline with a `Scheduler`: restore what the checkpoints hold, keep
+`in_flight` chunks submitted, wait for the oldest (telling the pipeline's progress, a
+running.progress.Progress, how far it is), consume it, finish each unit once it is whole.
 """
 
 from __future__ import annotations
@@ -33,10 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 
 from . import interrupts
+from .progress import SILENT, ChunkProgress, Progress
 
-PROGRESS_MIN_SECONDS = 1.0  # show a progress bar only when the rest is expected to take longer
-PLAIN_MIN_SECONDS = 3.0  # without a terminal: a line only for runs expected to take longer
-PLAIN_QUARTER_SECONDS = 10.0  # and one per quarter for runs this long
 WARMUP_CHUNK = 2048
 PROBE_CHUNK = 8192
 CHUNK_SECONDS = 0.5
@@ -134,6 +137,17 @@ class Chunker:
         self.recorded += 1
 
 
+def check_seats(rules, bots, what: str, count: int, chunk_size: int) -> None:
+    """ValueError unless `count` items (games or matches) in chunks of `chunk_size` of these
+    bots, one a seat of the rules, make sense."""
+    if count < 1:
+        raise ValueError(f"{what} must be at least 1 (got {count})")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
+    if len(bots) != rules.players:
+        raise ValueError(f"{len(bots)} bots for {rules.players} players")
+
+
 @dataclass
 class Unit:
     """One variant's items to play: `consume(first, n, partial, rows)` is called once per
@@ -146,6 +160,7 @@ class Unit:
     description: str = "simulating"
     chunk_size: int = 65536
     store: Any = None
+    beside: bool = False  # played beside a variant (its skill games): not a variant in the progress texts
     seconds: float = 0.0  # filled in: this unit's share of the wall time
     restored: int = 0  # filled in: items taken from the checkpoint
     left: int = 0  # filled in: items still to consume
@@ -186,7 +201,7 @@ class Threads:
 
     where = ""  # (a cluster names itself here; threads are counted by `workers`)
 
-    def warm_up(self, kind: str, progress: bool):
+    def warm_up(self, kind: str, progress: Progress = SILENT):
         """Compile or load the engine's kernels for `kind` here (warmup.warm_up), untimed."""
         from .warmup import warm_up
 
@@ -207,80 +222,6 @@ class Threads:
         pass
 
 
-class Progress:
-    """How far a run is, on stderr: on a terminal a rich progress bar, started once the rest
-    of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced once per
-    chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take more than
-    PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a quarter."""
-
-    def __init__(self, total: int, enabled: bool, description: str, unit: str = "games") -> None:
-        self.total = total
-        self.description = description
-        self.unit = unit
-        self.bar = None
-        self.task = None
-        self.enabled = enabled
-        self.terminal = False
-        self.plain_started = False
-        self.quarters = 0  # quarters reported in plain lines
-        if enabled:
-            from ..output.progress import stderr_console
-
-            self.console = stderr_console()
-            self.terminal = self.console.is_terminal
-
-    def update(self, done: int, seconds_left: float | None, description: str | None = None) -> None:
-        if not self.enabled:
-            return
-        if not self.terminal:
-            self._plain(done, seconds_left)
-            return
-        if self.bar is None:
-            if seconds_left is None or seconds_left < PROGRESS_MIN_SECONDS:
-                return
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress as Bar,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self.bar = Bar(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                console=self.console,
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(description or self.description, total=self.total)
-        self.bar.update(self.task, completed=done, description=description or self.description)
-
-    def _plain(self, done: int, seconds_left: float | None) -> None:
-        from ..output.progress import plain_line
-
-        if not self.plain_started:
-            if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
-                return
-            self.plain_started = True
-            self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4
-            plain_line(f"{self.description}: {self.total:,} {self.unit}, about {seconds_left:,.0f} s to go")
-            return
-        quarter = 4 * done // self.total
-        if quarter > self.quarters and quarter < 4:
-            self.quarters = quarter
-            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit})")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
-
-
 def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Unit, int, int]]:
     """Every chunk still to play, unit by unit, in order (adaptive plans planned lazily)."""
     for unit in units:
@@ -298,115 +239,173 @@ def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Un
                 yield unit, first, n
 
 
+def _variants(units: list[Unit]) -> list[Unit]:
+    """The units that are variants of their own (not played beside another)."""
+    return [u for u in units if not u.beside] or units
+
+
 def describe_items(units: list[Unit]) -> str:
+    """What a pipeline plays, for the message of an interruption: `games of standard`,
+    `games (3 variants)`, `matches`."""
     what = units[0].work.what
-    if len(units) == 1:
-        return f"{what} of {units[0].description}" if what == "games" else what
-    return f"{what} ({len(units)} variants)"
+    variants = _variants(units)
+    if len(variants) == 1:
+        return f"{what} of {variants[0].description}" if what == "games" else what
+    return f"{what} ({len(variants)} variants)"
 
 
-def run_chunks(units: list[Unit], executor=None, progress: bool = True, label: str | None = None) -> None:
+def default_label(units: list[Unit]) -> str:
+    """The progress text of a pipeline: its one variant's description, or `N variants`."""
+    variants = _variants(units)
+    return variants[0].description if len(variants) == 1 else f"{len(variants)} variants"
+
+
+class Scheduler:
+    """One pipeline of chunks over several units (run_chunks): `restore` consumes what the
+    units' checkpoints hold, `fill` keeps `executor.in_flight` chunks submitted, `wait` waits
+    for the oldest with progress updates and signal checks, `consume` folds it into its unit
+    and records it, `finish` closes a unit once all its items are consumed."""
+
+    def __init__(self, units: list[Unit], executor, progress: Progress, label: str | None) -> None:
+        self.units = units
+        self.executor = executor
+        self.progress = progress
+        self.label = label or default_label(units)
+        self.total = sum(u.total for u in units)
+        self.what = describe_items(units)
+        self.stores = [u.store for u in units if u.store is not None]
+        self.done = 0  # items consumed (restored or played)
+        self.played = 0  # items played here
+        self.first_done: tuple[float, int] | None = None  # (time, items) of the first chunk played
+        self.pending: deque = deque()  # (unit, first, n, job), oldest first
+        self.planners: dict[int, Chunker] = {}  # adaptive plans, by id(unit)
+        self.chunks: Iterator[tuple[Unit, int, int]] | None = None
+        self.bar: ChunkProgress | None = None
+        self.began = self.last = self.chunk_began = 0.0
+
+    def restore(self) -> None:
+        """Consume every chunk the units' checkpoints hold (in order; they are not played)."""
+        for unit in self.units:
+            unit.merged = unit.work.empty()
+            unit.left = unit.total
+            if unit.store is not None:
+                for first, n, partial in unit.store.restore(unit.work):
+                    unit.merged.merge(partial)
+                    unit.consume(first, n, partial, None)
+                    self.done += n
+                    unit.restored += n
+                    unit.left -= n
+
+    def start(self) -> None:
+        self.bar = self.progress.chunks(self.total, self.label, self.units[0].work.what)
+        self.chunks = _chunks(self.units, self.executor.fixed, self.planners)
+        self.began = self.last = self.chunk_began = time.perf_counter()
+
+    def fill(self) -> None:
+        """Submit chunks until `executor.in_flight` are pending (or none is left)."""
+        while len(self.pending) < self.executor.in_flight:
+            nxt = next(self.chunks, None)
+            if nxt is None:
+                return
+            unit, first, n = nxt
+            self.pending.append((unit, first, n, self.executor.submit(unit.work, first, n)))
+
+    def seconds_left(self, extra: int = 0) -> float | None:
+        """The rest's expected seconds at the rate of the chunks played after the first
+        (`extra`: items of chunks finished but not yet consumed)."""
+        if self.first_done is None or self.played + extra <= 0:
+            return None
+        elapsed = time.perf_counter() - self.first_done[0]
+        played = self.played + extra - self.first_done[1]
+        if elapsed <= 0 or played <= 0:
+            return None
+        return (self.total - self.done - extra) / (played / elapsed)
+
+    def wait(self) -> None:
+        """Wait for the oldest pending chunk, updating the progress (counting the chunks done
+        ahead of it) and checking for signals every TICK seconds."""
+        unit, _, _, job = self.pending[0]
+        while not job.wait(TICK):
+            interrupts.check(self.done, self.total, self.what)
+            jobs = [p[3] for p in self.pending]
+            ahead = sum(p[2] for p, ok in zip(self.pending, self.executor.completed(jobs)) if ok)
+            self.bar.update(self.done + ahead, self.seconds_left(ahead), unit.description)
+        interrupts.check(self.done, self.total, self.what)  # a signal stopped the kernels: rows are partial
+
+    def consume(self) -> None:
+        """Take the oldest pending chunk's outcome (submitting the next chunks first), record
+        it in the checkpoint and fold it into its unit."""
+        unit, first, n, job = self.pending[0]
+        partial, rows = job.outcome()
+        self.pending.popleft()
+        now = time.perf_counter()
+        planner = self.planners.get(id(unit))
+        if planner is not None:
+            planner.record(n, now - self.chunk_began)
+        self.chunk_began = now
+        self.fill()
+        if unit.store is not None:
+            unit.store.save(first, n, partial)
+        unit.merged.merge(partial)
+        unit.consume(first, n, partial, rows)
+        self.done += n
+        self.played += n
+        if self.first_done is None:
+            self.first_done = (now, n)
+        unit.left -= n
+        if unit.left == 0:  # (the last chunk played need not be the unit's last: a resumed run)
+            self.finish(unit)
+        self.bar.update(self.done, self.seconds_left(), unit.description)
+
+    def finish(self, unit: Unit) -> None:
+        """A unit is whole: its checkpoint keeps it in one piece; it took the time since the
+        last unit finished."""
+        if unit.store is not None:
+            unit.store.complete(unit.merged)
+        now = time.perf_counter()
+        unit.seconds = now - self.last
+        self.last = now
+
+    def run(self) -> None:
+        from ..game.errors import RunFailure
+
+        self.restore()
+        self.start()
+        with interrupts.guarded():
+            interrupted = False
+            try:
+                for unit in self.units:
+                    if unit.left == 0:
+                        self.finish(unit)
+                self.fill()
+                while self.pending:
+                    self.wait()
+                    self.consume()
+            except interrupts.Interrupted as exc:
+                interrupted = True
+                if self.stores:
+                    exc.hint = self.stores[0].checkpoint.resume_hint(self.kept())
+                raise
+            except Exception as exc:
+                interrupted = True
+                if self.stores:
+                    text = str(exc) if isinstance(exc, RunFailure) else f"{type(exc).__name__}: {exc}"
+                    raise RunFailure(f"{text}; {self.stores[0].checkpoint.resume_hint(self.kept())}") from exc
+                raise
+            finally:
+                self.executor.abandon([p[3] for p in self.pending], interrupted)
+                self.bar.close()
+
+    def kept(self) -> int:
+        """Items the checkpoints hold."""
+        return sum(s.kept() for s in self.stores)
+
+
+def run_chunks(units: list[Unit], executor=None, progress: Progress = SILENT, label: str | None = None) -> None:
     """Play every unit's items in chunks on `executor` (default: all this process's threads),
     consuming the chunks in order; chunks a unit's checkpoint holds are consumed first and
     not played again. A signal raises interrupts.Interrupted at a safe point (with the
     checkpoint to resume from, if any); a failed chunk raises errors.RunFailure when a
-    checkpoint keeps the work done. `label` names the progress bar (default: the unit's
-    description, or `N variants`)."""
-    from ..game.errors import RunFailure
-
-    executor = executor or Threads()
-    total = sum(u.total for u in units)
-    what = describe_items(units)
-    done = 0
-    for unit in units:
-        unit.merged = unit.work.empty()
-        unit.left = unit.total
-        if unit.store is not None:
-            for first, n, partial in unit.store.restore(unit.work):
-                unit.merged.merge(partial)
-                unit.consume(first, n, partial, None)
-                done += n
-                unit.restored += n
-                unit.left -= n
-    stores = [u.store for u in units if u.store is not None]
-    bar = Progress(total, progress, label or (units[0].description if len(units) == 1 else f"{len(units)} variants"),
-                   units[0].work.what)
-    pending: deque = deque()
-    planners: dict = {}
-    chunks = _chunks(units, executor.fixed, planners)
-    began = time.perf_counter()
-    state = {"done": done, "played": 0, "first_done": None, "last": began}
-
-    def fill() -> None:
-        while len(pending) < executor.in_flight:
-            nxt = next(chunks, None)
-            if nxt is None:
-                return
-            unit, first, n = nxt
-            pending.append((unit, first, n, executor.submit(unit.work, first, n)))
-
-    def seconds_left(extra: int = 0) -> float | None:
-        if state["first_done"] is None or state["played"] + extra <= 0:
-            return None
-        elapsed = time.perf_counter() - state["first_done"][0]
-        played = state["played"] + extra - state["first_done"][1]
-        if elapsed <= 0 or played <= 0:
-            return None
-        return (total - state["done"] - extra) / (played / elapsed)
-
-    def finish(unit: Unit) -> None:
-        if unit.store is not None:
-            unit.store.complete(unit.merged)
-        now = time.perf_counter()
-        unit.seconds = now - state["last"]
-        state["last"] = now
-
-    with interrupts.guarded():
-        interrupted = False
-        try:
-            for unit in units:
-                if unit.left == 0:
-                    finish(unit)
-            fill()
-            while pending:
-                unit, first, n, job = pending[0]
-                while not job.wait(TICK):
-                    interrupts.check(state["done"], total, what)
-                    ahead = sum(p[2] for p, ok in zip(pending, executor.completed([p[3] for p in pending])) if ok)
-                    bar.update(state["done"] + ahead, seconds_left(ahead), unit.description)
-                interrupts.check(state["done"], total, what)  # a signal stopped the kernels: rows are partial
-                partial, rows = job.outcome()
-                pending.popleft()
-                now = time.perf_counter()
-                planner = planners.get(id(unit))
-                if planner is not None:
-                    planner.record(n, now - state.get("t0", began))
-                state["t0"] = now
-                fill()
-                if unit.store is not None:
-                    unit.store.save(first, n, partial)
-                unit.merged.merge(partial)
-                unit.consume(first, n, partial, rows)
-                state["done"] += n
-                state["played"] += n
-                if state["first_done"] is None:
-                    state["first_done"] = (now, n)
-                unit.left -= n
-                if unit.left == 0:  # (the last chunk played need not be the unit's last: a resumed run)
-                    finish(unit)
-                bar.update(state["done"], seconds_left(), unit.description)
-        except interrupts.Interrupted as exc:
-            interrupted = True
-            if stores:
-                exc.hint = stores[0].checkpoint.resume_hint(sum(s.kept() for s in stores))
-            raise
-        except Exception as exc:
-            interrupted = True
-            if stores:
-                kept = sum(s.kept() for s in stores)
-                text = str(exc) if isinstance(exc, RunFailure) else f"{type(exc).__name__}: {exc}"
-                raise RunFailure(f"{text}; {stores[0].checkpoint.resume_hint(kept)}") from exc
-            raise
-        finally:
-            executor.abandon([p[3] for p in pending], interrupted)
-            bar.close()
+    checkpoint keeps the work done. `progress` is told how far the pipeline is; `label`
+    names it (default: the one variant's description, or `N variants`)."""
+    Scheduler(units, executor or Threads(), progress, label).run()

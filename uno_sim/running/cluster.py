@@ -34,10 +34,13 @@ from typing import Iterator
 import numpy as np
 
 from ..game.errors import InputError, RunFailure
+from .chunks import available_threads
+from .progress import SILENT, Progress
 
 INSTALL = "pip install 'uno-sim[cluster]'"
 LOCAL = re.compile(r"^local(?::(\d+))?$")
 ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://[^\s/]+$")
+LOCAL_PER_CORE = 4  # local:N starts at most this many worker processes per core (more only wait their turn)
 CONNECT_SECONDS = 10
 WORKERS_SECONDS = 30
 # Local workers: no statistical profiler (it samples every thread's stack 100 times a second,
@@ -75,8 +78,10 @@ def parse_cluster(text: str | None) -> ClusterSpec | None:
     local = LOCAL.match(value)
     if local:
         n = int(local[1]) if local[1] is not None else None
-        if n is not None and not 1 <= n <= 1024:
-            raise InputError(f"--cluster {text}: the number of local workers must be 1-1024")
+        most = LOCAL_PER_CORE * available_threads()
+        if n is not None and not 1 <= n <= most:
+            raise InputError(f"--cluster {text}: the number of local worker processes must be 1-{most} (this "
+                             f"machine gives uno-sim {available_threads()} cores; each worker plays on one)")
         spec = ClusterSpec(value, local_workers=n)
     elif ADDRESS.match(value):
         spec = ClusterSpec(value, address=value)
@@ -203,14 +208,13 @@ class DaskExecutor:
     def in_flight(self) -> int:
         return 2 * self.slots + 2
 
-    def warm_up(self, kind: str, progress: bool):
+    def warm_up(self, kind: str, progress: Progress = SILENT):
         """Compile or load the engine's kernels on every worker (in parallel), untimed."""
-        from ..output.progress import status
         from .warmup import Startup
 
         began = time.perf_counter()
-        with status("loading the engine on the cluster's workers", "engine loaded on the workers in {seconds:.1f} s",
-                    progress, plain=False):
+        with progress.starting("loading the engine on the cluster's workers",
+                               "engine loaded on the workers in {seconds:.1f} s", plain=False):
             compiled = self.client.run(warm_worker, kind)
         return Startup(time.perf_counter() - began, any(compiled.values()))
 
@@ -266,8 +270,6 @@ def connect(spec: ClusterSpec) -> DaskExecutor:
     has no workers, or its workers run another engine."""
     import dask
     from distributed import Client, LocalCluster
-
-    from .chunks import available_threads
 
     _quiet()
     if spec.is_local:

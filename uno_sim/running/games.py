@@ -18,7 +18,8 @@ import pandas as pd
 
 from .. import stats
 from ..game.bots import Bot, pack_bots
-from .chunks import Threads, Unit, run_chunks
+from .chunks import Threads, Unit, check_seats, run_chunks
+from .progress import SILENT, Progress, ProgressLike, as_progress
 from .records import records_frame
 from ..game.rules import Rules
 from .warmup import Startup
@@ -135,17 +136,13 @@ def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fal
 
 class GameRun:
     """One run's games in progress: the unit to play (`unit()`), the aggregate and the
-    per-game files it streams; `result()` once played."""
+    per-game files it streams; `result()` once played. `beside`: games played beside another
+    run (its skill games), not a variant of their own."""
 
     def __init__(self, rules: Rules, bots: list[Bot], games: int, seed: int, *, chunk_size: int = 65536,
                  per_game_path=None, parquet_path=None, description: str = "simulating", rotate_seats: bool = False,
-                 keep_games: bool = False, store=None) -> None:
-        if games < 1:
-            raise ValueError(f"games must be at least 1 (got {games})")
-        if chunk_size < 1:
-            raise ValueError(f"chunk_size must be at least 1 (got {chunk_size})")
-        if len(bots) != rules.players:
-            raise ValueError(f"{len(bots)} bots for {rules.players} players")
+                 keep_games: bool = False, store=None, beside: bool = False) -> None:
+        check_seats(rules, bots, "games", games, chunk_size)
         self.rules, self.bots, self.games, self.seed = rules, list(bots), games, seed
         self.rotate_seats = rotate_seats
         self.per_game_path, self.parquet_path, self.keep_games = per_game_path, parquet_path, keep_games
@@ -154,7 +151,7 @@ class GameRun:
         self.kept: list[pd.DataFrame] = []
         self.out = None
         self.parquet = None
-        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store)
+        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store, beside)
 
     @property
     def needs_rows(self) -> bool:
@@ -208,8 +205,9 @@ class GameRun:
         )
 
 
-def play_runs(runs: list[GameRun], executor=None, progress: bool = True) -> list[RunResult]:
-    """Play several runs through one pipeline (a comparison's variants, a sweep's points)."""
+def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT) -> list[RunResult]:
+    """Play several runs through one pipeline (a comparison's variants, a sweep's points,
+    the skill games beside them); `progress` is told how far it is."""
     executor = executor or Threads()
     startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
     try:
@@ -229,9 +227,10 @@ def simulate(
     bots: list[Bot],
     games: int,
     seed: int,
+    *,
     workers: int | None = None,
     chunk_size: int = 65536,
-    progress: bool = True,
+    progress: ProgressLike = None,
     per_game_path: str | os.PathLike | None = None,
     description: str = "simulating",
     parquet_path: str | os.PathLike | None = None,
@@ -243,6 +242,7 @@ def simulate(
     Parquet file (the per-game columns; Parquet needs pyarrow, the `parquet` extra).
 
     `workers`: threads playing games (default: all available; more than available is capped).
+    `progress`: told how far the games are (running/progress.py; True: on standard error).
     `executor`: where to play instead of this process's threads (a cluster.DaskExecutor).
     `per_game_path` / `parquet_path` are written directly; callers wanting atomicity pass
     temporary paths.
@@ -257,4 +257,4 @@ def simulate(
     run = GameRun(rules, bots, games, seed, chunk_size=chunk_size, per_game_path=per_game_path,
                   parquet_path=parquet_path, description=description, rotate_seats=rotate_seats,
                   keep_games=keep_games)
-    return play_runs([run], executor or Threads(workers), progress)[0]
+    return play_runs([run], executor or Threads(workers), as_progress(progress))[0]

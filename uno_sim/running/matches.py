@@ -17,7 +17,8 @@ import pandas as pd
 from ..game.bots import Bot, pack_bots
 from ..game.rules import Rules
 from ..stats.matches import MatchAggregate, summarize_matches
-from .chunks import Threads, Unit, run_chunks
+from .chunks import Threads, Unit, check_seats, run_chunks
+from .progress import ProgressLike, as_progress
 from .warmup import Startup
 
 @dataclass
@@ -92,28 +93,18 @@ def match_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fa
     return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats), rules.match_scoring, rules.match_rounds)
 
 
-def simulate_matches(
-    rules: Rules,
-    bots: list[Bot],
-    matches: int,
-    seed: int,
-    workers: int | None = None,
-    chunk_size: int = 16384,
-    progress: bool = True,
-    rotate_seats: bool = False,
-    executor=None,
-    store=None,
-) -> MatchResult:
+def simulate_matches(rules: Rules, bots: list[Bot], matches: int, seed: int, *, workers: int | None = None,
+                     chunk_size: int = 16384, progress: ProgressLike = None, rotate_seats: bool = False,
+                     executor=None, store=None) -> MatchResult:
     """Play `matches` matches to `rules.target`; match i is seeded from (seed, i).
 
     `rotate_seats`: the seating changes every `players` rounds through every seating up to
     rotation and reflection (engine/match.py, player_at); results are per player (bot slot).
     `executor`: where to play instead of this process's threads (a cluster.DaskExecutor);
-    `store`: a checkpoint.UnitStore recording every finished chunk."""
-    if matches < 1:
-        raise ValueError(f"matches must be at least 1 (got {matches})")
-    if len(bots) != rules.players:
-        raise ValueError(f"{len(bots)} bots for {rules.players} players")
+    `store`: a checkpoint.UnitStore recording every finished chunk; `progress`: told how far
+    the matches are (running/progress.py; True: on standard error)."""
+    check_seats(rules, bots, "matches", matches, chunk_size)
+    progress = as_progress(progress)
     executor = executor or Threads(workers)
     work = match_work(rules, bots, seed, rotate_seats)
     agg = work.empty()

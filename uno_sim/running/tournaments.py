@@ -27,6 +27,7 @@ from ..game.rules import Rules
 from ..stats.ratings import (RATING_COLUMNS, SKILL_COLUMNS, TABLE_COLUMNS, PresetGames, fit_ratings,
                              rating_covariance, rating_rows, skill_index, table_rows)
 from .chunks import Threads, Unit, available_threads, run_chunks
+from .progress import SILENT, Progress, ProgressLike, as_progress
 
 MAX_TABLES = 250
 MAX_BOTS = 12
@@ -53,7 +54,7 @@ def table_design(bots: int, players: int) -> tuple[list[tuple[int, ...]], str]:
 
 
 def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int, ...]], deals: int, key: int,
-                workers: int, progress: bool) -> PresetGames:
+                workers: int, progress: Progress = SILENT) -> PresetGames:
     """Play every table of one rule set on the common deals 0..deals-1 with rotated seats."""
     from .games import GameWork
 
@@ -120,9 +121,12 @@ class TournamentResult:
 
 
 def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: int, seed: int,
-                    workers: int | None = None, progress: bool = False) -> TournamentResult:
+                    workers: int | None = None, progress: ProgressLike = None) -> TournamentResult:
+    """Every table of `bots` under each rule set (`progress`: told how far each rule set's
+    tables are; running/progress.py, True: on standard error)."""
     from ..engine.keys import run_key
 
+    progress = as_progress(progress)
     workers = min(workers or available_threads(), available_threads())
     key = run_key(seed)
     players = {rules.players for _, rules in rule_sets}
@@ -140,14 +144,16 @@ def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: 
 SKILL_BEST, SKILL_WORST = "expert", "random"
 
 
-def skill_games(rules: Rules, games: int, seed: int, workers: int | None = None, progress: bool = False,
-                description: str = "skill index"):
-    """`compare/sweep --skill`: `games` games of one expert against players - 1 random bots
-    with rotated seats (the same deals as the main games); the simulate.RunResult."""
-    from .games import simulate
+def skill_bots(rules: Rules) -> list[Bot]:
+    """The table of the skill games: one expert against players - 1 random bots."""
+    return [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
 
-    bots = [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
-    return simulate(rules, bots, games, seed, workers=workers, progress=progress, description=description,
-                    rotate_seats=True)
+
+def skill_run(rules: Rules, games: int, seed: int, description: str = "skill index"):
+    """`compare/sweep --skill`: `games` games of skill_bots with rotated seats (the same deals
+    as the main games) as a games.GameRun, played beside the main games in their pipeline."""
+    from .games import GameRun
+
+    return GameRun(rules, skill_bots(rules), games, seed, description=description, rotate_seats=True, beside=True)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from ..game.bots import Bot, pack_bots
 from ..game.cards import COLORS, FACE_TEXTS
 from ..engine import layout as L
+from .progress import ProgressLike
 from .records import record_dict
 from ..game.rules import Rules
 
@@ -161,10 +162,10 @@ def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
 
 
 def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
-                 rotate_seats: bool = False, progress: bool = False) -> Iterator[dict]:
+                 rotate_seats: bool = False, progress: ProgressLike = None) -> Iterator[dict]:
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
-    seed, and the same `rotate_seats`). `progress`: say on standard error when the engine
-    compiles or loads first (warmup.py)."""
+    seed, and the same `rotate_seats`). `progress` (running/progress.py; True: on standard error)
+    is told when the engine compiles or loads first (warmup.py)."""
     from ..engine.keys import run_key
     from .warmup import warm_up
 

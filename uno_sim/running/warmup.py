@@ -3,9 +3,10 @@
 The engine is compiled by numba on first use and cached on disk (engine/jit.py). The first
 run after installing (or after a change to the engine) compiles for about half a minute, later
 runs load the compiled code in about a second. `warm_up(kind)` does that before any game is
-timed, and says which it is doing (uno_sim.output.progress): a spinner on a terminal; otherwise two
-plain lines when it compiles, and nothing for the second it takes to load (so that a piped
-command with a warm cache writes nothing but its results, or its one error line, on stderr).
+timed, and tells its progress which it is doing (running/progress.py; on the terminal,
+uno_sim.output.progress: a spinner, or without a terminal two plain lines when it compiles and
+nothing for the second it takes to load, so that a piped command with a warm cache writes
+nothing but its results, or its one error line, on stderr).
 Runs, matches and traces call it first, so games per second never include it.
 
 Whether the cache is warm is read from numba's index files (`*.nbi`) in the cache folder:
@@ -18,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..output.progress import status
+from .progress import ProgressLike, as_progress
 
 COMPILING = "compiling the engine, first run only, about half a minute"
 LOADING = "loading the engine"
@@ -64,15 +65,16 @@ def cached(kind: str) -> bool:
     from numba.core.caching import _CacheLocator
 
     module, function = KERNELS[kind].split(".")
-    source = Path(__file__).resolve().parent / "engine" / f"{module}.py"
+    source = Path(__file__).resolve().parent.parent / "engine" / f"{module}.py"  # uno_sim/engine
     subfolder = cache_folder() / _CacheLocator.get_suitable_cache_subpath(str(source))
     return any(subfolder.glob(f"{module}.{function}-*.nbi"))
 
 
-def warm_up(*kinds: str, progress: bool = False) -> Startup:
+def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     """Compile (or load) the kernels that `kinds` (games, matches, trace; default games) need,
     by playing one game (or match) of the standard rules. Kinds already started in this
-    process cost nothing. `progress`: say on standard error what is happening meanwhile."""
+    process cost nothing. `progress` (running/progress.py; True: on standard error) is told
+    what is happening meanwhile."""
     kinds = kinds or ("games",)
     for kind in kinds:
         if kind not in KERNELS:
@@ -86,7 +88,8 @@ def warm_up(*kinds: str, progress: bool = False) -> Startup:
     else:
         message, done = LOADING, "engine loaded in {seconds:.1f} s"
     began = time.perf_counter()
-    with status(message, done, progress, plain=compiling):  # without a terminal: a line only for the long wait
+    # plain: without a terminal, a line only for the long wait
+    with as_progress(progress).starting(message, done, plain=compiling):
         for kind in todo:
             _play_one(kind)
             _ready.add(kind)
