@@ -158,3 +158,105 @@ def test_swap_hands_swaps_whole_hands_with_a_player_still_in():
     assert events[1] == {"ev": "swap", "p": 0, "with": 2}  # the only other player still in
     assert pos.hand(0) == ["B1", "B2", "B3", "B4"] and pos.hand(2) == ["R1", "R2"]
     assert events[0]["color"] in "RYGB" and events[0]["color"] == pos.color_now
+
+
+def test_last_standing_a_player_left_alone_by_knockouts_takes_first_place():
+    rules = Rules(players=2, mercy_limit=10, mode="last_standing")
+    pos = Position(rules, ["RD G1 G2", NINE], top="R5", pile="B2 B3 B4")
+    events = pos.run(1)
+    assert events[-1] == {"ev": "knockout", "p": 1, "cards": 11, "place": 2}
+    rec = pos.record
+    assert pos.ended and rec["winner"] == 0 and pos.place(0) == 1
+    assert rec["winner_points"] == 1  # placement 1 of 2 scores n + 1 - 2k
+    assert rec["points_1"] == 250 and column(pos, "mercy_win") == 1
+
+
+def _deck(**kind):
+    return deck_from_toml({"base": "classic", "kinds": [kind]})
+
+
+def test_two_players_a_reversing_roulette_card_hits_its_own_player():
+    rules = Rules(players=2)  # two_player_reverse = skip
+    deck = _deck(text="WRC", colored=False, copies=2, roulette=True, reverse=True)
+    pile = ["R2", "Y3", "G5", "B1"]
+    pos = Position(rules, ["WRC G1 G2", "Y1"], top="B5", pile=" ".join(pile), deck=deck)
+    events = pos.run(1)
+    assert kinds(events) == ["play", "roulette", "draw"]
+    color = events[1]["color"]
+    assert events[1]["p"] == 0 and events[2]["p"] == 0 and events[0]["color"] == color
+    first = next(i for i, c in enumerate(pile) if c[0] == color)
+    assert events[2]["cards"] == pile[: first + 1]
+    assert pos.next_to_act == 1  # its own player lost the turn
+
+
+def test_a_coloured_shuffle_card_deals_before_its_own_reverse_and_keeps_its_colour():
+    rules = Rules(players=3)
+    deck = _deck(text="X", colored=True, copies=1, shuffle_hands=True, reverse=True)
+    pos = Position(rules, ["RX G1 G2", "B1 B2 B3", "Y1 Y2"], top="R5", deck=deck)
+    events = pos.run(1)
+    assert kinds(events) == ["play", "shuffle"]
+    assert [len(h) for h in events[1]["hands"]] == [2, 3, 2]  # 7 cards from seat 1, the next before the reverse
+    assert events[0]["color"] == "R" and pos.color_now == "R"
+    assert pos.direction_now == -1 and pos.next_to_act == 2
+
+
+def test_a_winning_roulette_card_with_last_card_penalty_still_spins():
+    rules = Rules(players=3)
+    bots = [Bot("random"), Bot("expert"), Bot("random")]
+    pos = Position(rules, ["WC", "G1 G2 G3 R1", "Y7 Y8"], top="B5", pile="R2 Y3 G5 B1", bots=bots, deck=NO_MERCY)
+    events = pos.run(1)
+    assert kinds(events) == ["play", "roulette", "draw"]
+    assert events[2]["cards"] == ["R2", "Y3", "G5"]
+    rec = pos.record
+    assert pos.ended and rec["winner"] == 0 and rec["cards_1"] == 7
+
+
+def test_no_mercy_games_with_the_mercy_rule_knock_players_out_and_always_end():
+    import numpy as np
+
+    from uno_sim.engine.batch import run_chunk
+    from uno_sim.game.bots import pack_bots
+
+    for mode in ("first_out", "last_standing"):
+        rules = Rules(players=4, mercy_limit=25, first_card="number", draw_rule="until_playable",
+                      seven_swap=True, zero_rotate=True, challenge=False, mode=mode)
+        codes, params = pack_bots([Bot("random")] * 4)
+        rows = run_chunk(rules.pack(), codes, params, key=11, start=0, n=3000, deck=NO_MERCY)
+        knocked = rows[:, L.COL_KNOCKOUTS]
+        assert 0 < (knocked > 0).mean() and knocked.max() <= 3
+        points = rows[:, L.COL_POINTS : L.COL_POINTS + 4]
+        cards = rows[:, L.COL_CARDS : L.COL_CARDS + 4]
+        # a knocked-out player is the only one who can end with 0 cards and mercy_points points
+        assert (((points == 250) & (cards == 0)).sum(axis=1) == knocked).all()
+        alone = knocked == 3
+        assert alone.any() and (rows[alone, L.COL_WINNER] >= 0).all()
+        # won by being the last one left, unless the winner went out and its last-card penalty knocked out the last
+        winner_cards = cards[alone, rows[alone, L.COL_WINNER]]
+        assert (rows[alone, L.COL_MERCY_WIN] == (winner_cards > 0)).all() and (winner_cards > 0).any()
+        if mode == "first_out":
+            assert (rows[alone, L.COL_WINNER_POINTS] == 750).all()
+        assert np.isin(rows[:, L.COL_REASON], [L.REASON.out, L.REASON.stall, L.REASON.cap]).all()
+
+
+def test_the_headline_speaks_of_knockouts_and_roulette_only_when_they_happen():
+    import numpy as np
+
+    from uno_sim import stats
+    from uno_sim.output.headline import run_headline
+
+    rows = np.zeros((4, L.N_COLS), dtype=np.int64)
+    rows[:, L.COL_WINNER] = [0, 1, 2, 3]
+    rows[:, L.COL_TURNS] = 30
+    agg = stats.Aggregate(players=4)
+    agg.add(rows)
+    quiet = " ".join(run_headline(stats.summarize(agg, "plain")))
+    assert "mercy" not in quiet and "oulette" not in quiet
+    rows[0, L.COL_KNOCKOUTS] = 3
+    rows[0, L.COL_MERCY_WIN] = 1
+    rows[1, L.COL_ROULETTE_CARDS] = 8
+    agg = stats.Aggregate(players=4)
+    agg.add(rows)
+    text = " ".join(run_headline(stats.summarize(agg, "no-mercy")))
+    assert "knocks a player out in 25.0% of games (0.75 knockouts a game)" in text
+    assert "25.0% of games are won by being the last player left" in text
+    assert "Roulette victims turn up 2.0 cards a game" in text

@@ -864,7 +864,6 @@ def knock_out(g, q):
         return
     if w >= 0:
         g[O_PLACE + w] = g[S_NEXT_PLACE]
-        g[S_NACTIVE] = 0
     for q2 in range(g[S_PLAYERS]):
         if g[O_PLACE + q2] == 1:
             w = q2
