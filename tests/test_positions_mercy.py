@@ -90,7 +90,8 @@ def test_last_standing_a_knockout_takes_the_worst_free_place():
 
 def test_a_seven_swap_that_pushes_a_player_over_the_limit_knocks_them_out():
     rules = Rules(players=3, mercy_limit=10, seven_swap=True)
-    # seat 0 holds 11 cards after its 7; whoever it swaps with gets them and is knocked out
+    # a constructed position (seat 0 is already over the limit, which play never leaves standing: a swap
+    # moves a hand, so only such a hand can push a player over): whoever seat 0 swaps with is knocked out
     pos = Position(rules, ["R7 " + NINE + " B1 B2", "R1", "Y1 Y2"], top="R5")
     events = pos.run(1)
     swap = next(e for e in events if e["ev"] == "swap")
