@@ -27,6 +27,7 @@ from ..game.decks import (  # noqa: F401  (re-exported: the engine reads the rol
 from .layout import N_BOT_PARAMS
 from .state import (  # noqa: F401  (re-exported)
     F_DRAWS,
+    F_HAND_EFFECT,
     F_NUMBER,
     F_RESTRICTED,
     F_REVERSES,
@@ -41,6 +42,7 @@ from .state import (  # noqa: F401  (re-exported)
     O_F_DISCARD_COLOR,
     O_F_DRAW,
     O_F_FLAGS,
+    O_FACE,
     O_F_LEAD,
     O_F_NUMBER,
     O_F_POINTS,
@@ -190,6 +192,30 @@ def skip_of(g, f):
 @njit(cache=True, inline="always")
 def reverses(g, f):
     return (g[O_F_FLAGS + f] & F_REVERSES) != 0
+
+
+O_F_ROULETTE, O_F_SWAP_HANDS, O_F_SHUFFLE_HANDS = O_FACE["roulette"], O_FACE["swap_hands"], O_FACE["shuffle_hands"]
+
+
+@njit(cache=True, inline="always")
+def hand_effect(g, f):
+    """Face f is a roulette, swap_hands or shuffle_hands card (engine/hand_effects.py)."""
+    return (g[O_F_FLAGS + f] & F_HAND_EFFECT) != 0
+
+
+@njit(cache=True, inline="always")
+def roulette(g, f):
+    return g[O_F_ROULETTE + f] != 0
+
+
+@njit(cache=True, inline="always")
+def swaps_hands(g, f):
+    return g[O_F_SWAP_HANDS + f] != 0
+
+
+@njit(cache=True, inline="always")
+def shuffles_hands(g, f):
+    return g[O_F_SHUFFLE_HANDS + f] != 0
 
 
 @njit(cache=True, inline="always")

@@ -72,6 +72,10 @@ COL_SUM_JUMPS = RECORD.block("sum_jumps")  # sum jump-ins (also counted in jumps
 COL_HAND_SUM_WINS = RECORD.block("hand_sum_wins")  # players who went out by a hand-sum claim
 COL_WILD_SWAPS = RECORD.block("wild_swaps")  # Wilds played as a 3-card swap
 COL_UNO_CATCHERS = RECORD.block("uno_catchers")  # catchers of forgotten UNO calls, summed over the calls
+COL_KNOCKOUTS = RECORD.block("knockouts")  # players knocked out by the mercy rule (mercy_limit)
+COL_MERCY_WIN = RECORD.block("mercy_win")  # 1 when the winner won by being the last player left after knockouts
+COL_ROULETTE_CARDS = RECORD.block("roulette_cards")  # cards turned up by roulette victims
+COL_HAND_SHUFFLES = RECORD.block("hand_shuffles")  # shuffle_hands cards resolved
 COL_POINTS = RECORD.block("points", MAX_PLAYERS)  # + seat: hand points at the end
 COL_CARDS = RECORD.block("cards", MAX_PLAYERS)  # + seat: cards in hand at the end
 N_COLS = RECORD.size
@@ -105,8 +109,11 @@ EV_CAUGHT_BY = 20  # p, catchers... (uno_catchers = each)
 # (codes 30+: the cards of other decks, SPEC 10; 21-29 are left to the mercy rule and roulette)
 EV_PLAY_DISCARD = 30  # p, color, k, faces (k, last on top), then the cards a Discard All took down
 EV_JUMP_DISCARD = 31  # p, color, card, then the cards a jumped-in Discard All took down
+EV_KNOCKOUT = 21  # p, cards, place (0 under first_out)
+EV_ROULETTE = 22  # p, color
+EV_SHUFFLE = 23  # p, then for each seat: count, faces...
 
-WHYS = ("turn", "penalty", "challenge", "uno", "lead")
+WHYS = ("turn", "penalty", "challenge", "uno", "lead", "roulette")
 WHY = enum("Why", WHYS)
 
 # ---------------------------------------------------------------- bots

@@ -22,7 +22,9 @@ from .access import (
     discards_color,
     draw_of,
     face_at,
+    flags_of,
     hand,
+    hand_effect,
     hsize,
     is_number,
     is_wild,
@@ -33,11 +35,15 @@ from .access import (
     restricted,
     reverses,
     role_of,
+    roulette,
     set_bit,
+    shuffles_hands,
     skip_of,
+    swaps_hands,
 )
 from .bots import dispatch as bot
 from .bots.uniform import uniform_card
+from .hand_effects import last_in, mercy_scores, over_limit, set_aside, shuffle_and_deal
 from .rng import chance, randint, shuffle
 from .rules_check import (
     challenge_possible,
@@ -54,6 +60,7 @@ from .seats import step
 from .sigs import B, G, I, VOID
 from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
+    O_ASIDE,
     O_CAPACITY,
     O_CARDS,
     O_CATCHERS,
@@ -73,14 +80,17 @@ from .state import (
     S_CHAL_OK,
     S_CHAL_PLAYER,
     S_COLOR,
+    S_COLOR_POS,
     S_DIR,
     S_DRAW_OPEN,
     S_DRAW_WROTE,
     S_ENDED,
     S_IDLE,
     S_JUMP_RUN,
+    S_KNOCKED,
     S_LAST_DRAWN,
     S_NACTIVE,
+    S_NASIDE,
     S_NDISC,
     S_NEXT,
     S_NEXT_PLACE,
@@ -173,15 +183,21 @@ def end_round(g, reason, winner):
 
 @njit(cache=True)
 def reshuffle(g):
-    """Discard pile except its top becomes the new draw pile, shuffled."""
+    """Discard pile except its top, plus the cards set aside by the mercy rule, becomes the new
+    draw pile, shuffled."""
     nd = g[S_NDISC]
     top = g[O_DISC + nd - 1]
     for i in range(nd - 1):
         g[O_PILE + i] = g[O_DISC + i]
-    g[S_NPILE] = nd - 1
+    m = nd - 1
+    for i in range(g[S_NASIDE]):
+        g[O_PILE + m + i] = g[O_ASIDE + i]
+    m += g[S_NASIDE]
+    g[S_NASIDE] = 0
+    g[S_NPILE] = m
     g[O_DISC] = top
     g[S_NDISC] = 1
-    shuffle(g, O_PILE, nd - 1)
+    shuffle(g, O_PILE, m)
     g[O_REC + L.COL_RESHUFFLES] += 1
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_RESHUFFLE)
@@ -211,11 +227,13 @@ def draw_cards(g, p, n, why, until_playable):
     drawn = 0
     while until_playable or drawn < n:
         if g[S_NPILE] == 0:
+            if drawn > 0 and over_limit(g, p):  # mercy rule: knocked out after this part, the rest ends
+                break
             if g[K.empty_pile] == 1:
                 close_draw_event(g)
                 end_round(g, L.REASON.void, -1)
                 break
-            if g[S_NDISC] < 2:
+            if g[S_NDISC] + g[S_NASIDE] < 2:
                 break
             close_draw_event(g)
             reshuffle(g)
@@ -234,6 +252,8 @@ def draw_cards(g, p, n, why, until_playable):
             emit(g, f)
         if until_playable and playable_drawn(g, p, f, g[S_COLOR], top_card(g)):
             break
+        if why == L.WHY.roulette and color_of(g, f) == g[S_COLOR]:  # the named colour turned up
+            break
     close_draw_event(g)
     if drawn > 0:
         g[O_REC + L.COL_DRAWS] += drawn
@@ -241,6 +261,8 @@ def draw_cards(g, p, n, why, until_playable):
         stale(g, p)
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
+    if drawn > 0 and over_limit(g, p):
+        knock_out(g, p)
     return drawn
 
 
@@ -293,12 +315,15 @@ def play_cards(g, p):
         # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
         if role_of(g, f) == ROLE_WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
             g[S_WILD_SWAP] = 1
+        elif hand_effect(g, f) and names_color_later(g, p, f):
+            pass  # the roulette victim names it, or the player after shuffling (S_COLOR_POS)
         else:
             g[S_COLOR] = bot.choose_color(g, p)
     else:
         g[S_COLOR] = color_of(g, f)
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else (L.EV_PLAY_DISCARD if nd > 0 else L.EV_PLAY))
+        g[S_COLOR_POS] = pos + 3
         emit(g, p)
         emit(g, g[S_COLOR])
         if nd > 0:
@@ -800,8 +825,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
     restricted one may be challenged."""
     if g[K.stack_by_value] or skip_of(g, f) == 2 or (reverses(g, f) and (skip_of(g, f) != 0 or draw_of(g, f) > 0)):
         effects_by_fields(g, p, k, f, pend0, guilty)  # the cards of other decks
-        return
-    if skip_of(g, f):
+    elif skip_of(g, f):
         if pend0 > 0:
             g[S_NEXT] = deflect_victim(g, p, k, False)
         else:
@@ -837,6 +861,11 @@ def apply_effects(g, p, k, f, pend0, guilty):
                 g[S_NEXT] = step(g, v, 1)
     else:
         g[S_NEXT] = step(g, p, 1)
+    if hand_effect(g, f) and roulette(g, f):  # the next player in the (new) direction turns up cards
+        v = g[S_NEXT]
+        roulette_turn(g, v)
+        if g[S_ENDED] == 0:
+            g[S_NEXT] = step(g, v, 1)
 
 
 @njit_typed(VOID(G, I, I, I, I), cache=True)
@@ -857,10 +886,14 @@ def go_out(g, p, k, f, pend0):
     else:
         victim = step(g, p, 1)
     clear_pending(g)
-    lcp = total > 0 and g[K.last_card_penalty] != 0
+    spin = hand_effect(g, f) and roulette(g, f) and g[K.last_card_penalty] != 0  # the victim still turns up cards
+    lcp = (total > 0 and g[K.last_card_penalty] != 0) or spin
     if g[K.mode] == 0:  # first_out
         if lcp:
-            draw_penalty(g, victim, total, L.WHY.penalty)
+            if spin:
+                roulette_turn(g, victim)
+            else:
+                draw_penalty(g, victim, total, L.WHY.penalty)
             if g[S_ENDED]:
                 return
         end_round(g, L.REASON.out, p)
@@ -871,7 +904,10 @@ def go_out(g, p, k, f, pend0):
     g[S_NACTIVE] -= 1
     ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
     if lcp:
-        draw_penalty(g, victim, total, L.WHY.penalty)
+        if spin:
+            roulette_turn(g, victim)
+        else:
+            draw_penalty(g, victim, total, L.WHY.penalty)
         if g[S_ENDED]:
             return
         nxt = step(g, victim, 1)
@@ -896,8 +932,16 @@ def resolve(g, p, k, guilty):
             return
     f = g[O_PLAYED + k - 1]
     if hsize(g, p) == 0:
-        go_out(g, p, k, f, pend0)
+        if g[O_PLACE + p] == 0:
+            go_out(g, p, k, f, pend0)
+        else:  # knocked out by the mercy rule on the UNO penalty: the card still acts from p's seat
+            g[S_WILD_SWAP] = 0
+            apply_effects(g, p, k, f, pend0, guilty)
         return
+    if hand_effect(g, f):
+        hand_effects(g, p, k, f)
+        if g[S_ENDED]:
+            return
     if not is_wild(g, f):
         n = number_of(g, f)
         if n == 7 and g[K.seven_swap]:
@@ -905,14 +949,128 @@ def resolve(g, p, k, guilty):
                 t = bot.choose_swap_target(g, p)
                 swap_hands(g, p, t)
                 ev(g, L.EV_SWAP, 2, p, t, 0)
+                if g[K.mercy_limit]:
+                    knockouts(g, p)
         elif n == 0 and g[K.zero_rotate]:
             for _ in range(k):
                 rotate_hands(g)
                 ev(g, L.EV_ROTATE, 0, 0, 0, 0)
+                if g[K.mercy_limit]:
+                    knockouts(g, p)
     elif g[S_WILD_SWAP]:
         g[S_WILD_SWAP] = 0
         wild_swap(g, p)
+        if g[K.mercy_limit]:
+            knockouts(g, p)
+    if g[S_ENDED]:
+        return
     apply_effects(g, p, k, f, pend0, guilty)
+
+
+# ---------------------------------------------------------------- the mercy rule and the hand-changing kinds
+
+
+@njit_typed(VOID(G, I), cache=True)
+def knock_out(g, q):
+    """The mercy rule knocks q out (hand_effects.set_aside). One player left wins: under
+    first_out the round ends with them as the winner; under last_standing they take the last
+    free place and the player in place 1 wins."""
+    cards = hsize(g, q)
+    set_aside(g, q)
+    ev(g, L.EV_KNOCKOUT, 3, q, cards, g[O_PLACE + q] if g[K.mode] == 1 else 0)
+    if g[S_ENDED]:
+        return
+    if g[S_NACTIVE] > 1:
+        if g[S_NEXT] == q:  # (the player whose turn it was: turn order passes over them)
+            g[S_NEXT] = step(g, q, 1)
+        return
+    w = last_in(g)
+    if w >= 0 and hsize(g, w) > 0:
+        g[O_REC + L.COL_MERCY_WIN] = 1 if (g[K.mode] == 0 or g[S_NEXT_PLACE] == 1) else 0
+    if g[K.mode] == 0:
+        end_round(g, L.REASON.out, w)
+        return
+    if w >= 0:
+        g[O_PLACE + w] = g[S_NEXT_PLACE]
+    for q2 in range(g[S_PLAYERS]):
+        if g[O_PLACE + q2] == 1:
+            w = q2
+    end_round(g, L.REASON.out, w)
+
+
+@njit_typed(VOID(G, I), cache=True)
+def knockouts(g, p):
+    """After a swap, rotation, shuffle or Wild swap: every player still in holding mercy_limit
+    cards or more is knocked out, in the direction of play starting from p (the player who acts)."""
+    n = g[S_PLAYERS]
+    q = p
+    for _ in range(n):
+        if g[S_NACTIVE] <= 1 or g[S_ENDED]:
+            return
+        if over_limit(g, q):
+            knock_out(g, q)
+        q = (q + g[S_DIR]) % n
+
+
+@njit(cache=True)
+def names_color_later(g, p, f):
+    """The colour of wild face f, just put down by p, is named later: by the roulette victim
+    (also for a winning card under last_card_penalty), or by p after shuffling hands (not
+    when the card emptied p's hand)."""
+    if roulette(g, f):
+        return hsize(g, p) > 0 or g[K.last_card_penalty] != 0
+    return shuffles_hands(g, f) and hsize(g, p) > 0
+
+
+@njit_typed(VOID(G, I), cache=True)
+def set_color(g, c):
+    """The colour named after the play event was written: the event carries it."""
+    g[S_COLOR] = c
+    pos = g[S_COLOR_POS]
+    if g[S_TRACING] and pos >= 0 and g[S_OVERFLOW] == 0 and pos < g[S_TPOS]:
+        g[pos] = c
+
+
+@njit_typed(VOID(G, I), cache=True)
+def roulette_turn(g, v):
+    """Roulette: v names a colour and turns up cards until one of that colour (wilds never
+    count), takes them all and loses the turn (the caller moves on past v)."""
+    set_color(g, bot.roulette_color(g, v))
+    ev(g, L.EV_ROULETTE, 2, v, g[S_COLOR], 0)
+    drawn = draw_cards(g, v, deck_size(g), L.WHY.roulette, False)
+    g[O_REC + L.COL_ROULETTE_CARDS] += drawn
+
+
+@njit_typed(VOID(G, I, I, I), cache=True)
+def hand_effects(g, p, k, f):
+    """Step 3 of a play of k cards of face f by p, before a 7-swap or 0-rotation: swap_hands (as
+    the 7 of seven_swap) and shuffle_hands (dealt from the player after p, before the card's own
+    reverse; then p names a colour for a wild), each checked by the mercy rule."""
+    for _ in range(k):
+        if swaps_hands(g, f):
+            t = bot.choose_swap_target(g, p)
+            swap_hands(g, p, t)
+            ev(g, L.EV_SWAP, 2, p, t, 0)
+            if g[K.mercy_limit]:
+                knockouts(g, p)
+        if shuffles_hands(g, f):
+            shuffle_and_deal(g, p)
+            g[O_REC + L.COL_HAND_SHUFFLES] += 1
+            if g[S_TRACING]:
+                pos = ev_open(g, L.EV_SHUFFLE)
+                emit(g, p)
+                for q in range(g[S_PLAYERS]):
+                    emit(g, g[O_HSIZE + q])
+                    for face in range(n_faces(g)):
+                        for _ in range(g[hand(q) + face]):
+                            emit(g, face)
+                ev_close(g, pos)
+            if g[K.mercy_limit]:
+                knockouts(g, p)
+        if g[S_ENDED]:
+            return
+    if shuffles_hands(g, f) and is_wild(g, f) and g[O_PLACE + p] == 0:
+        set_color(g, bot.choose_color(g, p))
 
 
 # ---------------------------------------------------------------- turns
@@ -936,6 +1094,7 @@ def normal_turn(g, p):
     f = g[S_LAST_DRAWN]
     if (
         drawn > 0
+        and g[O_PLACE + p] == 0  # (not knocked out by the mercy rule on this draw)
         and playable_drawn(g, p, f, color, top)
         and play_drawn_allows(g, f)
         and not (g[K.number_finish] and finish_forbids(g, p, f))
@@ -1097,6 +1256,7 @@ def setup_round(g, dealer, tracing, trace_start):
     g[S_TRACING] = tracing
     g[S_TPOS] = trace_start
     g[S_DRAW_OPEN] = -1
+    g[S_COLOR_POS] = -1
     g[S_DIR] = 1
     g[S_PLAYERS] = n
     g[S_NACTIVE] = n
@@ -1149,6 +1309,8 @@ def score_round(g):
             pts += g[h + f] * points_of(g, f)
         g[O_REC + L.COL_POINTS + q] = pts
         g[O_REC + L.COL_CARDS + q] = g[O_HSIZE + q]
+    if g[S_KNOCKED]:
+        mercy_scores(g)
     w = g[O_REC + L.COL_WINNER]
     if w < 0:
         return

@@ -38,6 +38,7 @@ from .rng import seed_game
 from .sumsets import stale
 from .state import (
     N_GAME,
+    O_ASIDE,
     O_BOTS,
     O_CAPACITY,
     O_DECK,
@@ -49,6 +50,7 @@ from .state import (
     S_CHAL_OK,
     S_COLOR,
     S_ENDED,
+    S_NASIDE,
     S_NDISC,
     S_NEXT,
     S_NPILE,
@@ -80,6 +82,8 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
         s[O_PILE + i] = g[O_PILE + i]
     for i in range(g[S_NDISC]):
         s[O_DISC + i] = g[O_DISC + i]
+    for i in range(g[S_NASIDE]):  # cards set aside by the mercy rule
+        s[O_ASIDE + i] = g[O_ASIDE + i]
     s[O_CAPACITY] = N_GAME
     s[S_TRACING] = 0
     seed_game(s, key, j)

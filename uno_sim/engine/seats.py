@@ -34,6 +34,8 @@ def step_past_out(g, p, k):
     q = p
     for _ in range(k):
         q = (q + d) % n
-        while g[O_PLACE + q] != 0:
+        for _ in range(n):  # (bounded: after the mercy rule ends a round nobody may be left in)
+            if g[O_PLACE + q] == 0:
+                break
             q = (q + d) % n
     return q

@@ -62,6 +62,7 @@ O_CARDS = GAME.block("cards", MAX_DECK_SIZE)  # the deck's cards in face order (
 FACE_COLUMNS = ("color", "slot", "number", "draw", "skip", "reverse", "restricted", "discard_color", "roulette",
                 "swap_hands", "shuffle_hands", "points", "copies", "role", "lead", "flags")
 F_NUMBER, F_WILD, F_SKIPS, F_REVERSES, F_DRAWS, F_RESTRICTED = 1, 2, 4, 8, 16, 32
+F_HAND_EFFECT = 64  # roulette, swap_hands or shuffle_hands (engine/hand_effects.py)
 O_FACE = {name: GAME.block(f"face_{name}", HAND_WIDTH) for name in FACE_COLUMNS}
 O_F_COLOR, O_F_SLOT, O_F_NUMBER, O_F_DRAW, O_F_SKIP, O_F_REVERSE, O_F_RESTRICTED = (
     O_FACE[n] for n in ("color", "slot", "number", "draw", "skip", "reverse", "restricted"))
@@ -108,6 +109,9 @@ S_WILD_SWAP = GAME.block("wild_swap")  # the Wild being resolved is played as a 
 S_PLAN = GAME.block("plan")  # a search bot's planned move for this turn: face + 2 (1: draw / accept), 0 none
 S_PLAN_COLOR = GAME.block("plan_color")  # the colour it names with a planned wild card + 1, 0 none
 S_PLAN_SEAT = GAME.block("plan_seat")  # the seat the plan is for
+S_NASIDE = GAME.block("aside_size")  # cards set aside by the mercy rule, waiting for the next reshuffle (O_ASIDE)
+S_KNOCKED = GAME.block("knocked")  # bit q for each seat q knocked out by the mercy rule (mercy_limit)
+S_COLOR_POS = GAME.block("color_pos")  # trace position of the colour of the play event being resolved, -1: none
 O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen not to hold: drew and passed (bots/search.py)
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
@@ -117,6 +121,7 @@ O_HSIZE = GAME.block("hand_sizes", MAX_PLAYERS)
 O_PLACE = GAME.block("places", MAX_PLAYERS)  # 0 while in the round, else finishing place
 O_PILE = GAME.block("pile", MAX_DECK_SIZE)  # draw pile, top at O_PILE + npile - 1
 O_DISC = GAME.block("discard", MAX_DECK_SIZE)  # discard pile, top at O_DISC + ndisc - 1
+O_ASIDE = GAME.block("aside", MAX_DECK_SIZE)  # knocked-out players' cards (mercy_limit), S_NASIDE of them
 O_PLAYED = GAME.block("played", MAX_DECK_SIZE)  # the cards of the play being resolved
 O_WORK = GAME.block("work", 2 * MAX_PLAYERS + 4)  # work space: jump-in candidates, hand sizes
 O_WORK_HANDS = GAME.block("work_hands", MAX_PLAYERS * HAND_WIDTH)  # work space for a rotation
@@ -188,7 +193,8 @@ def deck_block(deck: decks.Deck, zero_points: int) -> np.ndarray:
     derived = {
         "slot": np.where(table.color >= 0, np.arange(n) - table.color * nck, -1),
         "flags": (F_NUMBER * (table.number >= 0) + F_WILD * (table.color < 0) + F_SKIPS * (table.skip > 0)
-                  + F_REVERSES * (table.reverse != 0) + F_DRAWS * (table.draw > 0) + F_RESTRICTED * (table.restricted != 0)),
+                  + F_REVERSES * (table.reverse != 0) + F_DRAWS * (table.draw > 0) + F_RESTRICTED * (table.restricted != 0)
+                  + F_HAND_EFFECT * ((table.roulette != 0) | (table.swap_hands != 0) | (table.shuffle_hands != 0))),
     }
     for name in FACE_COLUMNS:
         column = np.full(HAND_WIDTH, -1 if name in ("color", "slot", "number") else 0, dtype=np.int64)

@@ -382,6 +382,22 @@ KNOBS: tuple[Knob, ...] = (
          "and `--set deck=...` replaces it with a built-in deck. The deck must hold "
          "`players * hand_size + 1` cards. `uno-sim decks` lists the built-in decks.",
          sheet="UNO牌中空白牌用处 … 也可以自己进行DIY，创造一些自己设定的功能牌", group=G_TABLE, kernel=False),
+    Knob("mercy_limit", int, 0, "the mercy rule: a player holding this many cards or more is knocked out (0: off)",
+         "After every event that adds cards to a hand (a draw, each part of a draw split by a "
+         "reshuffle, a swap, a rotation, a shuffle of hands, a Wild swap), every player still in the "
+         "round holding `mercy_limit` or more cards is knocked out, in the direction of play starting "
+         "from the player who acts; a knocked-out player's remaining draw ends. Their cards are set "
+         "aside and join the next reshuffle. Turn order passes over them and \"two players\" means two "
+         "still in. When one player is left under `first_out`, that player wins the round; under "
+         "`last_standing` a knockout takes the worst place still free. A knocked-out player's points "
+         "are `mercy_points` and their cards 0. 0 is off; otherwise it must be above `hand_size`. "
+         "Not with `teams`.",
+         sheet="If a player ever has 25 or more cards in their hand, they are out of the game",
+         low=0, high=432, group=G_END),
+    Knob("mercy_points", int, 250, "points of a player knocked out by the mercy rule",
+         "Each player knocked out by `mercy_limit` scores this many points (their `points_i`), which "
+         "the winner collects under `first_out`.",
+         sheet="250 for each player knocked out", low=0, high=10000, group=G_END),
 )
 
 BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}

@@ -202,6 +202,12 @@ def _validate(r: Rules) -> None:
         "until_playable cannot be combined with play_drawn = none",
     )
     need(
+        r.mercy_limit == 0 or r.mercy_limit > r.hand_size,
+        "mercy_limit",
+        f"must be 0 (off) or above hand_size = {r.hand_size} (got {r.mercy_limit})",
+    )
+    need(r.mercy_limit == 0 or r.teams == 0, "mercy_limit", "cannot be combined with teams")
+    need(
         r.match_scoring != "chips" or r.match_rounds > 0,
         "match_rounds",
         "must be at least 1 with match_scoring = chips (a chips match is a fixed number of rounds; "

@@ -116,6 +116,12 @@ MEANS: dict[str, MeanPhrase] = {
     "mean_uno_caught": MeanPhrase("{rel} more forgotten UNO calls are caught",
                                   "{rel} fewer forgotten UNO calls are caught", "catches a game",
                                   "caught UNO calls"),
+    "mean_knockouts": MeanPhrase("{rel} more players are knocked out by the mercy rule",
+                                 "{rel} fewer players are knocked out by the mercy rule", "knockouts a game",
+                                 "knockouts"),
+    "mean_roulette_cards": MeanPhrase("roulette victims turn up {rel} more cards",
+                                      "roulette victims turn up {rel} fewer cards", "cards a game",
+                                      "cards turned up by roulette"),
 }
 
 RATES: dict[str, str] = {
@@ -130,6 +136,8 @@ RATES: dict[str, str] = {
     "jump_in_rate": "the share of games with a jump-in",
     "swap_rate": "the share of games with a 7-swap",
     "rotation_rate": "the share of games with a 0-rotation",
+    "knockout_rate": "the share of games in which the mercy rule knocks a player out",
+    "mercy_win_rate": "the share of games won by being the last player left",
 }
 
 
@@ -229,7 +237,7 @@ def _row(summary: pd.DataFrame, metric: str):
 
 
 # A count per game and the share of games with at least one: the headline says one of them.
-PARTNERS = {"mean_stacks": "stack_rate", "mean_swaps": "swap_rate", "mean_rotations": "rotation_rate",
+PARTNERS = {"mean_knockouts": "knockout_rate", "mean_stacks": "stack_rate", "mean_swaps": "swap_rate", "mean_rotations": "rotation_rate",
             "mean_jumps": "jump_in_rate", "mean_challenges": "challenge_rate", "mean_reshuffles": "reshuffle_rate"}
 PARTNERS |= {rate: mean for mean, rate in PARTNERS.items()}
 ALWAYS = ("mean_turns", "first_player_edge")  # said changed or not: how long, how fair
@@ -363,6 +371,15 @@ def run_headline(summary: pd.DataFrame, bot_seats: dict[str, int] | None = None)
     if stack is not None and stack["value"] > 0:
         out.append(f"A penalty is stacked in {_pct(stack['value'], 1)} of games; the largest penalty seen is "
                    f"{_g(top['value'])} cards.")
+    knocked, mercy = _row(summary, "knockout_rate"), _row(summary, "mercy_win_rate")
+    if knocked is not None and knocked["value"] > 0:  # only a rule set with the mercy rule knocks out
+        per_game = _row(summary, "mean_knockouts")
+        out.append(f"The mercy rule knocks a player out in {_pct(knocked['value'], 1)} of games "
+                   f"({_num(per_game['value'], 2)} knockouts a game); {_pct(mercy['value'], 1)} of games are won "
+                   f"by being the last player left.")
+    roulette = _row(summary, "mean_roulette_cards")
+    if roulette is not None and roulette["value"] > 0:
+        out.append(f"Roulette victims turn up {_num(roulette['value'], 1)} cards a game.")
     if none is not None and 0 < none["value"] < 1.0:
         out.append(f"{_pct(none['value'])} of games end without a winner.")
     return out

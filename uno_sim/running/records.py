@@ -10,7 +10,7 @@ from ..engine import layout as L
 # The per-game columns (pinned names and order) that come straight from the record row,
 # before points_i and cards_i; each is a column of the record of the same name (layout.RECORD).
 RECORD_COLUMNS = ("winner", "reason", "turns", "plays", "draws", "reshuffles", "max_pending", "challenges",
-                "winner_points")
+                "winner_points", "knockouts")
 _FIXED = tuple((name, L.RECORD_COLUMN[name]) for name in RECORD_COLUMNS)
 
 

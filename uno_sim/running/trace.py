@@ -98,6 +98,20 @@ def _decode(code: int, body: np.ndarray, players: int, texts: Sequence[str] = FA
     if code == L.EV_JUMP_DISCARD:
         return {"ev": "jump", "p": int(body[0]), "card": texts[int(body[2])], "color": COLORS[int(body[1])],
                 "discard": _cards(body[3:], texts)}
+    if code == L.EV_KNOCKOUT:
+        event = {"ev": "knockout", "p": int(body[0]), "cards": int(body[1])}
+        if int(body[2]) > 0:  # last_standing only
+            event["place"] = int(body[2])
+        return event
+    if code == L.EV_ROULETTE:
+        return {"ev": "roulette", "p": int(body[0]), "color": COLORS[int(body[1])]}
+    if code == L.EV_SHUFFLE:
+        i, hands = 1, []
+        for _ in range(players):
+            count = int(body[i])
+            hands.append(_cards(body[i + 1 : i + 1 + count], texts))
+            i += 1 + count
+        return {"ev": "shuffle", "p": int(body[0]), "hands": hands}
     raise ValueError(f"unknown trace event code {code}")
 
 
@@ -116,6 +130,7 @@ def end_event(record: dict, players: int) -> dict:
         "max_pending": record["max_pending"],
         "challenges": record["challenges"],
         "cards": [record[f"cards_{i}"] for i in range(players)],
+        "knockouts": record["knockouts"],
     }
 
 

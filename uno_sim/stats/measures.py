@@ -152,6 +152,12 @@ def measures(
     rate("hand_sum_win_rate", h["hand_sum_wins"].count_above(0))
     rate("wild_swap_rate", h["wild_swaps"].count_above(0))
     mean("mean_uno_catchers", "uno_catchers")
+    # Decks (the mercy rule, roulette, shuffling hands).
+    rate("knockout_rate", h["knockouts"].count_above(0))
+    mean("mean_knockouts", "knockouts")
+    rate("mercy_win_rate", h["mercy_win"].count_above(0))
+    mean("mean_roulette_cards", "roulette_cards")
+    rate("hand_shuffle_rate", h["hand_shuffles"].count_above(0))
     return out
 
 

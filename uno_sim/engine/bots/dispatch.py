@@ -68,6 +68,15 @@ def choose_color(g, p):
 
 
 @njit(cache=True)
+def roulette_color(g, p):
+    """The colour p names as the victim of a roulette card (the random bot: uniform; the
+    strategy bots: the colour they hold most, so the cards turned up are ones they can use)."""
+    if strategic(g, p):
+        return strategy.choose_color(g, p)
+    return uniform.choose_color(g, p)
+
+
+@njit(cache=True)
 def plays_drawn_card(g, p, f):
     if strategic(g, p):
         return strategy.plays_drawn_card(g, p, f)
