@@ -29,6 +29,16 @@ def test_every_preset_replays_cleanly(name):
         assert_clean(rules.replace(players=6), 30, seed=4)
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("name", ["no-mercy", "modern"])
+def test_the_decks_of_other_kinds_replay_cleanly_with_every_bot(name, players):
+    """SPEC 10's decks with random bots and with the strategy bots that play their kinds."""
+    rules = load_preset(name).replace(players=players)
+    assert_clean(rules, 150, seed=players)
+    bots = [Bot(b, {}) for b in ("expert", "greedy", "bluffer", "random", "expert", "greedy")[:players]]
+    assert_clean(rules, 60, seed=players + 10, bots=bots)
+
+
 @pytest.mark.parametrize(
     "knobs",
     [
