@@ -147,6 +147,15 @@ def test_discard_all_puts_down_every_other_card_of_its_colour_under_it():
     assert pos.record["plays"] == 4 and pos.next_to_act == 1  # the Skip taken down skips nobody
 
 
+def test_a_discard_all_with_nothing_else_of_its_colour_lists_an_empty_discard():
+    """SPEC 10.6: the play of a Discard All carries `discard`, here the empty list (the trace
+    left the field out, and the checker reads a missing field as a different play)."""
+    pos = Position(Rules(), ["RA Y2 Y3", "B1 B2", "B3", "B4"], top="GA", color="G", pile="Y1", deck=NO_MERCY)
+    events = pos.run(1)
+    assert events[0] == {"ev": "play", "p": 0, "card": "RA", "color": "R", "discard": []}
+    assert pos.hand(0) == ["Y2", "Y3"] and pos.record["plays"] == 1
+
+
 def test_discard_all_that_empties_the_hand_goes_out_and_is_refused_by_number_finish():
     pos = Position(Rules(), ["RA R5 R7", "B1 B2", "B3", "B4"], top="GA", color="G", deck=NO_MERCY)
     events = pos.run(1)

@@ -306,7 +306,8 @@ def play_cards(g, p):
     guilty = False
     if restricted(g, f):
         guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
-    nd = discard_all(g, p, k) if any_discards(g, k) else 0  # under the played cards
+    discards = any_discards(g, k)
+    nd = discard_all(g, p, k) if discards else 0  # under the played cards
     for i in range(k):
         put_down(g, p, g[O_PLAYED + i])
     cards_left(g, p)
@@ -322,11 +323,11 @@ def play_cards(g, p):
     else:
         g[S_COLOR] = color_of(g, f)
     if g[S_TRACING]:
-        pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else (L.EV_PLAY_DISCARD if nd > 0 else L.EV_PLAY))
+        pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else (L.EV_PLAY_DISCARD if discards else L.EV_PLAY))
         g[S_COLOR_POS] = pos + 3
         emit(g, p)
         emit(g, g[S_COLOR])
-        if nd > 0:
+        if discards:  # a Discard All's play lists what it took down, even nothing (SPEC 10.6)
             emit(g, k)
         for i in range(k + nd):
             emit(g, g[O_PLAYED + i])
@@ -490,7 +491,7 @@ def jump_ins(g):
             cards_left(g, j)
             g[S_PREV_COLOR] = g[S_COLOR]
             g[S_COLOR] = color_of(g, face)
-            if nd > 0:
+            if discards_color(g, face):  # its event lists what it took down, even nothing
                 ev_discard_jump(g, j, nd)
             else:
                 ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
