@@ -24,6 +24,7 @@ CASES = [
     ("standard", 10, "random", 2, None),
     ("stacking", 4, "random", 2, None),
     ("house", 4, "random", 2, 450_000),
+    ("no-mercy", 4, "random", 2, 150_000),  # its games are about 80 turns long
 ]
 EXPERT_CASE = ("standard", 4, "expert", 2, 400_000)
 
