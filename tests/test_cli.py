@@ -346,3 +346,26 @@ def test_make_demo_runs_again_into_its_own_folder(tmp_path):
     assert (out / "notes.txt").read_text() == "mine"  # not uno-sim's: kept
     assert sorted(set((out / ".uno-sim-files").read_text().split())) == sorted(
         p.name for p in out.iterdir() if p.name not in ("notes.txt", ".uno-sim-files"))
+
+
+def test_table_title_on_a_narrow_terminal_is_not_padded():
+    """A long table title on a terminal was wrapped by rich into centred lines padded with
+    spaces: copied, it read "rates in  percentage points"."""
+    import io
+
+    from uno_sim.cli import render
+    from uno_sim.output.tables import Table
+
+    buffer = io.StringIO()
+    console = render._Stdout(file=buffer, width=60, force_terminal=True, color_system=None, highlight=False)
+    title = ("a vs b: differences to a with 95% intervals (rates in percentage points); "
+             "tests in docs/METRICS.md")
+    table = Table(title, [("metric", "left"), ("a", "right"), ("b", "right")])
+    table.rows.append(["first_player_edge", "1.0", "2.0"])
+    table.bold.append(False)
+    render.print_table(console, table)
+    out = buffer.getvalue()
+    assert title in out
+    assert "  percentage" not in " ".join(line.strip() for line in out.splitlines())
+    assert out.splitlines()[0].startswith("a vs b")
+
