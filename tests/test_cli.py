@@ -369,3 +369,15 @@ def test_table_title_on_a_narrow_terminal_is_not_padded():
     assert "  percentage" not in " ".join(line.strip() for line in out.splitlines())
     assert out.splitlines()[0].startswith("a vs b")
 
+
+@pytest.mark.parametrize("name", ["run", "compare", "sweep", "trace", "match", "tournament", "bench", "resume",
+                                  "show"])
+def test_help_shows_flags_without_a_value(capsys, monkeypatch, name):
+    """--help showed `--force <bool>` (and --json, --per-game, --help ...) though a flag takes
+    no value (`--force true` is refused)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = invoke(capsys, name, "--help")
+    assert code == 0
+    assert "<bool>" not in out
+    if name != "show":
+        assert "--force" in out or "--timings" in out
