@@ -381,3 +381,24 @@ def test_help_shows_flags_without_a_value(capsys, monkeypatch, name):
     assert "<bool>" not in out
     if name != "show":
         assert "--force" in out or "--timings" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["run", "standrad"], "unknown preset 'standrad' (did you mean 'standard'?)"),
+    (["show", "stackng"], "did you mean 'stacking'?"),
+    (["run", "standard", "--set", "stak_draw_two=true"], "unknown knob 'stak_draw_two' (did you mean 'stack_draw_two'?)"),
+    (["show", "standard", "--set", "hand_sise=5"], "did you mean 'hand_size'?"),
+    (["rules", "jump_inn"], "did you mean 'jump_in'?"),
+    (["sweep", "standard", "--vary", "hand_sise=5,7"], "did you mean 'hand_size'?"),
+])
+def test_unknown_knob_or_preset_suggests_the_closest(capsys, tmp_path, args, needle):
+    """A misspelt knob or preset: the one error line names the closest known one."""
+    code, out, err = invoke(capsys, *args, *(["--out", tmp_path / "out"] if args[0] in ("run", "sweep") else []))
+    assert code == 2
+    assert_one_error_line(err, needle)
+
+
+def test_unknown_name_far_from_any_has_no_suggestion(capsys):
+    code, _, err = invoke(capsys, "run", "standard", "--set", "colour=red")
+    assert code == 2
+    assert_one_error_line(err, "unknown knob 'colour' (see")

@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .errors import did_you_mean
 from .decks import CUSTOM, Deck, deck_from_toml
 from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
 
@@ -87,7 +88,7 @@ def find(spec: str, relative_to: Path | None = None) -> RuleSource:
             raise RulesError(f"rule file {spec!r} {problem}{where}")
         return RuleSource(path.stem, path)
     if not (PRESETS / f"{spec}.toml").is_file():
-        raise RulesError(f"unknown preset {spec!r} (known: {', '.join(preset_names())}; or give a path to a .toml file)")
+        raise RulesError(f"unknown preset {spec!r}{did_you_mean(spec, preset_names())} (known: {', '.join(preset_names())}; or give a path to a .toml file)")
     return RuleSource(spec)
 
 
