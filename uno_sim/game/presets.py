@@ -96,7 +96,7 @@ def read(source: RuleSource) -> dict[str, Any]:
     """The parsed top level of a rule file, checked strictly (keys, types, encoding)."""
     raw = source.read_bytes()
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte order mark first (Windows editors) is not TOML
     except UnicodeDecodeError as exc:
         raise RulesError(f"{source.what}: not UTF-8 text (byte {exc.start})") from None
     try:
