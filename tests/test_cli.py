@@ -198,7 +198,7 @@ def test_run_per_game_matches_summary(capsys, tmp_path):
     assert code == 0, err
     games = pd.read_csv(out_dir / "games.csv")
     assert list(games.columns) == (
-        "game winner reason turns plays draws reshuffles max_pending challenges winner_points".split()
+        "game winner reason turns plays draws reshuffles max_pending challenges winner_points knockouts".split()
         + [f"points_{i}" for i in range(3)] + [f"cards_{i}" for i in range(3)]
     )
     assert list(games["game"]) == list(range(500))
