@@ -230,22 +230,47 @@ def test_progress_lines_without_a_terminal(capsys):
     to take over 3 s starts, one a quarter for one of over 10 s; none for short runs."""
     from uno_sim.output.progress import ChunkBar
 
-    bar = ChunkBar(1000, "standard", "games")
+    now = [0.0]
+    bar = ChunkBar(1000, "standard", "games", clock=lambda: now[0])
     bar.update(100, 2.0, "standard")  # under 3 s to go: no line yet
     bar.update(200, 30.0, "standard")
+    now[0] = 1.0
     bar.update(300, 20.0, "standard")
     bar.update(400, 15.0, "standard")
+    now[0] = 3.0
     bar.update(500, 10.0, "standard (skill index)")
     bar.update(1000, 0.0, "standard")
     bar.close()
     assert capsys.readouterr().err.splitlines() == ["standard: 1,000 games, about 30 s to go",
-                                                   "standard: 25% (300 of 1,000 games)",
-                                                   "standard: 50% (500 of 1,000 games)"]
+                                                   "standard: 25% (300 of 1,000 games), about 7.0 s to go",
+                                                   "standard: 50% (500 of 1,000 games), about 5.0 s to go"]
     short = ChunkBar(1000, "x", "matches")
     short.update(500, 5.0, "x")  # over 3 s but under 10 s: the first line only
     short.update(900, 1.0, "x")
     short.close()
     assert capsys.readouterr().err == "x: 1,000 matches, about 5 s to go\n"
+
+
+def test_progress_quarter_lines_carry_the_measured_seconds_left(capsys):
+    """Without a terminal only the first line said how long was left, an estimate made before
+    most of the run ("about 30 s to go" for a run that took 2 s): each quarter's line says it
+    too, at the rate measured since the first line."""
+    from uno_sim.output.progress import ChunkBar
+
+    now = [100.0]
+    bar = ChunkBar(4000, "standard", "games", clock=lambda: now[0])
+    bar.update(0, 30.0, "standard")  # the first line: the runner's estimate
+    now[0] = 100.5
+    bar.update(1000, 30.0, "standard")  # 1,000 games in 0.5 s: 1.5 s for the other 3,000
+    now[0] = 101.0
+    bar.update(2000, 30.0, "standard")
+    now[0] = 103.0
+    bar.update(3000, None, "standard")  # slower now: 3,000 in 3 s, 1,000 left
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == ["standard: 4,000 games, about 30 s to go",
+                                                   "standard: 25% (1,000 of 4,000 games), about 1.5 s to go",
+                                                   "standard: 50% (2,000 of 4,000 games), about 1.0 s to go",
+                                                   "standard: 75% (3,000 of 4,000 games), about 1.0 s to go"]
 
 
 def test_the_api_takes_a_progress_object_or_a_flag():

@@ -346,3 +346,59 @@ def test_make_demo_runs_again_into_its_own_folder(tmp_path):
     assert (out / "notes.txt").read_text() == "mine"  # not uno-sim's: kept
     assert sorted(set((out / ".uno-sim-files").read_text().split())) == sorted(
         p.name for p in out.iterdir() if p.name not in ("notes.txt", ".uno-sim-files"))
+
+
+def test_table_title_on_a_narrow_terminal_is_not_padded():
+    """A long table title on a terminal was wrapped by rich into centred lines padded with
+    spaces: copied, it read "rates in  percentage points"."""
+    import io
+
+    from uno_sim.cli import render
+    from uno_sim.output.tables import Table
+
+    buffer = io.StringIO()
+    console = render._Stdout(file=buffer, width=60, force_terminal=True, color_system=None, highlight=False)
+    title = ("a vs b: differences to a with 95% intervals (rates in percentage points); "
+             "tests in docs/METRICS.md")
+    table = Table(title, [("metric", "left"), ("a", "right"), ("b", "right")])
+    table.rows.append(["first_player_edge", "1.0", "2.0"])
+    table.bold.append(False)
+    render.print_table(console, table)
+    out = buffer.getvalue()
+    assert title in out
+    assert "  percentage" not in " ".join(line.strip() for line in out.splitlines())
+    assert out.splitlines()[0].startswith("a vs b")
+
+
+@pytest.mark.parametrize("name", ["run", "compare", "sweep", "trace", "match", "tournament", "bench", "resume",
+                                  "show"])
+def test_help_shows_flags_without_a_value(capsys, monkeypatch, name):
+    """--help showed `--force <bool>` (and --json, --per-game, --help ...) though a flag takes
+    no value (`--force true` is refused)."""
+    monkeypatch.setenv("COLUMNS", "200")
+    code, out, _ = invoke(capsys, name, "--help")
+    assert code == 0
+    assert "<bool>" not in out
+    if name != "show":
+        assert "--force" in out or "--timings" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["run", "standrad"], "unknown preset 'standrad' (did you mean 'standard'?)"),
+    (["show", "stackng"], "did you mean 'stacking'?"),
+    (["run", "standard", "--set", "stak_draw_two=true"], "unknown knob 'stak_draw_two' (did you mean 'stack_draw_two'?)"),
+    (["show", "standard", "--set", "hand_sise=5"], "did you mean 'hand_size'?"),
+    (["rules", "jump_inn"], "did you mean 'jump_in'?"),
+    (["sweep", "standard", "--vary", "hand_sise=5,7"], "did you mean 'hand_size'?"),
+])
+def test_unknown_knob_or_preset_suggests_the_closest(capsys, tmp_path, args, needle):
+    """A misspelt knob or preset: the one error line names the closest known one."""
+    code, out, err = invoke(capsys, *args, *(["--out", tmp_path / "out"] if args[0] in ("run", "sweep") else []))
+    assert code == 2
+    assert_one_error_line(err, needle)
+
+
+def test_unknown_name_far_from_any_has_no_suggestion(capsys):
+    code, _, err = invoke(capsys, "run", "standard", "--set", "colour=red")
+    assert code == 2
+    assert_one_error_line(err, "unknown knob 'colour' (see")

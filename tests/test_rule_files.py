@@ -85,6 +85,18 @@ def test_not_utf8_and_missing_file(capsys, tmp_path):
     assert code == 2 and "not found" in err
 
 
+def test_rule_file_with_a_byte_order_mark(capsys, tmp_path):
+    """A rule file saved with a UTF-8 byte order mark (Notepad) was "not valid TOML (Invalid
+    statement ...)"; it reads as without one."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes('description = "café"\nextends = "stacking"\n[rules]\nhand_size = 5\n'.encode("utf-8-sig"))
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert P.load(str(path)) == P.load("stacking").replace(hand_size=5)
+    code, out, err = invoke(capsys, "show", path)
+    assert code == 0, err
+    assert "bom: café" in out
+
+
 def test_presets_lists_every_preset_and_flags_a_broken_one(capsys, tmp_path, monkeypatch):
     for name in P.preset_names():
         (tmp_path / f"{name}.toml").write_bytes((P.PRESETS / f"{name}.toml").read_bytes())

@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..game import presets
 from ..game.bots import describe
-from ..game.errors import InputError
+from ..game.errors import InputError, did_you_mean
 from ..game.knobs import BY_NAME
 from ..game.rules import Rules, RulesError, parse_value
 from ..running.progress import ProgressLike
@@ -49,7 +49,7 @@ def parse_vary(text: str) -> tuple[str, list[Any]]:
                 raise InputError(f"bad --vary {text!r}: {exc}") from None
         return knob, specs
     if knob not in BY_NAME:
-        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r} (see `uno-sim rules` for the list; "
+        raise InputError(f"bad --vary {text!r}: unknown knob {knob!r}{did_you_mean(knob, BY_NAME)} (see `uno-sim rules` for the list; "
                          f"`{PRESET_AXIS}=A,B,...` varies the preset)")
     if ".." in spec:
         first, _, last = spec.partition("..")
@@ -320,7 +320,7 @@ def _axes(vary: Mapping[str, Sequence[Any]] | Sequence[str] | str) -> list[tuple
                 axes.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
                 continue
             if knob not in BY_NAME:
-                raise InputError(f"bad vary: unknown knob {knob!r} (see `uno-sim rules` for the list)")
+                raise InputError(f"bad vary: unknown knob {knob!r}{did_you_mean(knob, BY_NAME)} (see `uno-sim rules` for the list)")
             axes.append((knob, [parse_value(knob, v) for v in values]))
     else:
         axes = [parse_vary(text) for text in vary]

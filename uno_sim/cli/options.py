@@ -18,6 +18,28 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Optional
 
 import typer
+import typer.core
+
+
+def _flags_take_no_value() -> None:
+    """Typer (0.29) shows a flag's type in --help as if it took a value (`--force <bool>`,
+    `--help <bool>`), though `--force true` is refused: a flag (every bool option here, and
+    --help) shows no type column."""
+    option = getattr(typer.core, "TyperOption", None)
+    show = getattr(option, "display_type_rich", None)
+    if show is None or getattr(show, "_flags_plain", False):
+        return
+
+    def display_type_rich(self, ctx):
+        if getattr(self, "is_flag", False) and self.metavar is None:
+            return None
+        return show(self, ctx)
+
+    display_type_rich._flags_plain = True
+    option.display_type_rich = display_type_rich
+
+
+_flags_take_no_value()
 
 Preset = Annotated[
     str,

@@ -16,8 +16,10 @@ class _Stdout(Console):
     to rich, whose exit the app turns into a quiet exit 0 (app._reader_gone)."""
 
     def print(self, *args, **kwargs) -> None:
-        if not self.is_terminal and len(args) == 1 and isinstance(args[0], RichTable) and args[0].title:
-            # a title on its own line, not centred (and padded with spaces) over a long table
+        if len(args) == 1 and isinstance(args[0], RichTable) and args[0].title:
+            # a title on its own line, not centred over a long table; on a terminal too, where
+            # rich wrapped a long title into centred lines padded with spaces ("rates in
+            # <spaces> percentage points" when copied)
             args[0].title, title = None, args[0].title
             self.print(Text(title) if isinstance(title, str) else title, soft_wrap=True)
         try:

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..game.errors import InputError
+from ..game.errors import InputError, did_you_mean
 from ..game.knobs import BY_NAME
 from ..game.rulebook import by_group, knob_entry, knob_section
 from .render import stdout
@@ -23,7 +23,7 @@ def rules(
         return
     if knob is not None:
         if knob not in BY_NAME:
-            raise InputError(f"unknown knob {knob!r} (`uno-sim rules` lists them)")
+            raise InputError(f"unknown knob {knob!r}{did_you_mean(knob, BY_NAME)} (`uno-sim rules` lists them)")
         typer.echo(knob_entry(BY_NAME[knob]))
         return
     from rich.table import Table

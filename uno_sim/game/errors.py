@@ -22,3 +22,12 @@ class RunFailure(Exception):
     """A run that could not finish for a reason outside the input (a cluster lost, a disk
     full): the command line prints the message as one `error:` line and exits with status 1;
     the message says how to resume when a checkpoint kept the work done."""
+
+
+def did_you_mean(name: str, known) -> str:
+    """" (did you mean 'x'?)" for the closest of the `known` names to a misspelt `name`
+    (difflib), or "" when none is close; as game/decks.py says it for card kinds."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -38,6 +38,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .errors import did_you_mean
 from .decks import CUSTOM, Deck, deck_from_toml
 from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
 
@@ -87,7 +88,7 @@ def find(spec: str, relative_to: Path | None = None) -> RuleSource:
             raise RulesError(f"rule file {spec!r} {problem}{where}")
         return RuleSource(path.stem, path)
     if not (PRESETS / f"{spec}.toml").is_file():
-        raise RulesError(f"unknown preset {spec!r} (known: {', '.join(preset_names())}; or give a path to a .toml file)")
+        raise RulesError(f"unknown preset {spec!r}{did_you_mean(spec, preset_names())} (known: {', '.join(preset_names())}; or give a path to a .toml file)")
     return RuleSource(spec)
 
 
@@ -95,7 +96,7 @@ def read(source: RuleSource) -> dict[str, Any]:
     """The parsed top level of a rule file, checked strictly (keys, types, encoding)."""
     raw = source.read_bytes()
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte order mark first (Windows editors) is not TOML
     except UnicodeDecodeError as exc:
         raise RulesError(f"{source.what}: not UTF-8 text (byte {exc.start})") from None
     try:

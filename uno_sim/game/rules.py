@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from . import decks
-from .errors import BadInput, RulesError  # noqa: F401  (RulesError is imported from here too)
+from .errors import BadInput, RulesError, did_you_mean  # noqa: F401  (RulesError is imported from here too)
 from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KERNEL_KNOBS, KNOBS, N_KNOBS, Knob
 from .packing import fixed_point
 
@@ -101,7 +101,7 @@ def knob_type(name: str) -> type:
 def parse_value(name: str, text: Any) -> Any:
     """Parse a knob value given as text (or already typed, from TOML) into the knob's type."""
     if name not in DEFAULTS:
-        raise RulesError(f"unknown knob {name!r} (see `uno-sim show standard` for the list)")
+        raise RulesError(f"unknown knob {name!r}{did_you_mean(name, DEFAULTS)} (see `uno-sim show standard` for the list)")
     kind = knob_type(name)
     if name in CHOICES:
         value = str(text)
@@ -149,7 +149,7 @@ def build_rules(values: dict[str, Any]) -> Rules:
     """Rules from knob values (text or typed); unknown knobs and bad values name the knob."""
     unknown = sorted(set(values) - set(DEFAULTS))
     if unknown:
-        raise RulesError(f"unknown knob {unknown[0]!r} (see `uno-sim show standard` for the list)")
+        raise RulesError(f"unknown knob {unknown[0]!r}{did_you_mean(unknown[0], DEFAULTS)} (see `uno-sim show standard` for the list)")
     typed = {name: parse_value(name, value) for name, value in values.items()}
     return Rules(**typed)
 

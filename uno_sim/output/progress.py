@@ -56,14 +56,20 @@ def status(message: str, done: str, enabled: bool = True, plain: bool = True) ->
     plain_line(done.format(seconds=time.perf_counter() - began))
 
 
+def _seconds(seconds: float) -> str:
+    """Seconds left: one decimal under 10 s, whole seconds above."""
+    return f"{seconds:.1f}" if seconds < 10 else f"{seconds:,.0f}"
+
+
 class ChunkBar:
     """How far a pipeline of chunks is, on stderr: on a terminal a rich progress bar, started
     once the rest of the run is expected to take more than PROGRESS_MIN_SECONDS and advanced
     once per chunk; otherwise (a pipe or a file) plain lines: one when a run expected to take
     more than PLAIN_MIN_SECONDS starts and, for one of more than PLAIN_QUARTER_SECONDS, one a
-    quarter."""
+    quarter, with the seconds left at the rate measured since the first line (`clock`: seconds,
+    time.perf_counter unless a test passes its own)."""
 
-    def __init__(self, total: int, description: str, unit: str = "games") -> None:
+    def __init__(self, total: int, description: str, unit: str = "games", clock=time.perf_counter) -> None:
         self.total = total
         self.description = description
         self.unit = unit
@@ -71,6 +77,8 @@ class ChunkBar:
         self.task = None
         self.plain_started = False
         self.quarters = 0  # quarters reported in plain lines
+        self.clock = clock
+        self.plain_began: tuple[float, int] | None = None  # (clock, done) at the first plain line
         self.console = stderr_console()
         self.terminal = self.console.is_terminal
 
@@ -108,13 +116,27 @@ class ChunkBar:
             if seconds_left is None or seconds_left < PLAIN_MIN_SECONDS:
                 return
             self.plain_started = True
+            self.plain_began = (self.clock(), done)
             self.quarters = 4 * done // self.total if seconds_left >= PLAIN_QUARTER_SECONDS else 4
             plain_line(f"{self.description}: {self.total:,} {self.unit}, about {seconds_left:,.0f} s to go")
             return
         quarter = 4 * done // self.total
         if quarter > self.quarters and quarter < 4:
             self.quarters = quarter
-            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit})")
+            left = self._measured_seconds_left(done, seconds_left)
+            eta = "" if left is None else f", about {_seconds(left)} s to go"
+            plain_line(f"{self.description}: {25 * quarter}% ({done:,} of {self.total:,} {self.unit}){eta}")
+
+    def _measured_seconds_left(self, done: int, seconds_left: float | None) -> float | None:
+        """The rest's seconds at the rate measured since the first plain line (the first
+        line's estimate came before most of the run: "about 7 s to go" for a run of 1.2 s);
+        `seconds_left` (the runner's estimate) when nothing was measured yet."""
+        if self.plain_began is not None:
+            began, done_then = self.plain_began
+            elapsed = self.clock() - began
+            if elapsed > 0 and done > done_then:
+                return (self.total - done) * elapsed / (done - done_then)
+        return seconds_left
 
     def close(self) -> None:
         if self.bar is not None:
