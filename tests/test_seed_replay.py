@@ -107,6 +107,8 @@ class Flow:
         self.pile = list(deal["pile"])
         self.discard = []
         self.laid = Counter()
+        self.aside = Counter()  # the cards of players knocked out by the mercy rule, until a reshuffle
+        self.knocked = set()
         self.out = set()
         self.dir = 1
         self.color = None
@@ -123,7 +125,8 @@ class Flow:
         self.hands[p] += Counter()
 
     def total(self):
-        return sum(sum(h.values()) for h in self.hands) + len(self.pile) + len(self.discard) + sum(self.laid.values())
+        return (sum(sum(h.values()) for h in self.hands) + len(self.pile) + len(self.discard) + sum(self.laid.values())
+                + sum(self.aside.values()))
 
     def apply(self, ev):
         t = ev["ev"]
@@ -146,8 +149,9 @@ class Flow:
             del self.pile[:k]
             self.hands[ev["p"]] += Counter(ev["cards"])
         elif t == "reshuffle":
-            self.check(Counter(ev["pile"]) == Counter(self.discard[:-1]), "reshuffle is not the discards")
-            self.pile, self.discard = list(ev["pile"]), self.discard[-1:]
+            self.check(Counter(ev["pile"]) == Counter(self.discard[:-1]) + self.aside,
+                       "reshuffle is not the discards and the set-aside cards")
+            self.pile, self.discard, self.aside = list(ev["pile"]), self.discard[-1:], Counter()
         elif t in ("play", "jump"):
             cards = ev.get("cards") or [ev["card"]]
             top = self.discard[-1]
@@ -211,9 +215,18 @@ class Flow:
                 self.laid += Counter(ev["cards"])
                 self.hands[p] = Counter()
             self.out.add(ev["p"])
+        elif t == "knockout":  # SPEC 10.5: the hand is set aside and joins the next reshuffle
+            p = ev["p"]
+            self.check(r.get("mercy_limit", 0) > 0 and ev["cards"] == sum(self.hands[p].values()) >= r["mercy_limit"],
+                       f"knockout of seat {p} holding {sum(self.hands[p].values())} cards")
+            self.aside += self.hands[p]
+            self.hands[p] = Counter()
+            self.knocked.add(p)
+            self.out.add(p)
         elif t == "end":
             zp = r["zero_points"]
-            want = [sum(points(c, zp) * k for c, k in h.items()) for h in self.hands]
+            want = [r["mercy_points"] if q in self.knocked else sum(points(c, zp) * k for c, k in h.items())
+                    for q, h in enumerate(self.hands)]
             self.check(ev["points"] == want, f"end points {ev['points']} != {want}")
         self.check(self.total() == 108, f"{self.total()} cards after {ev}")
 

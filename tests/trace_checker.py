@@ -1595,10 +1595,7 @@ class Game:
                 wp = sum(pts[i] for i in range(n) if self.team(i) != self.team(winner))
         rec = {"game": self.report.game, "winner": winner, "reason": reason, "turns": self.turns,
                "plays": self.plays, "draws": self.draws, "reshuffles": self.reshuffles,
-               "max_pending": self.max_pending, "challenges": self.challenges, "winner_points": wp,
-               # the mercy rule (SPEC 10.5) is not replayed here: a `knockout` event is not an event this
-               # checker accepts, so every game it replays cleanly knocked nobody out
-               "knockouts": 0}
+               "max_pending": self.max_pending, "challenges": self.challenges, "winner_points": wp}
         rec.update({f"points_{i}": pts[i] for i in range(n)})
         rec.update({f"cards_{i}": len(self.hands[i]) for i in range(n)})
         if self.section10:  # R17
