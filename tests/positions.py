@@ -65,12 +65,6 @@ class Position:
     pending_draw: int = 0  # stack_by_value: draw value of the chain's last draw card (default: pending_kind)
     g: np.ndarray | None = None
 
-    def faces(self, text: str) -> list[int]:
-        if self.deck is CLASSIC:
-            return cards(text)
-        texts = self.deck.faces().texts
-        return [texts.index(t) for t in text.split()]
-
     def build(self) -> np.ndarray:
         n = self.rules.players
         assert len(self.hands) == n
@@ -97,13 +91,13 @@ class Position:
         for seat, place in self.out.items():
             g[S.O_PLACE + seat] = place
         for seat, text in enumerate(self.hands):
-            for f in self.faces(text):
+            for f in cards(text):
                 g[S.O_HANDS + seat * S.HAND_WIDTH + f] += 1
                 g[S.O_HSIZE + seat] += 1
         disc = cards(self.discard_below) + [table.face(self.top)]
         g[S.O_DISC : S.O_DISC + len(disc)] = disc
         g[S.S_NDISC] = len(disc)
-        pile = self.faces(self.pile)[::-1]  # stored bottom first
+        pile = cards(self.pile)[::-1]  # stored bottom first
         g[S.O_PILE : S.O_PILE + len(pile)] = pile
         g[S.S_NPILE] = len(pile)
         top = table.face(self.top)

@@ -8,12 +8,13 @@ violation the rule names. The decks here are written as the `deal` event's `deck
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter
 
 import pytest
 
-from trace_checker import DEFAULT_RULES, SECTION10_DEFAULTS, check_trace_lines
+from test_trace_checker import accepts_and_rejects, removed, replaced
+from test_trace_checker import all_violations as violations
+from trace_checker import DEFAULT_RULES, SECTION10_DEFAULTS
 
 COLORS = "RYGB"
 
@@ -114,28 +115,6 @@ def lead(card):
 
 def ko(p, cards, **kw):
     return {"ev": "knockout", "p": p, "cards": cards, **kw}
-
-
-def violations(events):
-    return [v for rep in check_trace_lines(json.dumps(e) for e in events) for v in rep.violations]
-
-
-def accepts_and_rejects(good, bad, expect):
-    assert violations(good) == []
-    vs = violations(bad)
-    assert any(expect in v for v in vs), vs
-
-
-def replaced(events, i, new):
-    out = copy.deepcopy(events)
-    out[i] = new
-    return out
-
-
-def removed(events, i):
-    out = copy.deepcopy(events)
-    del out[i]
-    return out
 
 
 # ---------------------------------------------------------------------------- 10.1 the deck
