@@ -106,7 +106,7 @@ EV_HAND_SUM = 17  # p, place (0 under first_out), faces... (the hand laid down)
 EV_PLAY_SWAP = 18  # p, color (unchanged), card: a Wild played as a swap
 EV_SWAP3 = 19  # p, with, k, gave (k faces), got (k faces)
 EV_CAUGHT_BY = 20  # p, catchers... (uno_catchers = each)
-# (codes 30+: the cards of other decks, SPEC 10; 21-29 are left to the mercy rule and roulette)
+# (codes 30+: the cards of other decks, docs/RULES.md "Decks and your own cards"; 21-29: the mercy rule and roulette)
 EV_PLAY_DISCARD = 30  # p, color, k, faces (k, last on top), then the cards a Discard All took down
 EV_JUMP_DISCARD = 31  # p, color, card, then the cards a jumped-in Discard All took down
 EV_KNOCKOUT = 21  # p, cards, place (0 under first_out)

@@ -327,7 +327,7 @@ def play_cards(g, p):
         g[S_COLOR_POS] = pos + 3
         emit(g, p)
         emit(g, g[S_COLOR])
-        if discards:  # a Discard All's play lists what it took down, even nothing (SPEC 10.6)
+        if discards:  # a Discard All's play lists what it took down, even nothing (docs/RULES.md, "The trace")
             emit(g, k)
         for i in range(k + nd):
             emit(g, g[O_PLAYED + i])
