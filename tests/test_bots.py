@@ -456,9 +456,11 @@ def test_cli_run_rotate_seats_prints_and_writes_per_bot_win_rates(capsys, tmp_pa
 # ---------------------------------------------------------------- the bot table reaches the engine
 
 # What each style of engine/bots/dispatch.py STYLE means in the compiled switches: (answered by
-# strategy.py rather than uniform.py, strategy's expert rules, plays a planned move).
-STYLE_SWITCHES = {"uniform": (False, False, False), "greedy": (True, False, False),
-                  "expert": (True, True, False), "search": (True, True, True)}
+# strategy.py rather than uniform.py, strategy's expert rules, plays a planned move, pro.py's
+# own decisions first).
+STYLE_SWITCHES = {"uniform": (False, False, False, False), "greedy": (True, False, False, False),
+                  "expert": (True, True, False, False), "search": (True, True, True, False),
+                  "pro": (True, True, False, True)}
 
 
 def test_every_bot_plays_the_style_the_engine_declares():
@@ -479,7 +481,8 @@ def test_every_bot_plays_the_style_the_engine_declares():
         g[S.S_PLAN], g[S.S_PLAN_SEAT] = 5, 1  # a planned move for seat 1
         # (the switches are inlined into their callers; their Python definitions are the same code)
         strategic = bool(dispatch.strategic.py_func(g, 1))
-        seen = (strategic, strategic and bool(strategy.is_expert.py_func(g, 1)), bool(planned.has_move.py_func(g, 1)))
+        seen = (strategic, strategic and bool(strategy.is_expert.py_func(g, 1)), bool(planned.has_move.py_func(g, 1)),
+                bool(dispatch.is_pro.py_func(g, 1)))
         assert seen == STYLE_SWITCHES[style], f"bot {name!r} is played as {seen}, STYLE says {style!r}"
 
 

@@ -39,6 +39,7 @@ from .access import (
     set_bit,
     shuffles_hands,
     skip_of,
+    slot_of,
     swaps_hands,
 )
 from .bots import dispatch as bot
@@ -60,12 +61,15 @@ from .seats import step
 from .sigs import B, G, I, VOID
 from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
+    LACK_SLOT0,
+    LACK_WILD,
     O_ASIDE,
     O_CAPACITY,
     O_CARDS,
     O_CATCHERS,
     O_DISC,
     O_HSIZE,
+    O_LACKS,
     O_PILE,
     O_PLACE,
     O_PLAYED,
@@ -258,6 +262,7 @@ def draw_cards(g, p, n, why, until_playable):
     if drawn > 0:
         g[O_REC + L.COL_DRAWS] += drawn
         g[S_ACTIVITY] = 1
+        g[O_LACKS + p] = 0  # the cards taken may be of any colour
         stale(g, p)
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
@@ -607,6 +612,8 @@ def wild_swap(g, p):
         g[hp + g[O_SWAP3 + 3 + i]] += 1
     g[O_HSIZE + p] += k
     g[O_HSIZE + t] += k
+    g[O_LACKS + p] = 0  # cards of any colour changed hands
+    g[O_LACKS + t] = 0
     stale(g, p)
     stale(g, t)
     g[O_REC + L.COL_WILD_SWAPS] += 1
@@ -632,6 +639,9 @@ def swap_hands(g, a, b):
     t = g[O_HSIZE + a]
     g[O_HSIZE + a] = g[O_HSIZE + b]
     g[O_HSIZE + b] = t
+    t = g[O_LACKS + a]  # what was seen of a hand goes with it
+    g[O_LACKS + a] = g[O_LACKS + b]
+    g[O_LACKS + b] = t
     stale(g, a)
     stale(g, b)
     g[O_REC + L.COL_SWAPS] += 1
@@ -653,6 +663,7 @@ def rotate_hands(g):
             for f in range(HAND_WIDTH):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * HAND_WIDTH + f]
             g[O_HSIZE + q] = g[sizes + q]
+            g[O_LACKS + q] = 0  # (not followed round the table: rotations are rare)
             stale(g, q)
     g[O_REC + L.COL_ROTATIONS] += 1
 
@@ -1078,6 +1089,19 @@ def hand_effects(g, p, k, f):
 
 
 @njit(cache=True, inline="always")
+def seen_lacking(g, p, color, top):
+    """p drew on an ordinary turn with `color` current and `top` on the pile: the table saw
+    (taking the draw as forced) that p holds no card of that colour, no wild card and, for a
+    coloured top card, no card of its kind; unless a sum set in force made other cards the
+    ones to match. Kept in O_LACKS (read by the `pro` bot), cleared when p takes cards."""
+    if g[S_SET_COLORS] == 0:
+        bits = (1 << color) | (1 << LACK_WILD)
+        if color_of(g, top) >= 0:
+            bits |= 1 << (LACK_SLOT0 + slot_of(g, top))
+        g[O_LACKS + p] |= bits
+
+
+@njit(cache=True, inline="always")
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
@@ -1101,10 +1125,13 @@ def normal_turn(g, p):
         and not (g[K.number_finish] and finish_forbids(g, p, f))
         and (g[K.must_play_drawn] != 0 or bot.plays_drawn_card(g, p, f))
     ):
+        seen_lacking(g, p, color, top)  # the drawn card is played: the hand is the one that lacked it
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1
         play_cards(g, p)
     else:
+        if drawn == 0 or (g[K.play_drawn] == 0 and g[K.draw_rule] == 0):  # a kept card could not be played
+            seen_lacking(g, p, color, top)
         g[S_NEXT] = step(g, p, 1)
 
 

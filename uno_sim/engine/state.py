@@ -113,6 +113,9 @@ S_NASIDE = GAME.block("aside_size")  # cards set aside by the mercy rule, waitin
 S_KNOCKED = GAME.block("knocked")  # bit q for each seat q knocked out by the mercy rule (mercy_limit)
 S_COLOR_POS = GAME.block("color_pos")  # trace position of the colour of the play event being resolved, -1: none
 O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen not to hold: drew and passed (bots/search.py)
+O_LACKS = GAME.block("lacks", MAX_PLAYERS)  # what a seat was seen to lack since it last took a card (LACK_*; play.py, bots/pro.py)
+LACK_WILD = 4  # O_LACKS bits: 0-3 the colours, LACK_WILD every wild card, LACK_SLOT0 + s the kind in slot s, any colour
+LACK_SLOT0 = 5
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
 O_REC = GAME.block("record", N_COLS)

@@ -29,7 +29,7 @@ class BotError(BadInput):
 # The bot table: every bot the project knows; its kernel code is its position (engine/layout.py
 # BOT). The engine declares how it plays each one (engine/bots/dispatch.py STYLE) and refuses to
 # import when a bot here is missing there.
-BOT_NAMES = ("random", "greedy", "expert", "bluffer", "search")
+BOT_NAMES = ("random", "greedy", "expert", "bluffer", "search", "pro")
 BOT_CODES: dict[str, int] = {name: code for code, name in enumerate(BOT_NAMES)}
 
 # Bot parameters, in the kernel's column order (one int64 row per seat), and the choices of the
@@ -106,7 +106,7 @@ class Param:
 PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("forget_uno", "prob", 0.0),
     Param("challenge_prob", "prob", 0.0),
-    Param("bluff_prob", "prob", 0.0, only=("random", "greedy", "expert", "bluffer")),  # search never bluffs
+    Param("bluff_prob", "prob", 0.0, only=("random", "greedy", "expert", "bluffer", "pro")),  # search never bluffs
     Param("jump_in_prob", "prob", 1.0),
     Param("rollouts", "int", DEFAULT_ROLLOUTS, low=1, high=MAX_ROLLOUTS, only=("search",)),
     Param("rollout_policy", "choice", "expert", choices=ROLLOUT_POLICIES, only=("search",)),
@@ -124,6 +124,7 @@ BOT_PARAM_DEFAULTS: dict[str, dict[str, float]] = {
     "greedy": {},
     "expert": {"challenge_prob": AUTO},
     "bluffer": {"challenge_prob": AUTO, "bluff_prob": 0.5},
+    "pro": {"challenge_prob": AUTO},
     "search": {},  # never challenges: in its model the others play the rollout policy, which never bluffs
 }
 

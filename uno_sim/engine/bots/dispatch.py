@@ -1,7 +1,8 @@
 """Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]): what play.py asks.
 
 Each question goes, in this order, to a `search` bot's planned move (planned.py, set by the
-search before its turn, for the move that starts the turn), to the strategy bots
+search before its turn, for the move that starts the turn), to `pro`'s own decisions (pro.py),
+to the strategy bots
 (strategy.py: `greedy`, `expert`, `bluffer`, and every other decision of `search`), or to
 the `random` bot (uniform.py). Decisions draw from the game's own generator and never change
 the cards.
@@ -15,6 +16,7 @@ from ..rng import chance
 from ..sigs import B, G, I
 from ..state import O_BOTS
 from . import planned
+from . import pro
 from . import strategy
 from . import uniform
 
@@ -22,11 +24,13 @@ from . import uniform
 # How the engine plays each bot of the bot table (uno_sim/game/bots.py BOT_NAMES): "uniform" is
 # uniform.py (the random bot); "greedy" and "expert" are strategy.py with its greedy or expert
 # rules (strategy.is_expert); "search" plays the move search_rounds planned (planned.py) and
-# otherwise the expert's rules. A bot of the table missing here stops the engine from importing
+# otherwise the expert's rules; "pro" asks pro.py for its turn card, drawn cards and colours and
+# otherwise plays the expert's rules. A bot of the table missing here stops the engine from importing
 # instead of silently playing as another; tests/test_bots.py
 # (test_every_bot_plays_the_style_the_engine_declares) asks the compiled switches below, bot
 # code by bot code, whether they send each bot where this table says.
-STYLE = {"random": "uniform", "greedy": "greedy", "expert": "expert", "bluffer": "expert", "search": "search"}
+STYLE = {"random": "uniform", "greedy": "greedy", "expert": "expert", "bluffer": "expert", "search": "search",
+         "pro": "pro"}
 if set(STYLE) != set(L.BOT._fields):
     raise ImportError(f"engine/bots/dispatch.py STYLE does not say how to play the bots "
                       f"{sorted(set(L.BOT._fields) ^ set(STYLE))}")
@@ -38,11 +42,19 @@ def strategic(g, p):
     return g[O_BOTS + p] != L.BOT.random
 
 
+@njit(cache=True, inline="always")
+def is_pro(g, p):
+    """Seat p plays `pro` (pro.py: its own turn card and colours; the expert's rules otherwise)."""
+    return g[O_BOTS + p] == L.BOT.pro
+
+
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
     if planned.has_move(g, p):  # a search bot's move (search_rounds.plan_move)
         return planned.take_move(g)
+    if is_pro(g, p):
+        return pro.choose_turn_card(g, p, color, top)
     if strategic(g, p):
         return strategy.choose_turn_card(g, p, color, top)
     return uniform.choose_turn_card(g, p, color, top)
@@ -62,6 +74,8 @@ def choose_answer(g, p, color, top, pkind):
 def choose_color(g, p):
     if planned.has_color(g, p):
         return planned.take_color(g)
+    if is_pro(g, p):
+        return pro.choose_color(g, p)
     if strategic(g, p):
         return strategy.choose_color(g, p)
     return uniform.choose_color(g, p)
@@ -70,7 +84,10 @@ def choose_color(g, p):
 @njit(cache=True)
 def roulette_color(g, p):
     """The colour p names as the victim of a roulette card (the random bot: uniform; the
-    strategy bots: the colour they hold most, so the cards turned up are ones they can use)."""
+    strategy bots: the colour they hold most, so the cards turned up are ones they can use; pro:
+    the colour with the most cards unseen, so that one turns up soon)."""
+    if is_pro(g, p):
+        return pro.roulette_color(g, p)
     if strategic(g, p):
         return strategy.choose_color(g, p)
     return uniform.choose_color(g, p)
@@ -78,6 +95,8 @@ def roulette_color(g, p):
 
 @njit(cache=True)
 def plays_drawn_card(g, p, f):
+    if is_pro(g, p):
+        return pro.plays_drawn_card(g, p, f)
     if strategic(g, p):
         return strategy.plays_drawn_card(g, p, f)
     return uniform.plays_drawn_card(g, p, f)
