@@ -88,8 +88,10 @@ def test_pro_draws_rather_than_play_a_wild_card_with_many_other_cards():
     ev, _ = first(Rules(), "W4 G1 G2 G3 G4 G6", "R5")
     assert ev["ev"] == "draw"
     assert played(Rules(), "W4 G1 G2 G3 G4", "R5") == "W4"
-    # it must play when drawing is no choice, and plays it against a player close to going out
+    # it must play when drawing is no choice, plays it when a draw would be until a playable card,
+    # and against a player close to going out
     assert played(Rules(voluntary_draw=False), "W G1 G2 G3", "R5") == "W"
+    assert played(Rules(draw_rule="until_playable"), "W G1 G2 G3", "R5") == "W"
     assert played(Rules(), "W4 G1 G2 G3 G4 G6", "R5", others=(FULL.replace("Y3 Y4 Y5 Y6 Y7", ""), FULL, FULL)) == "W4"
 
 
@@ -109,6 +111,11 @@ def test_pro_attacks_a_next_player_close_to_going_out():
     assert played(Rules(), "G4 W4", "R5", others=close) == "W4"
     # far from going out: the Skip is no better than the number that keeps more cards of its colour
     assert played(Rules(), "RS G5 G1 G2", "R5") == "G5"
+
+
+def test_pro_at_two_players_keeps_a_card_whose_kind_it_holds_in_another_colour():
+    # R2 and R8 both keep one red; the R8 would spend the 8 that, with B8, changes colour later
+    assert played(Rules(players=2), "R2 R8 B8 G3 G4", "R5", others=(FULL,)) == "R2"
 
 
 def test_pro_plays_into_a_colour_the_next_player_was_seen_to_lack():

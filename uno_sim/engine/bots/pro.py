@@ -62,8 +62,23 @@ W4_OVER_WILD = 50  # of two wild cards, the Wild Draw Four goes first (it also h
 SWAP = 2500  # a 7 / 0 whose swap / rotation brings a smaller (+) or larger (-) hand
 KEPT_D2 = 1500  # the last Draw Two under stack_draw_two, kept to answer a stack
 WILD_LIMIT = 2  # with voluntary_draw, a Wild is played only when p holds at most this many other cards,
-W4_LIMIT = 4  # a Wild Draw Four at most this many (else p draws), unless the next player is close to going out
+W4_LIMIT = 4  # a Wild Draw Four at most this many (else p draws one card), unless the next player is close to going out
+PAIR_2P = 500  # two players: less per card of the same kind in another colour p holds (kept to change colour later)
 DRAWN_WILD_HAND = 2  # a drawn wild card is played only when p then holds at most this many cards
+
+
+@njit(cache=True)
+def same_kind_elsewhere(g, p, f):
+    """Cards p holds of coloured face f's kind in the other colours."""
+    h = hand(p)
+    s = slot_of(g, f)
+    c = color_of(g, f)
+    t = 0
+    for face in range(n_faces(g)):
+        fc = color_of(g, face)
+        if fc >= 0 and fc != c and slot_of(g, face) == s:
+            t += g[h + face]
+    return t
 
 
 @njit(cache=True)
@@ -201,7 +216,8 @@ def best_turn_card(g, p, color, top):
     """pro's preferred legal card (no bluff), or -1 when it holds none (docs/BOTS.md): attack
     cards first against a next player close to going out; wild cards last; otherwise the card
     that leaves it most cards of the new colour, plus MATCH times the chance that the next
-    player cannot follow it. The expert's rules for number_finish, 7-swaps / 0-rotations, the
+    player cannot follow it; at two players, less PAIR_2P per card of its kind held in
+    another colour. The expert's rules for number_finish, 7-swaps / 0-rotations, the
     kept Draw Two and Discard All."""
     n0, n1, n2, n3 = color_counts(g, p)
     unseen = unseen_faces(g, p)
@@ -252,6 +268,8 @@ def best_turn_card(g, p, color, top):
             c = color_of(g, f)
             keep = pick4(c, n0, n1, n2, n3) - 1
             score += KEEP * keep
+            if two:
+                score -= PAIR_2P * same_kind_elsewhere(g, p, f)
             if number and swaps:
                 n = number_of(g, f)
                 if n == 7 or n == 0:
@@ -283,8 +301,9 @@ def non_wild_cards(g, p):
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw: a bluff with bluff_prob (as the expert),
     else best_turn_card; with voluntary_draw, a draw rather than a wild card while it holds
-    more than WILD_LIMIT / W4_LIMIT other cards (unless the next player is close to going out),
-    and rather than a bad swap (as the expert)."""
+    more than WILD_LIMIT / W4_LIMIT other cards (only when a draw is one card, draw_rule = one;
+    not when the next player is close to going out), and rather than a bad swap (as the
+    expert)."""
     h = hand(p)
     bluff = param(g, p, L.BP.bluff_prob)
     w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
@@ -300,7 +319,7 @@ def choose_turn_card(g, p, color, top):
     f = best_turn_card(g, p, color, top)
     if f < 0 or not g[K.voluntary_draw]:
         return f
-    if is_wild(g, f) and not danger_next(g, p):
+    if is_wild(g, f) and g[K.draw_rule] == 0 and not danger_next(g, p):
         limit = W4_LIMIT if (flags_of(g, f) & F_DRAWS) != 0 else WILD_LIMIT
         if non_wild_cards(g, p) > limit:
             return -1
