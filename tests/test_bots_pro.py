@@ -2,12 +2,15 @@
 the table saw that it reads (a player's draw recorded as what that player lacks)."""
 
 import numpy as np
+import pytest
 
 from positions import Position
+from replay import assert_clean
 from uno_sim.engine import state as S
 from uno_sim.engine.bots import pro
 from uno_sim.game.bots import Bot
 from uno_sim.game.cards import COLORS
+from uno_sim.game.presets import load as load_preset, preset_names
 from uno_sim.game.rules import Rules
 
 PRO, RANDOM = Bot("pro"), Bot("random")
@@ -147,3 +150,16 @@ def test_pro_reads_no_hand_but_its_own():
     b = position(Rules(), "R2 R8 B5 B9 W", "R5", others=("B1 B2 B3 B4", "R1 R3 R4 R6 R7 B7 B8", FULL))
     assert np.array_equal(pro.unseen_faces(a.g, 0), pro.unseen_faces(b.g, 0))
     assert a.run(1)[0] == b.run(1)[0]
+
+
+# ---------------------------------------------------------------- every preset: legal moves only
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_pro_makes_only_legal_moves_in_every_preset(preset):
+    """Traces of pro beside random and expert seats replay cleanly in the independent checker
+    (every rule knob and card kind of the presets: stacking, jump-ins, 7-0, other decks, the
+    mercy rule)."""
+    rules = load_preset(preset)
+    bots = ([PRO, RANDOM, Bot("expert"), PRO] * 3)[: rules.players]
+    assert_clean(rules, 12, 21, bots)
