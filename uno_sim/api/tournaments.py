@@ -155,7 +155,7 @@ def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
     return bots
 
 
-def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
+def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer,pro",
                        deals: int = 1000, players: int | None = None, seed: int = 0,
                        overrides: Mapping[str, Any] | Sequence[str] | None = None,
                        workers: int | None = None) -> TournamentPlan:
@@ -186,7 +186,7 @@ def _value_text(value: Any) -> str:
 
 
 @speaks_python
-def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer",
+def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer,pro",
                deals: int = 1000, players: int | None = None, seed: int = 0,
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                progress: ProgressLike = False) -> Tournament:
@@ -198,7 +198,7 @@ def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] =
     presets : list of (str, Path or Rules), or str
         One or more rule sets: preset names, TOML rule files or ``Rules`` values, as a list
         (``["standard", "house"]``) or one comma-separated text (``"standard,house"``).
-    bots : str or list of str, default "random,greedy,expert,bluffer"
+    bots : str or list of str, default "random,greedy,expert,bluffer,pro"
         Two or more distinct bots, as a list (``["expert", "random"]``) or a comma text.
     deals : int, default 1000
         Deals played at every table (each with the seats rotated).

@@ -15,7 +15,7 @@ from .render import print_tournament
 @O.shared_options
 def tournament(
     *,
-    bots: O.DistinctBots = "random,greedy,expert,bluffer",
+    bots: O.DistinctBots = "random,greedy,expert,bluffer,pro",
     presets: Annotated[
         str,
         typer.Option("--presets", metavar="P1,P2,...",
