@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..output.race import fmt
 from ..running.progress import Progress
 from ..stats import racing
 from .sweeps import _setting
@@ -80,7 +81,7 @@ class _Race:
             if bad:
                 c = bad[0]
                 low, high = intervals[c.metric]
-                broken[point] = f"infeasible: {c} broken ({c.metric} {_fmt(low)} to {_fmt(high)})"
+                broken[point] = f"infeasible: {c} broken ({c.metric} {fmt(c.metric, low)} to {fmt(c.metric, high)})"
             elif all(v == "met" for _, v in verdicts):
                 certified.add(point)
             rows[point] = row
@@ -103,8 +104,9 @@ class _Race:
             if leader is not None and point != leader:
                 diff, low, high = obj.difference(index[point], index[leader], self.z)
                 if point not in broken and racing.beaten(low, high, plan.minimize):
-                    beaten[point] = (f"beaten by {names[leader]}: {plan.objective} {_fmt(diff, True)} "
-                                     f"({_fmt(low, True)} to {_fmt(high, True)})")
+                    o = plan.objective
+                    beaten[point] = (f"beaten by {names[leader]}: {o} {fmt(o, diff, True)} "
+                                     f"({fmt(o, low, True)} to {fmt(o, high, True)})")
                 if point not in broken:
                     diffs.append((low, high))
             elif point == leader:
@@ -157,13 +159,6 @@ class _Race:
             if self.outcome:
                 return
         self.outcome = "budget"
-
-
-def _fmt(x: float, signed: bool = False) -> str:
-    if x != x:
-        return "n/a"
-    digits = 4 if abs(x) < 1 else 2
-    return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
 
 
 def _standings(race: _Race) -> tuple[Any, str | None, bool]:

@@ -51,9 +51,11 @@ def design_headline(design) -> list[str]:
     obj = design.objective
     aim = "smallest" if design.minimize else "largest"
     share = design.games_used / design.full_grid_games if design.full_grid_games else math.nan
+    per_point = design.full_grid_games // len(design.point_names)
+    skill = "skill_index" in design.metrics  # each point plays as many skill games as games of its own
+    games = f"{per_point // 2:,} games and as many skill games" if skill else f"{per_point:,} games"
     cost = (f"the race took {design.games_used:,} games, {share:.0%} of the {design.full_grid_games:,} a full grid "
-            f"run would need for the same precision ({len(design.point_names)} points x "
-            f"{design.full_grid_games // len(design.point_names):,} games)")
+            f"run would need for the same precision ({len(design.point_names)} points x {games})")
     lines = []
     if design.winner is None:
         lines.append(f"No grid point meets the constraints ({'; '.join(map(str, design.constraints))}): every one of "
@@ -62,12 +64,18 @@ def design_headline(design) -> list[str]:
         w = s.iloc[0]
         sure = ("meeting every constraint with confidence" if design.certified
                 else "though not every constraint is shown to hold yet")
-        lines.append(f"Winner: {design.winner}, {aim} {obj} {fmt(obj, w[obj])} (race interval "
+        title = "Winner" if design.outcome in ("one point left", "tie") else "Best when the budget ran out"
+        lines.append(f"{title}: {design.winner}, {aim} {obj} {fmt(obj, w[obj])} (race interval "
                      f"{_interval(obj, w[obj + '_ci_low'], w[obj + '_ci_high'])}), {sure}; {cost}.")
     lines.append(f"- Stopped after round {int(design.rounds['round'].iloc[-1])}: {OUTCOMES[design.outcome]} "
                  f"(budget {design.budget:,} games; tie tolerance {_tolerance_text(design)}).")
     if design.constraints:
         lines.append(f"- Constraints: {'; '.join(map(str, design.constraints))} (rates as fractions).")
+    open_ = s[(s["standing"] == "in the race") & (s["meets_constraints"] != "yes")]
+    if design.outcome == "budget" and len(open_):
+        lines.append(f"- Not settled: {len(open_)} point(s) still in the race are not yet shown to meet every "
+                     f"constraint and could still win with more games: {', '.join(open_['point'].head(5))}"
+                     f"{', ...' if len(open_) > 5 else ''}.")
     others = s.iloc[1:]
     alive = others[~others["standing"].str.startswith("dropped")]
     named = alive if len(alive) else others
@@ -132,11 +140,12 @@ def race_chart(design):
     obj = design.objective
     race = design.race
     rounds = sorted(race["round"].unique())
-    fig, (top, bottom) = _subplots(2, 1, figsize=(11.0, 7.5), sharex=True,
+    fig, (top, bottom) = _subplots(2, 1, figsize=(10.0, 8.0), sharex=True,
                                    gridspec_kw={"height_ratios": [3, 1]})
     names = list(design.point_names)
     spread = 0.12  # points spread sideways within a round (in log2 units), so intervals do not overlap
     scale = 100.0 if metric_kind(obj) in ("rate", "edge") else 1.0
+    settled = design.outcome in ("one point left", "tie")
     for i, name in enumerate(names):
         rows = race[race["point"] == name].sort_values("round")
         if rows.empty:
@@ -151,7 +160,7 @@ def race_chart(design):
         z = 3 if is_winner else 2
         top.errorbar(x, y, yerr=np.vstack([y - low, high - y]), fmt="-", color=color, alpha=1.0 if is_winner else 0.6,
                      linewidth=2.2 if is_winner else 0.9, elinewidth=2.0 if is_winner else 0.8, capsize=0, zorder=z,
-                     label=f"winner: {name}" if is_winner else None)
+                     label=(f"{'winner' if settled else 'best at the end'}: {name}") if is_winner else None)
         last = rows.iloc[-1]
         if last["status"] == "dropped":
             infeasible = last["reason"].startswith("infeasible")
@@ -165,7 +174,7 @@ def race_chart(design):
     top.set_xscale("log", base=2)
     top.set_ylabel(f"{obj.replace('_', ' ')}{' (pp)' if metric_kind(obj) == 'edge' else ' (%)' if scale == 100 else ''}")
     top.grid(alpha=0.3)
-    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    handles, labels = top.get_legend_handles_labels()
     per_point = design.rounds["games_per_point"].to_numpy(float)
     left = design.rounds["left"].to_numpy(float)
     started = design.rounds["points"].to_numpy(float)
@@ -179,12 +188,13 @@ def race_chart(design):
     bottom.set_xlabel("games a point has played (one tick per round)")
     bottom.set_ylabel("points")
     bottom.set_ylim(0, 1.2 * max(started.max(), 1))
-    bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    bottom.legend(fontsize=8, loc="upper right", frameon=False)
     bottom.grid(alpha=0.3, axis="y")
     share = design.games_used / design.full_grid_games if design.full_grid_games else math.nan
     if design.winner is not None:
         w = design.standings.iloc[0]
-        finding = (f"{design.winner} wins: {obj} {fmt(obj, w[obj])} after {len(rounds)} rounds, "
+        verb = "wins" if settled else "leads when the budget ran out"
+        finding = (f"{design.winner} {verb}: {obj} {fmt(obj, w[obj])} after {len(rounds)} rounds, "
                    f"{design.games_used:,} games ({share:.0%} of a full grid run)")
     else:
         finding = f"No grid point meets the constraints ({design.games_used:,} games)"
@@ -192,6 +202,7 @@ def race_chart(design):
     subtitle = (f"{design.label}: {len(names)} grid points, {'minimize' if design.minimize else 'maximize'} {obj}"
                 + (f", subject to {'; '.join(map(str, design.constraints))}" if design.constraints else "")
                 + f"; bots: {design.bots}; seed {design.seed}")
-    top.set_title(textwrap.fill(subtitle, width=110), fontsize=9, color="#333333")
-    fig.tight_layout()
+    top.set_title(textwrap.fill(subtitle, width=100), fontsize=9, color="#333333")
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
