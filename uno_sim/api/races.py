@@ -63,8 +63,8 @@ class _Race:
     def judge(self, round_no: int) -> None:
         """After a round: every point's intervals, the infeasible and the beaten dropped."""
         plan, names = self.plan, self.plan.names
-        est = [racing.estimates(m, self.alive, [off[i] for i in self.alive]) for m, off in
-               zip(self.moments, self.offsets)]
+        est = [racing.estimates(m, self.alive, [off[i] for i in self.alive], spec.is_rate and not spec.ratio)
+               for m, off, spec in zip(self.moments, self.offsets, self.specs)]
         rows: dict[int, dict] = {}
         broken: dict[int, str] = {}
         certified = set()
@@ -136,7 +136,8 @@ class _Race:
               and racing.tie_within(diffs, self.tolerance)):
             self.outcome = "tie"
 
-    def run(self, progress: Progress) -> None:
+    def player(self, progress: Progress):
+        """What plays the rounds: every point's games (and skill games) on this machine's threads."""
         from ..running.games import game_work
         from ..running.rounds import RacePlayer
         from ..running.tournaments import skill_bots
@@ -146,7 +147,11 @@ class _Race:
                   game_work(p.rules, p.bots, p.seed, p.rotate_seats) for skill in self.streams] for p in plans]
         names = [[f"{p.progress_label or p.name}{' (skill index)' if skill else ''}" for skill in self.streams]
                  for p in plans]
-        player = RacePlayer(works, names, self.values, self.plan.workers, progress)
+        return RacePlayer(works, names, self.values, self.plan.workers, progress)
+
+    def run(self, player) -> None:
+        """Play rounds with `player` (running.rounds.RacePlayer, or any object with its
+        `play_round`) until the race is decided or the budget cannot pay the next round."""
         for round_no, target in enumerate(self.cumulative, 1):
             new = target - self.played
             if self.used + new * len(self.alive) * len(self.streams) > self.plan.budget:
@@ -194,12 +199,13 @@ def _standings(race: _Race) -> tuple[Any, str | None, bool]:
     return frame, (plan.names[winner] if winner is not None else None), certified
 
 
-def run_race(plan, progress: Progress) -> dict[str, Any]:
-    """Run the race of a plan (designs.DesignPlan); what the result is made of, by field."""
+def run_race(plan, progress: Progress, player=None) -> dict[str, Any]:
+    """Run the race of a plan (designs.DesignPlan); what the result is made of, by field.
+    `player(race)`: what plays its rounds instead of the engine (the tests' synthetic games)."""
     import pandas as pd
 
     race = _Race(plan)
-    race.run(progress)
+    race.run(player(race) if player is not None else race.player(progress))
     if not race.race_rows:
         raise RuntimeError("the race played no round")
     standings, winner, certified = _standings(race)

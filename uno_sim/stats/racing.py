@@ -223,6 +223,7 @@ class Estimates:
     cov: np.ndarray
     successes: np.ndarray  # sum(y) (a rate's successes)
     trials: np.ndarray  # sum(d)
+    binary: bool = False  # a rate over all games: per-game values 0 or 1
 
     def interval(self, i: int, z: float, metric: RaceMetric, offset: float) -> tuple[float, float]:
         """Point i's interval (index into `points`): Wilson for a plain rate, normal otherwise."""
@@ -234,15 +235,20 @@ class Estimates:
         return self.value[i] - half, self.value[i] + half
 
     def difference(self, i: int, j: int, z: float) -> tuple[float, float, float]:
-        """(point i - point j, low, high): the paired difference and its normal interval."""
+        """(point i - point j, low, high): the paired difference and its normal interval. For
+        a rate, the variance is at least that of half a discordant game each way (1 / n^2):
+        with no game that the two points score differently, the interval is not of width 0."""
         diff = self.value[i] - self.value[j]
         var = self.cov[i, i] + self.cov[j, j] - 2.0 * self.cov[i, j]
+        if self.binary:
+            var = max(var, 1.0 / (self.n * self.n))
         half = z * math.sqrt(max(var, 0.0))
         return diff, diff - half, diff + half
 
 
-def estimates(m: Moments, alive: list[int], offsets: list[float]) -> Estimates:
-    """The metric at the `alive` points, which must have played the same games."""
+def estimates(m: Moments, alive: list[int], offsets: list[float], binary: bool = False) -> Estimates:
+    """The metric at the `alive` points, which must have played the same games (`binary`: a
+    rate over all games)."""
     counts = m.games[np.asarray(alive)]
     if len(set(counts.tolist())) != 1:
         raise ValueError("the points compared did not play the same games")
@@ -265,7 +271,7 @@ def estimates(m: Moments, alive: list[int], offsets: list[float]) -> Estimates:
     cov[~np.isfinite(ratio), :] = np.nan
     cov[:, ~np.isfinite(ratio)] = np.nan
     return Estimates(list(alive), n, ratio - np.asarray(offsets), cov, m.sums[cols[:k]].copy(),
-                     m.sums[cols[k:]].copy())
+                     m.sums[cols[k:]].copy(), binary)
 
 
 # ---------------------------------------------------------------- the race's plan
