@@ -284,26 +284,42 @@ def design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[
     Parameters
     ----------
     rules : str, Path, Rules or None
-        The rule set varied (as for ``sweep``); None when `vary` varies the preset itself.
+        The rule set varied (as for ``sweep``): a preset name, a TOML rule file or a ``Rules``
+        value; None when `vary` varies the preset itself (``{"preset": ["standard", "house"]}``).
     vary : dict, list of str, or str
-        The grid, as ``sweep`` takes it: ``{"stack_draw_two": [False, True], "hand_size": "5..8"}``
-        or ``["stack_draw_two=false,true", "hand_size=5..8"]``; ``preset=A,B,...`` for rule sets.
-    minimize, maximize : str
-        The objective: exactly one, a metric name (``"mean_turns"``; rates and means only).
+        The grid, as ``sweep`` takes it: ``{"stack_draw_two": [False, True], "hand_size": "5,6,7,8"}``
+        or ``["stack_draw_two=false,true", "hand_size=5..8"]``; at least two points.
+    minimize : str, optional
+        The metric to make as small as possible (a rate or a mean, e.g. ``"mean_turns"``).
+        Default None: give `maximize` instead (exactly one of the two).
+    maximize : str, optional
+        The metric to make as large as possible. Default None: give `minimize` instead.
     constraints : list of str, optional
         ``"METRIC<VALUE"``, ``"METRIC>VALUE"`` or ``"abs(METRIC)<VALUE"``; rates as fractions or
-        with a ``pp`` suffix (``"abs(first_player_edge)<0.5pp"``).
+        with a ``pp`` suffix (``"abs(first_player_edge)<0.5pp"``). Default None: no constraint.
     max_games : int, default 2_000_000
         The whole race's budget of games, over every point and round.
     round_games : int, optional
-        Games a point in the first round (each later round doubles a point's games); default
-        about max_games / (8 x points), at least 1,000.
+        Games a point plays in the first round (at least 1,000; each later round doubles a
+        point's games). Default None: about max_games / (8 x points).
     tolerance : float or str, optional
         Stop with a tie when every point left is within this of the leader (objective units,
-        or ``"0.5pp"`` for a rate); default 0.5 pp for a rate, 1% of the first round's best
-        for a mean.
-    players, bots, seed, overrides, workers, progress
-        As for ``sweep``.
+        or ``"0.5pp"`` for a rate). Default None: 0.5 pp for a rate, 1% of the best first-round
+        estimate for a mean.
+    players : int, optional
+        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
+    bots : str or list of str, optional
+        One bot per seat, or one for every seat (as for ``run``). Default None: ``random`` in
+        every seat.
+    seed : int, default 0
+        The race's seed: the same seed runs the same race (0 to 2**63 - 1).
+    overrides : dict or list of str, optional
+        Knob values applied at every point (not a varied knob). Default None.
+    workers : int, optional
+        Threads to play on (default None: every core); the race is the same for any number.
+    progress : bool or Progress, default False
+        True: show a progress bar per round on standard error; or a
+        ``uno_sim.running.progress.Progress`` object.
 
     Returns
     -------
