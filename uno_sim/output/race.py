@@ -92,8 +92,8 @@ def design_headline(design) -> list[str]:
         by_round = ", ".join(f"{n} in round {r}" for r, n in dropped.groupby("last_round").size().items())
         lines.append(f"- Dropped: {len(infeasible)} infeasible and {len(dropped) - len(infeasible)} beaten "
                      f"({by_round}); standings.csv gives each one's reason.")
-    lines.append(f"- Every interval is a race interval: one Bonferroni family of {design.looks:,} (rounds x points x "
-                 f"(constraints + 1)), each at {100 * design.confidence:.4f}%, so all hold together with 95% "
+    lines.append(f"- Every interval is a race interval: one Bonferroni family of {design.looks:,} (rounds x (points x "
+                 f"constraints + pairs of points)), each at {100 * design.confidence:.4f}%, so all hold together with 95% "
                  "confidence; differences are paired on the same deals.")
     return lines
 

@@ -17,9 +17,10 @@ merge exactly (any chunking, any thread count gives the same race). From them:
 - a single rate's interval is Wilson's (as in summary.csv), at the race's level.
 
 Multiplicity: every interval the race looks at is a member of one Bonferroni family of
-`race_looks` = rounds x points x (constraints + 1) intervals (each point's constraint intervals
-and its difference to the leader, at each round that can be played within the budget), each
-at level 1 - alpha / looks. With probability at least 1 - alpha all of them cover at once; on
+`race_looks` = rounds x (points x constraints + point pairs) intervals (each point's
+constraint intervals, and the difference of every pair of points, since the leader a point is
+compared with is chosen from the data; at each round that can be played within the budget),
+each at level 1 - alpha / looks. With probability at least 1 - alpha all of them cover at once; on
 that event no feasible point is dropped as infeasible and no point is dropped unless a
 feasible point beats it. The schedule of games per round is fixed in advance (it does not
 depend on the data), so looking after every round does not break this.
@@ -290,9 +291,10 @@ def schedule(budget: int, points: int, first: int) -> list[int]:
 
 
 def race_looks(rounds: int, points: int, constraints: int) -> int:
-    """The Bonferroni family's size: every round, every point's constraint intervals and its
-    difference to the leader."""
-    return rounds * points * (constraints + 1)
+    """The Bonferroni family's size: every round, every point's constraint intervals and the
+    difference of every pair of points (the leader is picked from the data, so a point's
+    comparison with it may be any pair's)."""
+    return rounds * (points * constraints + points * (points - 1) // 2)
 
 
 def race_z(looks: int, alpha: float = ALPHA) -> float:
