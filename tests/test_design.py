@@ -206,7 +206,22 @@ def test_the_same_race_on_one_or_two_threads(capsys, tmp_path):
         assert code == 0, err
         assert {"standings.csv", "race.csv", "race.png", "report.html"} <= {p.name for p in out.iterdir()}
         frames.append(((out / "standings.csv").read_bytes(), (out / "race.csv").read_bytes()))
+        page = (out / "report.html").read_text(encoding="utf-8")
+        assert "<title>uno-sim design: standard</title>" in page and "standings: smallest mean_turns" in page
+        assert 'alt="race chart"' in page and "rounds of the race" in page
     assert frames[0] == frames[1]
+
+
+def test_a_skill_index_race_is_the_same_on_one_or_two_threads():
+    """skill_index is raced on each point's skill games (one expert against random bots)."""
+    runs = [uno_sim.design(None, {"preset": ["standard", "stacking"]}, maximize="skill_index",
+                           constraints=["mean_turns<80"], max_games=16_000, round_games=2000, seed=3, workers=w)
+            for w in (1, 2)]
+    a, b = (r.standings for r in runs)
+    pd.testing.assert_frame_equal(a, b)
+    assert runs[0].games_used == int((runs[0].rounds["points"] * runs[0].rounds["games_per_point"].diff().fillna(
+        runs[0].rounds["games_per_point"])).sum()) * 2  # each point's games and as many skill games
+    assert (a["skill_index_ci_low"] < a["skill_index"]).all() and (a["skill_index"] < a["skill_index_ci_high"]).all()
 
 
 def test_a_race_explains_every_drop_and_stays_in_budget(tmp_path):
