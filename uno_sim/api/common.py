@@ -22,7 +22,7 @@ RuleSpec = str | Path | Rules
 
 # Command-line options named in BadInput messages, and the API parameter each one is (the others
 # are the option with "-" as "_": --games is games, --rotate-seats rotate_seats).
-PARAMETER_OF_OPTION = {"set": "overrides", "metric": "metrics", "parquet": "per_game", "all_metrics": "all_metrics"}
+PARAMETER_OF_OPTION = {"set": "overrides", "constraint": "constraints", "metric": "metrics", "parquet": "per_game", "all_metrics": "all_metrics"}
 _OPTION = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
 
 

@@ -167,3 +167,12 @@ def print_tournament(t) -> None:
     r = t.result
     rate = f"{r.games / r.seconds:,.0f} games/s" if r.seconds > 0 else "? games/s"
     _line(console, f"{r.games:,} games in {r.seconds:.1f} s ({rate})")
+
+
+def print_design(design) -> None:
+    from ..output.race import rounds_table, standings_table
+
+    console = stdout()
+    print_headline(console, design.headline)
+    print_table(console, standings_table(design))
+    print_table(console, rounds_table(design))
