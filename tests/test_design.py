@@ -209,6 +209,10 @@ def test_the_same_race_on_one_or_two_threads(capsys, tmp_path):
         page = (out / "report.html").read_text(encoding="utf-8")
         assert "<title>uno-sim design: standard</title>" in page and "standings: smallest mean_turns" in page
         assert 'alt="race chart"' in page and "rounds of the race" in page
+        # the terminal's tables fit 100 columns; the reasons are in the CSV and the report
+        drawn = [line for line in stdout.splitlines() if line[:1] in "┏┃┡│└"]
+        assert drawn and max(len(line) for line in drawn) <= 100
+        assert "beaten in round" in stdout and "why dropped" in page
     assert frames[0] == frames[1]
 
 

@@ -171,8 +171,9 @@ def print_tournament(t) -> None:
 
 def print_design(design) -> None:
     from ..output.race import rounds_table, standings_table
+    from ..output.tables import split_columns
 
     console = stdout()
     print_headline(console, design.headline)
-    print_table(console, standings_table(design))
-    print_table(console, rounds_table(design))
+    for table in split_columns(standings_table(design, reasons=False)) + split_columns(rounds_table(design)):
+        print_table(console, table)

@@ -98,20 +98,27 @@ def design_headline(design) -> list[str]:
     return lines
 
 
-def standings_table(design) -> Table:
+def standings_table(design, reasons: bool = True) -> Table:
+    """Every grid point, best first. `reasons`: with the column saying why each dropped point
+    was dropped (report.html); without it (the terminal) the standing says only whether it was
+    beaten or broke a constraint, and standings.csv has the rest."""
     obj = design.objective
     others = [m for m in design.metrics if m != obj]
-    columns = [("#", "right"), ("grid point", "left"), ("standing", "left"), ("games", "right"),
+    columns = [("grid point", "left"), ("standing", "left"), ("games", "right"),
                (obj, "right"), ("race interval", "right")]
     columns += [(m, "right") for m in others]
-    columns += [("vs leader", "right"), ("why dropped", "left")]
+    columns += [("vs leader", "right")] + ([("why dropped", "left")] if reasons else [])
     table = Table(f"standings: {'smallest' if design.minimize else 'largest'} {obj}, every grid point", columns)
     for _, r in design.standings.iterrows():
-        cells = [str(r["rank"]), r["point"], r["standing"], f"{int(r['games']):,}", fmt(obj, r[obj]),
+        standing = r["standing"]
+        if r["reason"] and not reasons:
+            how = "beaten" if r["reason"].startswith("beaten") else "infeasible"
+            standing = f"{how} in round {r['last_round']}"
+        cells = [r["point"], standing, f"{int(r['games']):,}", fmt(obj, r[obj]),
                  _interval(obj, r[obj + "_ci_low"], r[obj + "_ci_high"])]
         cells += [f"{fmt(m, r[m])} ({_interval(m, r[m + '_ci_low'], r[m + '_ci_high'])})" for m in others]
         vs = "" if not r["leader"] or r["leader"] == r["point"] else fmt(obj, r["vs_leader"], True)
-        cells += [vs, r["reason"]]
+        cells += [vs] + ([r["reason"]] if reasons else [])
         table.add(*cells, bold=r["standing"] == "winner")
     table.notes.append("vs leader: the paired difference to the round's leader (the best point meeting every "
                        "constraint) at the point's last round; intervals are race intervals.")
