@@ -64,6 +64,6 @@ if __name__ == "__main__":
     for name, k in (("dump points", ours), ("random", baseline)):
         lo, hi = wilson_interval(k, n)
         print(f"{name:12s} wins {k / n:.1%} of {n} games at seat 0 (95% CI {lo:.1%} to {hi:.1%})")
-    lo, hi = newcombe_interval(ours, n, baseline, n)
+    lo, hi = newcombe_interval(baseline, n, ours, n)  # ours - baseline; as independent samples (conservative for the same deals)
     verdict = "significant" if lo > 0 or hi < 0 else "not significant"
     print(f"difference {(ours - baseline) / n:+.1%} (95% CI {lo:+.1%} to {hi:+.1%}; {verdict} at 5%)")

@@ -100,7 +100,7 @@ class Table:
         self.game = 0
         self.length = 0  # actions on the tape
         self.done = True
-        self._g = self._array(256, 0)
+        self._use(self._array(256, 0))
 
     def _array(self, tape: int, trace: int) -> np.ndarray:
         """A game array: the game, a trace buffer of `trace` entries, the output block, a tape.
@@ -111,9 +111,14 @@ class Table:
         g[O_CAPACITY] = out
         g[O_EXT_OUT] = out
         g[O_EXT_TAPE] = out + N_ACTIONS + N_OBS
+        return g
+
+    def _use(self, g: np.ndarray) -> None:
+        """Play in g from now on (the views of its output block follow)."""
+        out = int(g[O_EXT_OUT])
+        self._g = g
         self._mask = g[out : out + N_ACTIONS]
         self._obs = g[out + N_ACTIONS : out + N_ACTIONS + N_OBS]
-        return g
 
     @property
     def tape(self) -> np.ndarray:
@@ -139,7 +144,7 @@ class Table:
         if start + self.length == len(self._g):  # a full tape: twice the room
             bigger = self._array(2 * self.length, 0)
             bigger[int(bigger[O_EXT_TAPE]) : int(bigger[O_EXT_TAPE]) + self.length] = self.tape
-            self._g = bigger
+            self._use(bigger)
             start = int(self._g[O_EXT_TAPE])
         self._g[start + self.length] = action
         self.length += 1
@@ -187,3 +192,17 @@ class Table:
                 out[name] = int(row[offset])
         out["reason"] = L.REASONS[out["reason"]]
         return out
+
+    def trace_buffer(self, capacity: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """The finished game played again with tracing on: (record row, event buffer), the
+        buffer None when `capacity` entries were too few (running/trace.py decodes it)."""
+        if not self.done:
+            raise BadInput("the game is still being played")
+        g = self._array(max(self.length, 1), capacity)
+        start = int(g[O_EXT_TAPE])
+        g[start : start + self.length] = self.tape
+        g[O_EXT_TAPE_LEN] = self.length
+        stopped, end, overflow = self._kernel(g, self.key, self.game, 1)
+        assert not stopped, "the tape answers every question of its own game"
+        record = g[O_REC : O_REC + L.N_COLS].copy()
+        return record, (None if overflow else g[N_GAME:end].copy())
