@@ -83,9 +83,10 @@ class UnoAEC(AECEnv):
         self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict:
-        mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
         if not self.table.done and agent == self.agent_selection:
-            mask[:] = self.table.mask
+            mask = self.table._mask.astype(np.int8)
+        else:
+            mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
         return {"observation": self._seen[agent].copy(), "action_mask": mask}
 
     def step(self, action) -> None:

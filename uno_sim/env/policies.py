@@ -34,17 +34,12 @@ class RandomBot:
 
     def _card(self, observation: np.ndarray, mask: np.ndarray) -> int:
         """A legal face, weighted by the copies held; A_NO when none."""
-        faces = np.flatnonzero(mask[L.A_FACE : L.A_FACE + L.MAX_FACES]).tolist()
-        if not faces:
+        held = observation[L.OB_HAND : L.OB_HAND + L.MAX_FACES] * (mask[L.A_FACE : L.A_FACE + L.MAX_FACES] != 0)
+        running = held.cumsum()
+        total = int(running[-1])
+        if total == 0:
             return L.A_NO
-        hand = observation[L.OB_HAND : L.OB_HAND + L.MAX_FACES]
-        weights = [int(hand[f]) for f in faces]
-        r = self.rng.randrange(sum(weights))
-        for f, w in zip(faces, weights):
-            r -= w
-            if r < 0:
-                return L.A_FACE + f
-        raise AssertionError("unreachable")
+        return L.A_FACE + int(running.searchsorted(self.rng.randrange(total), side="right"))
 
     def _yes(self, probability: float) -> int:
         if probability >= 1:

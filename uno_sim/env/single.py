@@ -47,10 +47,10 @@ class UnoGym(gymnasium.Env):
         self._last = np.zeros(L.N_OBS, dtype=np.int64)
 
     def action_masks(self) -> np.ndarray:
-        return self.table.mask.copy()
+        return self.table.mask
 
     def _info(self) -> dict:
-        return {"action_mask": self.table.mask.astype(np.int8)}
+        return {"action_mask": self.table._mask.astype(np.int8)}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -63,22 +63,22 @@ class UnoGym(gymnasium.Env):
             if not self.table.done:
                 break
         self._last = self.table.observation
-        return self._last.copy(), self._info()
+        return self._last, self._info()
 
     def step(self, action):
         t = self.table
         action = int(action)
-        illegal = not (0 <= action < L.N_ACTIONS and t.mask[action])
+        illegal = not (0 <= action < L.N_ACTIONS and t._mask[action])
         if illegal:
             if self.illegal == "raise":
                 t.step(action)  # raises, naming the legal actions
-            action = L.A_NO if t.mask[L.A_NO] else int(np.flatnonzero(t.mask)[0])
+            action = L.A_NO if t._mask[L.A_NO] else int(np.flatnonzero(t._mask)[0])
         t.step(action)
         if not t.done:
             self._last = t.observation
             info = self._info()
             info["illegal_action"] = illegal
-            return self._last.copy(), 0.0, False, False, info
+            return self._last, 0.0, False, False, info
         record = t.record
         reward = rewards(record, t.players, self.reward)[self.seat]
         cut = record["reason"] == "cap"
