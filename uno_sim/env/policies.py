@@ -19,6 +19,7 @@ import numpy as np
 
 from ..engine import layout as L
 from ..game.bots import default_param
+from ..game.errors import BadInput
 
 Q = L.QUESTION
 
@@ -68,3 +69,68 @@ def uniform_policy(seed: int | None = None):
     def policy(observation: np.ndarray, mask: np.ndarray) -> int:
         return rng.choice(np.flatnonzero(mask).tolist())
     return policy
+
+
+def load_policy(target: str):
+    """The policy a `python:TARGET` bot names, as `act(observation, mask) -> action`.
+
+    TARGET is MODULE:CALLABLE (an importable module) or path/to/file.py:CALLABLE. The callable
+    is `policy(observation, legal_actions)`: the observation (int64[N_OBS], docs/BOTS.md) and
+    the legal actions as a list of ints, returning one of them. A class is made once (no
+    arguments) and its `policy` method called (or the object itself, when it has none).
+    Anything wrong is a BadInput naming it."""
+    import importlib
+    import importlib.util
+    import inspect
+    from pathlib import Path
+
+    spec_text = f"python:{target}"
+    where, _, name = target.rpartition(":")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            if not path.is_file():
+                raise BadInput(f"{spec_text}: no file {where}")
+            spec = importlib.util.spec_from_file_location(f"uno_sim_policy_{path.stem}", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except BadInput:
+        raise
+    except Exception as e:  # the user's module failed to import: one line naming it
+        raise BadInput(f"{spec_text}: cannot load {where} ({type(e).__name__}: {e})") from None
+    found = getattr(module, name, None)
+    if found is None:
+        raise BadInput(f"{spec_text}: {where} has no {name!r}")
+    if inspect.isclass(found):
+        try:
+            found = found()
+        except Exception as e:
+            raise BadInput(f"{spec_text}: cannot make a {name} ({type(e).__name__}: {e})") from None
+        found = getattr(found, "policy", found)
+    if not callable(found):
+        raise BadInput(f"{spec_text}: {name!r} is not callable")
+    return PolicySeat(found, spec_text)
+
+
+class PolicySeat:
+    """A `policy(observation, legal_actions)` as `act(observation, mask)`; an answer that is not
+    one of the legal actions is an error naming the policy and the question."""
+
+    def __init__(self, policy, label: str) -> None:
+        self.policy = policy
+        self.label = label
+
+    def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask).tolist()
+        action = self.policy(observation, legal)
+        try:
+            ok = int(action) in legal
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            question = L.QUESTIONS[int(observation[L.OB_QUESTION])]
+            raise BadInput(f"{self.label} answered {action!r} to the question {question!r}, "
+                           f"not one of the legal actions {legal}")
+        return int(action)

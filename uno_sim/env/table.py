@@ -117,14 +117,14 @@ class Table:
         """Play in g from now on (the views of its output block follow)."""
         out = int(g[O_EXT_OUT])
         self._g = g
+        self._tape_at = int(g[O_EXT_TAPE])
         self._mask = g[out : out + N_ACTIONS]
         self._obs = g[out + N_ACTIONS : out + N_ACTIONS + N_OBS]
 
     @property
     def tape(self) -> np.ndarray:
         """The actions the Python seats chose so far in this game, in order."""
-        start = int(self._g[O_EXT_TAPE])
-        return self._g[start : start + self.length]
+        return self._g[self._tape_at : self._tape_at + self.length]
 
     def reset(self, game: int = 0) -> None:
         if game < 0:
@@ -139,21 +139,21 @@ class Table:
         action = int(action)
         if not (0 <= action < N_ACTIONS and self._mask[action]):
             raise BadInput(f"action {action} is not legal now (question {self.question!r}; legal: "
-                           f"{np.flatnonzero(self.mask).tolist()})")
-        start = int(self._g[O_EXT_TAPE])
-        if start + self.length == len(self._g):  # a full tape: twice the room
+                           f"{np.flatnonzero(self._mask).tolist()})")
+        g = self._g
+        if self._tape_at + self.length == len(g):  # a full tape: twice the room
             bigger = self._array(2 * self.length, 0)
-            bigger[int(bigger[O_EXT_TAPE]) : int(bigger[O_EXT_TAPE]) + self.length] = self.tape
+            start = int(bigger[O_EXT_TAPE])
+            bigger[start : start + self.length] = self.tape
             self._use(bigger)
-            start = int(self._g[O_EXT_TAPE])
-        self._g[start + self.length] = action
+            g = bigger
+        g[self._tape_at + self.length] = action
         self.length += 1
         self._play()
 
     def _play(self) -> None:
         self._g[O_EXT_TAPE_LEN] = self.length
-        stopped, _, _ = self._kernel(self._g, self.key, self.game, 0)
-        self.done = not stopped
+        self.done = not self._kernel(self._g, self.key, self.game, 0)[0]
 
     # ------------------------------------------------------------ the question
     @property
