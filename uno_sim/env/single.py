@@ -57,11 +57,13 @@ class UnoGym(gymnasium.Env):
         if seed is not None:
             self.table.key = np.uint64(run_key(seed))
             self._game = -1
-        while True:
+        for _ in range(1000):
             self._game += 1
             self.table.reset(self._game)
             if not self.table.done:
                 break
+        else:
+            raise BadInput(f"seat {self.seat} was asked nothing in 1,000 games in a row under these rules")
         self._last = self.table.observation
         return self._last, self._info()
 
