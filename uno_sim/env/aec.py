@@ -87,7 +87,7 @@ class UnoAEC(AECEnv):
             mask = self.table._mask.astype(np.int8)
         else:
             mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
-        return {"observation": self._seen[agent].copy(), "action_mask": mask}
+        return {"observation": self._seen[agent], "action_mask": mask}  # (a fresh array each question, never changed)
 
     def step(self, action) -> None:
         agent = self.agent_selection
