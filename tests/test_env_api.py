@@ -92,6 +92,8 @@ def test_an_illegal_action_plays_the_default_or_raises():
 def test_bad_tables_are_refused_with_one_line():
     with pytest.raises(BadInput, match="search bot"):
         Table("standard", players=3, bots="search", python_seats=[0])
+    with pytest.raises(BadInput, match="through python_seats"):
+        Table("standard", players=3, bots="random,python:mod:f,random", python_seats=[0])
     with pytest.raises(BadInput, match="seat 5"):
         Table("standard", players=4, python_seats=[5])
     with pytest.raises(BadInput, match="unknown reward"):

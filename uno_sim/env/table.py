@@ -28,7 +28,7 @@ from ..engine.state import (
     make_config,
 )
 from ..game import presets
-from ..game.bots import Bot, pack_bots, parse_bot, parse_bots
+from ..game.bots import Bot, pack_bots, parse_bots
 from ..game.errors import BadInput
 from ..game.rules import Rules
 
@@ -62,11 +62,10 @@ def seat_bots(rules: Rules, bots: str | Sequence[str] | None, python_seats: Iter
         spec = bots
     else:
         spec = ",".join(bots)
-    if spec is not None and "," not in spec:
-        listed = [parse_bot(spec)] * n
-    else:
-        listed = parse_bots(spec, n)
+    listed = parse_bots(spec, n)
     table = [Bot("random") if s in seats else listed[s] for s in range(n)]
+    if any(b.python for b in table):
+        raise BadInput("a python: bot takes its seat here through python_seats (the compiled seats name compiled bots)")
     if any(b.name == "search" for b in table):
         raise BadInput("the search bot cannot sit at a table with Python seats (its rollouts replay the game)")
     return table, sum(1 << s for s in seats)
@@ -103,8 +102,7 @@ class Table:
         self._use(self._array(256, 0))
 
     def _array(self, tape: int, trace: int) -> np.ndarray:
-        """A game array: the game, a trace buffer of `trace` entries, the output block, a tape.
-        The views of the output block (`_mask`, `_obs`) follow the array in use."""
+        """A game array: the game, a trace buffer of `trace` entries, the output block, a tape."""
         g = np.zeros(N_GAME + trace + N_ACTIONS + N_OBS + tape, dtype=np.int64)
         g[:N_CONFIG] = self._config
         out = N_GAME + trace
