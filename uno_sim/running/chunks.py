@@ -161,6 +161,7 @@ class Unit:
     chunk_size: int = 65536
     store: Any = None
     beside: bool = False  # played beside a variant (its skill games): not a variant in the progress texts
+    start: int = 0  # the first item's index: items start .. start+total-1 (a precision run's later looks)
     seconds: float = 0.0  # filled in: this unit's share of the wall time
     restored: int = 0  # filled in: items taken from the checkpoint
     left: int = 0  # filled in: items still to consume
@@ -228,15 +229,15 @@ def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Un
         if fixed or unit.store is not None:
             done = unit.store.recorded() if unit.store is not None else set()
             for first, n in fixed_plan(unit.total, planned_chunk(unit)):
-                if (first, n) not in done:
-                    yield unit, first, n
+                if (unit.start + first, n) not in done:
+                    yield unit, unit.start + first, n
         else:
             planner = planners[id(unit)] = Chunker(unit.total, unit.chunk_size)
             while True:
                 first, n = planner.take()
                 if n == 0:
                     break
-                yield unit, first, n
+                yield unit, unit.start + first, n
 
 
 def _variants(units: list[Unit]) -> list[Unit]:
