@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from ..engine import binning
 from ..engine import layout as L
 from .aggregate import HIST_COLUMNS, Aggregate
 from .intervals import CONFIDENCE, binom_cdf, normal_sf, wilson_interval, z_value
@@ -47,9 +48,6 @@ PAIRED_TESTS = {
     "mean": "paired t",
     "ratio": "paired z (delta method)",
 }
-
-# float64 matrix products are exact while every partial sum stays below 2**53
-_EXACT = float(2**52)
 
 
 def quantity_names(players: int) -> list[str]:
@@ -66,40 +64,30 @@ def quantity_names(players: int) -> list[str]:
     return names
 
 
+_HIST_INDEX = np.array(list(HIST_COLUMNS.values()), dtype=np.int64)
+_RECORD_COLUMNS = np.array([L.COL_WINNER, L.COL_WINNER_BOT, L.COL_REASON, L.COL_WINNER_POINTS, L.COL_POINTS],
+                           dtype=np.int64)
+
+
 def per_game_quantities(records: np.ndarray, players: int, teams: int, rotate: bool) -> np.ndarray:
-    """float64[n, Q]: the quantities of `quantity_names(players)` of every record row."""
-    records = np.asarray(records, dtype=np.int64)
-    n = len(records)
-    winner = records[:, L.COL_WINNER]
-    has_winner = winner >= 0
-    slot = records[:, L.COL_WINNER_BOT] if rotate else winner
-    seats = np.arange(players)
-    parts = [np.ones((n, 1)),
-             (winner[:, None] == seats[None, :]),
-             (slot[:, None] == seats[None, :]) & has_winner[:, None],
-             records[:, L.COL_REASON][:, None] == np.arange(len(L.REASONS))[None, :]]
-    for index in HIST_COLUMNS.values():
-        value = records[:, index]
-        parts += [value[:, None], (value > 0)[:, None]]
-    side = seats % teams if teams else seats
-    winner_side = np.where(winner >= 0, winner % teams if teams else winner, -1)
-    loser = has_winner[:, None] & (side[None, :] != winner_side[:, None])
-    points = records[:, L.COL_POINTS : L.COL_POINTS + players]
-    parts += [np.where(has_winner, records[:, L.COL_WINNER_POINTS], 0)[:, None], has_winner[:, None],
-              (points * loser).sum(axis=1)[:, None], loser.sum(axis=1)[:, None]]
-    return np.hstack([np.asarray(p, dtype=np.float64) for p in parts])
+    """int64[n, Q]: the quantities of `quantity_names(players)` of every record row (a
+    compiled pass: engine/binning.py)."""
+    records = np.ascontiguousarray(records, dtype=np.int64)
+    out = np.zeros((len(records), len(quantity_names(players))), dtype=np.int64)
+    binning.game_quantities(records, players, teams, bool(rotate), len(L.REASONS), _HIST_INDEX, _RECORD_COLUMNS, out)
+    return out
 
 
-def _exact_products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Σ_i a_i b_iᵀ of integer-valued float rows as int64, exactly: BLAS in float64 over
-    blocks of rows small enough that no partial sum reaches 2**52."""
+def _products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Σ_i a_i b_iᵀ of int64 rows, exactly (a compiled pass: engine/binning.py)."""
     out = np.zeros((a.shape[1], b.shape[1]), dtype=np.int64)
     if len(a) == 0:
         return out
-    largest = max(float(np.abs(a).max()), 1.0) * max(float(np.abs(b).max()), 1.0)
-    rows = max(1, int(_EXACT // largest))
-    for lo in range(0, len(a), rows):
-        out += np.rint(a[lo : lo + rows].T @ b[lo : lo + rows]).astype(np.int64)
+    columns = np.flatnonzero(b.any(axis=0)).astype(np.int64)
+    same = a is b
+    binning.add_cross_products(np.ascontiguousarray(a), np.ascontiguousarray(b), columns, same, out)
+    if same:  # the upper triangle, mirrored
+        out += np.triu(out, 1).T
     return out
 
 
@@ -127,9 +115,10 @@ class CrossMoments:
         if len(x) != len(base):
             raise ValueError("a variant's and the baseline's games must be the same deals")
         self.games += len(x)
-        self.sums += np.rint(x.sum(axis=0)).astype(np.int64)
-        self.gram += _exact_products(x, x)
-        self.cross += _exact_products(x, base)
+        self.sums += x.sum(axis=0)
+        gram = _products(x, x)
+        self.gram += gram
+        self.cross += gram if x is base else _products(x, base)
 
     def merge(self, other: "CrossMoments") -> None:
         if (other.size, other.base_size) != (self.size, self.base_size):
