@@ -148,6 +148,19 @@ def test_a_precision_compare_narrows_every_difference():
     assert "--precision mean_turns=0.8" in cmp.command and "--max-games 80000" in cmp.command
 
 
+def test_a_precision_sweep_plays_every_point_until_all_are_narrow():
+    sw = uno_sim.sweep("standard", {"players": [3, 5]}, precision=["mean_turns=0.6"], seed=1)
+    out = sw.precision
+    assert out.met and out.taken >= 2
+    rows = sw.summary.loc[sw.summary["metric"] == "mean_turns"]
+    halves = (rows["ci_high"] - rows["ci_low"]) / 2
+    assert (halves <= 0.6).all() and halves.max() == pytest.approx(out.widths["mean_turns"], rel=1e-12)
+    assert (rows["games"] == out.games).all()  # every point on the same deals, the same games
+    fixed = uno_sim.sweep("standard", {"players": [3, 5]}, games=out.games, seed=1).summary
+    assert list(fixed.loc[fixed["metric"] == "mean_turns", "value"]) == list(rows["value"])
+    assert "--precision mean_turns=0.6" in sw.command and sw.to_dict()["precision"]["met"]
+
+
 @pytest.mark.parametrize("args, needle", [
     (["--precision", "mean_turns"], "is not METRIC=HALF_WIDTH"),
     (["--precision", "mean_turns=-2"], "above 0"),
@@ -162,7 +175,10 @@ def test_a_precision_compare_narrows_every_difference():
 ])
 def test_bad_precision_input_is_one_line_and_status_2(capsys, tmp_path, args, needle):
     args = [str(tmp_path / "cp") if a == "CP" else a for a in args]
-    for command in (["run", "standard"], ["compare", "standard", "stacking"]):
+    for command in (["run", "standard"], ["compare", "standard", "stacking"],
+                    ["sweep", "standard", "--vary", "players=3,4"]):
+        if command[0] == "sweep" and "--per-game" in args:
+            continue  # (sweep has no per-game rows)
         out_dir = tmp_path / f"out-{command[0]}"
         code, out, err = invoke(capsys, *command, *args, "--out", out_dir)
         assert code == 2, (command, err)

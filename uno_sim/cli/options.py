@@ -129,10 +129,19 @@ Precision = Annotated[  # run, compare
                       "first_player_edge=0.3pp). Games are played in looks of 10,000, 20,000, 40,000, ... and the "
                       "intervals widened so that stopping early keeps 95% coverage."),
 ]
+PrecisionPerPoint = Annotated[  # sweep
+    Optional[list[str]],
+    typer.Option("--precision", metavar="METRIC=HALF_WIDTH", show_default=False,
+                 help="Play every grid point until this metric's interval is at most +-HALF_WIDTH at all of them, "
+                      "instead of a fixed --games (repeatable; rates as fractions or with pp). The points are "
+                      "played together in looks of 10,000, 20,000, 40,000, ... games, the intervals widened so "
+                      "that stopping early keeps 95% coverage."),
+]
 MaxGames = Annotated[
     Optional[int],
     typer.Option("--max-games", metavar="N", show_default=False,
-                 help="With --precision: stop at N games even if a target is not met (default 10,000,000)."),
+                 help="With --precision: stop at N games (a variant, a grid point) even if a target is not "
+                      "met (default 10,000,000)."),
 ]
 
 
