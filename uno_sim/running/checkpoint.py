@@ -175,6 +175,12 @@ def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chu
     return params
 
 
+def unit_items(params: dict[str, Any]) -> int:
+    """The games (or matches) of a unit of the checkpoint: a paired unit's deals under each
+    of its variants."""
+    return int(params[params["kind"]]) * len(params.get("paired") or [None])
+
+
 def _difference(old: Any, new: Any, path: tuple = ()) -> str | None:
     """The first difference between two parameter trees, in words (None: equal)."""
     if isinstance(old, dict) and isinstance(new, dict):
@@ -207,7 +213,8 @@ def _unit_difference(old: list, new: list) -> str | None:
     """The first difference between the stored runs and these, in words (None: equal)."""
     if len(old) != len(new):
         text = f"{len(old):,} runs in the checkpoint, {len(new):,} now"
-        skill = [any(u.get("skill_index") for u in units if isinstance(u, dict)) for units in (old, new)]
+        skill = [any(u.get("skill_index") or any(v.get("skill_index") for v in u.get("paired") or [])
+                     for u in units if isinstance(u, dict)) for units in (old, new)]
         if skill[0] != skill[1]:
             text += f"; it was made {'with' if skill[0] else 'without'} --skill"
         return text
@@ -284,6 +291,10 @@ class Checkpoint:
         probe_writable(nearest_existing(ck.path), what)
         return ck
 
+    def total_items(self) -> int:
+        """Items (games or matches) of every run in the folder."""
+        return sum(unit_items(u) for u in self.units)
+
     def kept_items(self) -> int:
         """Items (games or matches) already recorded in the folder."""
         return sum(UnitStore(self, i, u).kept() for i, u in enumerate(self.units))
@@ -339,6 +350,7 @@ class UnitStore:
         self.checkpoint = checkpoint
         self.folder = checkpoint.path / f"unit-{index:04d}"
         self.total = int(params[params["kind"]])
+        self.weight = unit_items(params) // max(self.total, 1)
         self.chunk = int(params["chunk"])
         self.plan = {(first, min(self.chunk, self.total - first)) for first in range(0, self.total, self.chunk)}
         self._recorded: set[tuple[int, int]] = set()
@@ -353,10 +365,11 @@ class UnitStore:
         return found
 
     def kept(self) -> int:
-        """Items recorded (by file names; a damaged file is found, and played again, on restore)."""
+        """Items recorded (by file names; a damaged file is found, and played again, on restore),
+        every variant's games of a paired unit counted."""
         if (self.folder / TOTAL_FILE).exists():
-            return self.total
-        return sum(n for _, n in self._chunk_files())
+            return self.total * self.weight
+        return sum(n for _, n in self._chunk_files()) * self.weight
 
     def recorded(self) -> set[tuple[int, int]]:
         return self._recorded

@@ -66,7 +66,7 @@ class PairedRuns:
         self.work = PairedWork([r.work for r in runs])
         self.moments = self.work.empty().moments
         self._unit = Unit(self.work, runs[0].games, self.consume, description,
-                          max(1024, 65536 // len(runs)), store, start=runs[0].unit().start)
+                          max(1024, 65536 // len(runs)), store, start=runs[0].unit().start, weight=len(runs))
 
     def unit(self) -> Unit:
         return self._unit
