@@ -2,7 +2,6 @@
 intervals reported after stopping (by simulation), and run / compare played to a target
 (the same numbers as a fixed run of the games it took, any worker count, bad input)."""
 
-import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 

@@ -25,6 +25,11 @@ Tests and intervals, named in the `test` column:
 - means: the paired t interval and test of the per-game differences;
 - ratios of totals (mean_winner_points, mean_loser_points, challenge_success_rate): a paired
   z (delta method, the influence above).
+
+To use elsewhere (any runs on the same seed and game indices, e.g. grid points raced on
+shared deals): fold each chunk's record rows of every run, baseline first, into a
+`PairedAggregate` (`add`, `merge`), then `paired_differences` for the tidy frame, or
+`paired_difference` for one metric of one run against the baseline.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from ..engine import layout as L
 from .aggregate import HIST_COLUMNS, Aggregate
 from .intervals import CONFIDENCE, binom_cdf, normal_sf, wilson_interval, z_value
 from .measures import Measure
+from .significance import SIGNIFICANCE
 
 PAIRED_TESTS = {
     "rate": "McNemar exact (Newcombe paired interval)",
@@ -304,7 +310,7 @@ def paired_difference(base: Measure, other: Measure, base_moments: CrossMoments,
             low, high = diff - z * se, diff + z * se
             p = 2.0 * normal_sf(abs(diff) / se)
     return {"diff": diff, "diff_ci_low": low, "diff_ci_high": high, "p_value": p, "p_adjusted": p, "test": test,
-            "significant": bool(p == p and p < 0.05), "paired_sd": math.sqrt(var) if var == var else math.nan}
+            "significant": bool(p == p and p < SIGNIFICANCE), "paired_sd": math.sqrt(var) if var == var else math.nan}
 
 
 def source(m: Measure) -> str:

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from .intervals import CONFIDENCE
+from .significance import SIGNIFICANCE
 
 FIRST_LOOK = 10_000  # games at the first look (fewer if the cap is lower)
 DEFAULT_CAP = 10_000_000  # games at the last look when no cap is given
@@ -136,7 +137,7 @@ def look_corrected(differences, looks: int):
     frame = differences.copy()
     for column in ("p_value", "p_adjusted"):
         frame[column] = (frame[column] * looks).clip(upper=1.0)
-    frame["significant"] = frame["p_adjusted"] < 0.05
+    frame["significant"] = frame["p_adjusted"] < SIGNIFICANCE
     return frame
 
 
