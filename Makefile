@@ -1,7 +1,7 @@
 # uno-sim: the whole set-up lives here.  `make demo`, `make test`.
 #
 # The virtual environment .venv is created on first use and the project installed into it
-# (editable, with the test, parquet and cluster extras); the stamp file makes it re-install when
+# (editable, with the test, parquet, cluster and rl extras); the stamp file makes it re-install when
 # pyproject.toml changes.  numba's compile cache goes to a project-local folder.
 
 PYTHON ?= python3
@@ -22,7 +22,7 @@ all: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e '.[test,parquet,cluster]'
+	$(BIN)/python -m pip install -e '.[test,parquet,cluster,rl]'
 	touch $(STAMP)
 
 # Stacking against the official no-stacking rule: the same 1,000,000 deals each (seed 0);

@@ -87,7 +87,7 @@ def test_the_api_functions_stay_functions_whatever_is_imported():
 
 # ---------------------------------------------------------------- the notebook experience
 
-PUBLIC_FUNCTIONS = ["run", "compare", "sweep", "match", "tournament", "load_rules"]
+PUBLIC_FUNCTIONS = ["run", "compare", "sweep", "design", "match", "tournament", "load_rules"]
 
 
 def _documented(doc: str) -> dict[str, str]:

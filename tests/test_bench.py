@@ -31,3 +31,13 @@ def test_bench_timings_table_and_json(tmp_path):
     assert "| --help | 0.21 s | 0.50 s | 0.30 s |" in text
     data = json.loads((tmp_path / "benchmarks.json").read_text())
     assert [t["key"] for t in data["timings"]] == ["kernel only: standard 4p, 2 threads", "--help"]
+
+
+def test_bench_rates_of_the_python_environments_show_their_unit(tmp_path):
+    from uno_sim.running.bench import TimingRow
+
+    timings = [TimingRow("uno_env (AEC) standard 2p, random bot: decisions", 11157.4, "steps/s", [11157.4], 9175.0)]
+    info = {"cpu": "cpu", "cores": 2, "python": "3", "numba": "0", "numpy": "2", "date": "today"}
+    write_results([], info, 1, tmp_path / "BENCHMARKS.md", tmp_path / "benchmarks.json", timings)
+    text = (tmp_path / "BENCHMARKS.md").read_text()
+    assert "| uno_env (AEC) standard 2p, random bot: decisions | 11,157 steps/s | - | 9,175 steps/s |" in text

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "uno_sim"
-LAYERS = ("game", "engine", "stats", "output", "running", "api", "cli")
+LAYERS = ("game", "engine", "env", "stats", "output", "running", "api", "cli")
 # What the command line may import besides itself: the API, and output / game to show
 # results and describe rules.
 CLI_MAY_IMPORT = {"api", "output", "game", "cli"}

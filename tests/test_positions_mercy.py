@@ -261,3 +261,23 @@ def test_the_headline_speaks_of_knockouts_and_roulette_only_when_they_happen():
     assert "knocks a player out in 25.0% of games (0.75 knockouts a game)" in text
     assert "25.0% of games are won by being the last player left" in text
     assert "Roulette victims turn up 2.0 cards a game" in text
+
+
+def test_expert_plays_a_draw_card_that_knocks_the_next_player_out_before_its_numbers():
+    rules = Rules(players=3, mercy_limit=25)
+    bots = [Bot("expert")] * 3
+    twenty = " ".join(["G1"] * 10 + ["G2"] * 10)
+    pile = " ".join(["B1"] * 12)
+    # 20 + 6 reaches the limit, 20 + 2 does not: the Wild Draw Six, not a number
+    pos = Position(rules, ["R1 R2 RD W6", twenty, "Y7 Y8"], top="R5", pile=pile, bots=bots, deck=NO_MERCY)
+    events = pos.run(1)
+    assert events[0]["card"] == "W6"
+    assert {"ev": "knockout", "p": 1, "cards": 26} in events
+    # 23 + 2 reaches it too: the cheapest card that does it, the Draw Two
+    pos = Position(rules, ["R1 R2 RD W6", twenty + " G3 G4 G5", "Y7 Y8"], top="R5", pile=pile, bots=bots,
+                   deck=NO_MERCY)
+    assert pos.run(1)[0]["card"] == "RD"
+    # without the mercy rule the expert plays a number, as the rule sheets advise
+    pos = Position(Rules(players=3), ["R1 R2 RD W6", twenty, "Y7 Y8"], top="R5", pile=pile, bots=bots,
+                   deck=NO_MERCY)
+    assert pos.run(1)[0]["card"] in ("R1", "R2")

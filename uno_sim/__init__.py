@@ -4,12 +4,12 @@
     res = uno_sim.run("stacking", games=200_000)
     res.summary
 
-`run`, `compare`, `sweep`, `match` and `tournament` are documented in uno_sim.api; `rules()` lists the
+`run`, `compare`, `sweep`, `design`, `match` and `tournament` are documented in uno_sim.api; `rules()` lists the
 knobs (uno_sim.game.knobs). Importing the package compiles nothing: the engine compiles (or loads
 from its cache) on the first game played.
 """
 
-from .api import compare, match, run, sweep, tournament
+from .api import compare, design, match, run, sweep, tournament
 from .api import load_rules as _load_rules
 from .api.common import speaks_python as _speaks_python
 from .game.errors import BadInput
@@ -20,4 +20,4 @@ from .game.version import VERSION as __version__
 # The command line keeps api.load_rules' messages (they name its options); from Python they name the parameters.
 load_rules = _speaks_python(_load_rules)
 
-__all__ = ["run", "compare", "sweep", "match", "tournament", "load_rules", "Rules", "KNOBS", "BadInput", "__version__"]
+__all__ = ["run", "compare", "sweep", "design", "match", "tournament", "load_rules", "Rules", "KNOBS", "BadInput", "__version__"]

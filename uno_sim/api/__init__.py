@@ -23,7 +23,8 @@ stopped; uno_sim.running.checkpoint).
 The package holds one job a module: common.py (checks, rule loading, the command line that
 reproduces a result), result_base.py (what every result shares: charts, report, JSON rows),
 then one module a command, each with its result, plan, `prepare_*` and function: runs.py,
-comparisons.py and sweeps.py (both built on runs.py), matches.py, tournaments.py (named in the
+comparisons.py and sweeps.py (both built on runs.py), designs.py and races.py (the rule
+designer: a race over a sweep's grid), matches.py, tournaments.py (named in the
 plural so that no module shares a name with the function `uno_sim.api.run`, ...), traces.py
 (trace events of a run's plan), benchmarks.py (`uno-sim bench`); and what the command line
 needs of the machine and the process: machine.py (threads, pyarrow), signals.py (Ctrl-C and
@@ -39,6 +40,7 @@ from .runs import Run, RunPlan, check_per_game, prepare_run, run
 from .comparisons import ComparePlan, Comparison, compare, prepare_compare
 from .sweeps import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS,
                     Sweep, SweepPlan, is_fair, metric_names, parse_vary, prepare_sweep, sweep)
+from .designs import DEFAULT_MAX_GAMES, Design, DesignPlan, design, prepare_design
 from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
 from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
 from .machine import available_threads, check_parquet, parquet_available
@@ -46,13 +48,13 @@ from .traces import trace_events
 from .benchmarks import BenchPlan, prepare_bench
 
 __all__ = [
-    "run", "compare", "sweep", "match", "tournament",
-    "prepare_run", "prepare_compare", "prepare_sweep", "prepare_match", "prepare_tournament",
-    "Run", "RunPlan", "Comparison", "ComparePlan", "Sweep", "SweepPlan", "MatchRun", "MatchPlan",
+    "run", "compare", "sweep", "design", "match", "tournament",
+    "prepare_run", "prepare_compare", "prepare_sweep", "prepare_design", "prepare_match", "prepare_tournament",
+    "Run", "RunPlan", "Comparison", "ComparePlan", "Sweep", "SweepPlan", "Design", "DesignPlan", "MatchRun", "MatchPlan",
     "Tournament", "TournamentPlan", "VariantCharts",
     "RuleSpec", "load_rules", "override_dict", "check_count", "check_per_game", "command_line", "parse_vary",
     "is_fair", "metric_names", "expected_rounds", "parse_bot_list", "InputError",
     "MAX_GAMES", "MAX_SEED", "MAX_SWEEP_POINTS", "MAX_PANELS", "PILOT_GAMES", "PRESET_AXIS", "DEFAULT_METRICS",
-    "DEFAULT_FAIR_WITHIN", "DEFAULT_TOP",
+    "DEFAULT_FAIR_WITHIN", "DEFAULT_TOP", "DEFAULT_MAX_GAMES",
     "available_threads", "check_parquet", "parquet_available", "trace_events", "BenchPlan", "prepare_bench",
 ]

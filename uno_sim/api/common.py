@@ -22,7 +22,7 @@ RuleSpec = str | Path | Rules
 
 # Command-line options named in BadInput messages, and the API parameter each one is (the others
 # are the option with "-" as "_": --games is games, --rotate-seats rotate_seats).
-PARAMETER_OF_OPTION = {"set": "overrides", "metric": "metrics", "parquet": "per_game", "all_metrics": "all_metrics"}
+PARAMETER_OF_OPTION = {"set": "overrides", "constraint": "constraints", "metric": "metrics", "parquet": "per_game", "all_metrics": "all_metrics"}
 _OPTION = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
 
 
@@ -213,3 +213,22 @@ def _cluster(text: str | None) -> Any:
     from ..running.cluster import parse_cluster
 
     return parse_cluster(text)
+
+
+def check_python_bots(bots: Sequence[Any], command: str, cluster: Any = None) -> None:
+    """`python:...` bots (docs/BOTS.md, "Your own bot in Python"): each policy loads (else a
+    BadInput naming it); they play in this process, so not on a cluster, not beside the search
+    bot (whose rollouts would replay them), and not yet in matches."""
+    python = [b for b in bots if b.python]
+    if not python:
+        return
+    if command == "match":
+        raise BadInput("python: bots play in run, compare, sweep and tournament; match does not seat them yet")
+    if cluster is not None:
+        raise BadInput("python: bots play in this process; --cluster cannot run them")
+    if any(b.name == "search" for b in bots):
+        raise BadInput("the search bot cannot play beside a python: bot (its rollouts would replay the policy)")
+    from ..env.policies import load_policy
+
+    for bot in python:
+        load_policy(bot.python)

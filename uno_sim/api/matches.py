@@ -14,7 +14,7 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules
 from ..running.progress import ProgressLike, as_progress
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_count,
-                     command_line, load_rules, override_dict, speaks_python)
+                     check_python_bots, command_line, load_rules, override_dict, speaks_python)
 from .result_base import OneVariant, _Charts
 
 
@@ -139,7 +139,9 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
     if target is not None:
         given["target"] = target
     label, loaded = load_rules(rules, given, players)
-    plan = MatchPlan(label, loaded, parse_bots(bots, loaded.players), matches, seed, workers, rotate_seats,
+    seated = parse_bots(bots, loaded.players)
+    check_python_bots(seated, "match")
+    plan = MatchPlan(label, loaded, seated, matches, seed, workers, rotate_seats,
                      cluster=_cluster(cluster))
     options = _common_options("--matches", matches, players, bots, seed, rules, overrides, rotate_seats)
     if target is not None:

@@ -14,8 +14,8 @@ from ..game.bots import Bot, describe, parse_bots
 from ..game.errors import InputError
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
-from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, command_line,
-                     load_rules, speaks_python)
+from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_python_bots,
+                     command_line, load_rules, speaks_python)
 from .result_base import OneVariant, VariantCharts
 
 
@@ -282,7 +282,9 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
     if targets:
         options = precision_options(options, targets, cap)
-    plan = RunPlan(name or label, loaded, parse_bots(bots, loaded.players), games, seed, workers, rotate_seats,
+    seated = parse_bots(bots, loaded.players)
+    check_python_bots(seated, "run", cluster)
+    plan = RunPlan(name or label, loaded, seated, games, seed, workers, rotate_seats,
                    spec=rules, options=options, cluster=_cluster(cluster), targets=targets, cap=cap)
     check_metrics(targets, metric_kinds(plan), "of a run")
     plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: _checkpoint_units([plan]))

@@ -13,8 +13,8 @@ from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
-from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, command_line, load_rules,
-                     override_dict, rule_specs, speaks_python)
+from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, check_python_bots,
+                     command_line, load_rules, override_dict, rule_specs, speaks_python)
 from .result_base import _Charts, _frame_records
 
 
@@ -167,6 +167,7 @@ def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequenc
     check_count("--seed", seed, minimum=0, maximum=MAX_SEED)
     check_count("--workers", workers, maximum=1024)
     bot_list = parse_bot_list(bots)
+    check_python_bots(bot_list, "tournament")
     loaded = [load_rules(spec, overrides, players) for spec in specs]
     names = _unique_names([name for name, _ in loaded])
     options = ["--bots", ",".join(b.label for b in bot_list),

@@ -20,7 +20,7 @@ import typer
 
 from ..api import signals
 from ..game.errors import BadInput, RunFailure
-from . import bench, compare, decks, match, presets, resume, rules, run, session, show, sweep, tournament, trace
+from . import bench, compare, decks, design, match, presets, resume, rules, run, session, show, sweep, tournament, trace
 
 try:  # typer >= 0.16 vendors click as typer._click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
@@ -41,7 +41,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for command in (presets.presets, show.show, rules.rules, decks.decks, run.run, compare.compare, sweep.sweep, trace.trace,
+for command in (presets.presets, show.show, rules.rules, decks.decks, run.run, compare.compare, sweep.sweep, design.design, trace.trace,
                 match.match, tournament.tournament, resume.resume, bench.bench):
     app.command()(command)
 

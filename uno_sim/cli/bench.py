@@ -40,13 +40,11 @@ def bench(
     stdout().print(table)
     figures = plan.run_timings(cold=cold) if timings else []
     if figures:
-        extra = Table(title="kernel, start-up and compile", header_style="bold")
+        extra = Table(title="kernel, start-up, compile and the Python environments", header_style="bold")
         for col in ("figure", "value", "baseline", "target"):
             extra.add_column(col, justify="left" if col == "figure" else "right")
         for t in figures:
-            def fmt(x):
-                return "-" if x is None else (f"{x:,.0f} games/s" if t.unit == "games/s" else f"{x:.2f} s")
-            extra.add_row(t.name, fmt(t.value), fmt(t.baseline), fmt(t.target))
+            extra.add_row(t.name, t.text(t.value), t.text(t.baseline), t.text(t.target))
         stdout().print(extra)
     if write is not None:
         plan.write(rows, info, figures)

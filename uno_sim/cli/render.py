@@ -167,3 +167,13 @@ def print_tournament(t) -> None:
     r = t.result
     rate = f"{r.games / r.seconds:,.0f} games/s" if r.seconds > 0 else "? games/s"
     _line(console, f"{r.games:,} games in {r.seconds:.1f} s ({rate})")
+
+
+def print_design(design) -> None:
+    from ..output.race import rounds_table, standings_table
+    from ..output.tables import split_columns
+
+    console = stdout()
+    print_headline(console, design.headline)
+    for table in split_columns(standings_table(design, reasons=False)) + split_columns(rounds_table(design)):
+        print_table(console, table)

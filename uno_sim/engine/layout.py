@@ -10,6 +10,7 @@ The rule knobs and their indices live in uno_sim/game/knobs.py (`K`).
 from __future__ import annotations
 
 from ..game.bots import BOT_NAMES, BOT_PARAMS, OBJECTIVES, ROLLOUT_POLICIES
+from ..game.decks import MAX_FACES, N_COLORS
 from ..game.knobs import MAX_PLAYERS
 from ..game.packing import ONE, enum, fixed_point  # noqa: F401  (the engine reads them from here)
 
@@ -146,5 +147,45 @@ N_MATCH_COLS = MATCH_RECORD.size
 MAX_MATCH_ROUNDS = 10000  # a match still undecided after this many rounds ends with no winner
 M_TIE = -2  # M_WINNER / M_LOSER of a match whose sides tied: the tied sides are in the bit mask
 
+# ---------------------------------------------------------------- seats played from Python
+# A seat played by a Python policy (engine/bots/external.py, uno_sim/env/) answers the engine's
+# questions from a tape of actions; when the tape runs out the engine writes the question, the
+# legal actions and the observation below, and stops. docs/BOTS.md ("Your own bot in Python")
+# documents both for users.
+QUESTIONS = ("turn", "answer", "color", "roulette_color", "play_drawn", "challenge", "jump_in", "wild_swap",
+             "swap_card", "swap_target")
+QUESTION = enum("Question", QUESTIONS)  # codes 0..; the output block holds code + 1 (0: no question)
+
+# The fixed action space: one action per face (play it, answer with it, give it away), per
+# colour, per other seat (k seats after you in seat order), then "no" (draw, accept the
+# penalty, keep the drawn card, do not challenge / jump in / swap) and "yes".
+A_FACE = 0
+A_COLOR = MAX_FACES
+A_SEAT = A_COLOR + N_COLORS  # A_SEAT + k: the seat k places after you (k = 1 .. players - 1)
+A_NO = A_SEAT + MAX_PLAYERS
+A_YES = A_NO + 1
+N_ACTIONS = A_YES + 1
+
+# The observation (int64), what the asked seat may know; seats are relative: entry k of a
+# per-seat block is the seat k places after the observer in seat order (k = 0: itself).
+OBS = Blocks("observation")
+OB_QUESTION = OBS.block("question")  # QUESTION code
+OB_SEAT = OBS.block("seat")  # the observer's own seat
+OB_ARG = OBS.block("argument")  # play_drawn / jump_in: the face; challenge: k of the player challenged; else -1
+OB_PLAYERS = OBS.block("players")
+OB_TOP = OBS.block("top")  # face on top of the discard pile
+OB_COLOR = OBS.block("color")  # the colour in force
+OB_PENDING = OBS.block("pending")  # cards a pending penalty would make the victim draw
+OB_DIRECTION = OBS.block("direction")  # +1 in seat order, -1 against it
+OB_PILE = OBS.block("pile")  # cards in the draw pile
+OB_TURNS = OBS.block("turns")  # turns taken so far in the round
+OB_HAND = OBS.block("hand", MAX_FACES)  # + face: copies of that face in the observer's hand
+OB_SIZES = OBS.block("hand_sizes", MAX_PLAYERS)  # + k: cards in hand
+OB_PLACES = OBS.block("places", MAX_PLAYERS)  # + k: finishing place, 0 while in the round
+OB_VOIDS = OBS.block("voids", MAX_PLAYERS)  # + k: bit c set when seen to lack colour c (drew and passed)
+OB_DISCARD = OBS.block("discard", MAX_FACES)  # + face: copies in the discard pile (played since the last reshuffle)
+N_OBS = OBS.size
+
 RECORD.check()
 MATCH_RECORD.check()
+OBS.check()

@@ -43,6 +43,7 @@ from .state import (
     O_CAPACITY,
     O_DECK,
     O_DECK_END,
+    O_EXT_SEATS,
     O_DISC,
     O_HSIZE,
     O_PILE,
@@ -86,6 +87,7 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
         s[O_ASIDE + i] = g[O_ASIDE + i]
     s[O_CAPACITY] = N_GAME
     s[S_TRACING] = 0
+    s[O_EXT_SEATS] = 0  # a rollout plays every seat with compiled bots (no tape in the scratch game)
     seed_game(s, key, j)
     redeal(s, p, pool)
     for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale

@@ -69,6 +69,12 @@ O_F_COLOR, O_F_SLOT, O_F_NUMBER, O_F_DRAW, O_F_SKIP, O_F_REVERSE, O_F_RESTRICTED
 O_F_POINTS, O_F_COPIES, O_F_ROLE, O_F_LEAD, O_F_FLAGS = (O_FACE[n] for n in ("points", "copies", "role", "lead", "flags"))
 O_F_DISCARD_COLOR = O_FACE["discard_color"]
 O_DECK_END = GAME.size
+# ---- seats played from Python (engine/bots/external.py; all 0: none). The tape and the output
+# block live past the trace buffer, at absolute positions in g.
+O_EXT_SEATS = GAME.block("external_seats")  # bit p: seat p answers from the tape
+O_EXT_TAPE = GAME.block("tape_at")  # index in g of the tape of actions
+O_EXT_TAPE_LEN = GAME.block("tape_length")  # actions on the tape
+O_EXT_OUT = GAME.block("question_at")  # index in g of the output block: layout.N_ACTIONS mask entries, then the observation
 N_CONFIG = GAME.size
 
 # ---- generator state (xoshiro256**, 4 words)
@@ -112,6 +118,8 @@ S_PLAN_SEAT = GAME.block("plan_seat")  # the seat the plan is for
 S_NASIDE = GAME.block("aside_size")  # cards set aside by the mercy rule, waiting for the next reshuffle (O_ASIDE)
 S_KNOCKED = GAME.block("knocked")  # bit q for each seat q knocked out by the mercy rule (mercy_limit)
 S_COLOR_POS = GAME.block("color_pos")  # trace position of the colour of the play event being resolved, -1: none
+S_EXT_CURSOR = GAME.block("tape_cursor")  # next action to read from the tape
+S_EXT_STOPPED = GAME.block("tape_stopped")  # the tape ran out at a question: the round stopped there
 O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen not to hold: drew and passed (bots/search.py)
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space

@@ -146,6 +146,10 @@ class Bot:
 
     name: str
     params: dict[str, float | int | str] = field(default_factory=dict)
+    # `python:TARGET`: a Python policy (uno_sim/env/policies.py load_policy reads TARGET,
+    # MODULE:CALLABLE or path/file.py:CALLABLE); the engine seats it as `random` with the
+    # random bot's parameters for what it does not ask
+    python: str = ""
 
     @property
     def code(self) -> int:
@@ -158,6 +162,8 @@ class Bot:
     @property
     def label(self) -> str:
         """Name plus the parameters that differ from their defaults, in the spec syntax."""
+        if self.python:
+            return f"{PYTHON_PREFIX}{self.python}"
         extra = [
             f"{key}={PARAMS[key].text(value)}"
             for key, value in sorted(self.params.items())
@@ -169,8 +175,18 @@ class Bot:
         return self.label
 
 
+PYTHON_PREFIX = "python:"
+
+
 def parse_bot(text: str) -> Bot:
-    """One seat's entry: `name` or `name:param=value:param=value`."""
+    """One seat's entry: `name` or `name:param=value:param=value`, or `python:TARGET`."""
+    if text.strip().startswith(PYTHON_PREFIX):
+        target = text.strip()[len(PYTHON_PREFIX):]
+        module, sep, name = target.rpartition(":")
+        if not sep or not module or not name:
+            raise BotError(f"bad bot entry {text.strip()!r}: expected python:MODULE:CALLABLE or "
+                           "python:path/to/file.py:CALLABLE")
+        return Bot("random", {}, python=target)
     parts = [part.strip() for part in text.split(":")]
     name = parts[0]
     if not name:

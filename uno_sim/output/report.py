@@ -33,10 +33,13 @@ CAPTIONS = {
     "rounds_per_match": "How many rounds a match lasts.",
     "skill_index": "The skill index of each rule set (the best bot's win rate at a table of the worst, minus 1/n) "
                    "with its 95% interval; the bots compared are named on each bar.",
+    "race": "Each grid point's objective with its race interval at every round it played (the winner in colour); "
+            "a cross where a point broke a constraint, a circle where the leader beat it. Below: the points left "
+            "after each round.",
     "ratings": "Luce ratings of the bots under each rule set (log strength, mean 0), each with its 95% interval.",
 }
 
-TITLES = {"run": "run", "compare": "compare", "sweep": "sweep", "match": "match", "tournament": "tournament"}
+TITLES = {"run": "run", "compare": "compare", "sweep": "sweep", "match": "match", "tournament": "tournament", "design": "design"}
 
 
 def chart_heading(name: str) -> str:
@@ -82,6 +85,13 @@ def _sweep_setups(sweep) -> list[dict]:
              "changed": fixed + [f"{k} varied" for k in sweep.knobs]}]
 
 
+def _design_setups(design) -> list[dict]:
+    """The race's grid: what every point shares, the knobs varied, the games it took."""
+    return [{"name": design.label, "players": ", ".join(dict.fromkeys(str(p) for p in design.players)),
+             "bots": design.bots, "count": f"{design.games_used:,} games in the race (budget {design.budget:,})",
+             "seed": design.seed, "changed": [f"{k} varied" for k in design.knobs]}]
+
+
 def _tournament_setups(t) -> list[dict]:
     """Per rule set: the bots, the tables and games played."""
     r = t.result
@@ -123,7 +133,8 @@ def context(result) -> dict:
                "src": "data:image/png;base64," + base64.b64encode(result.chart_png(name)).decode("ascii")}
               for name in result.chart_names()]
     setups = (_sweep_setups(result) if result.kind == "sweep" else _tournament_setups(result)
-              if result.kind == "tournament" else _setups(result))
+              if result.kind == "tournament" else _design_setups(result) if result.kind == "design"
+              else _setups(result))
     return {
         "title": f"uno-sim {TITLES[result.kind]}: {names}",
         "lead": headline[0] if headline else "",

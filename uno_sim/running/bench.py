@@ -44,6 +44,12 @@ class TimingRow:
     def key(self) -> str:
         return self.name
 
+    def text(self, x: float | None) -> str:
+        """A value of this figure for a table: "-" when absent, seconds or a rate with its unit."""
+        if x is None:
+            return "-"
+        return f"{x:.2f} s" if self.unit == "s" else f"{x:,.0f} {self.unit}"
+
 
 @dataclass
 class BenchRow:
@@ -161,8 +167,125 @@ def run_timings(games: int, repeats: int, baseline_path: Path | None, cold: bool
         with tempfile.TemporaryDirectory() as cache:
             runs = command_seconds(small, 1, env={"NUMBA_CACHE_DIR": cache})
         rows.append(TimingRow("cold compile: run standard --games 1000", runs[0], "s", runs, 25.0))
+    rows += env_rates(repeats)
     for row in rows:
         row.baseline = baseline.get(row.key)
+    return rows
+
+
+# ---------------------------------------------------------------- the Python environments
+ENV_SECONDS = 3.0  # each timed stretch of the environments' games
+ENV_PLAYERS = 2  # RLCard's uno env seats two players
+
+
+def _per_second(play_game, seconds: float = ENV_SECONDS) -> tuple[float, float]:
+    """(games/s, decisions/s) of `play_game()` (which returns its decisions) over `seconds`."""
+    import time
+
+    play_game()  # warm
+    games = steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        steps += play_game()
+        games += 1
+    elapsed = time.perf_counter() - t0
+    return games / elapsed, steps / elapsed
+
+
+def _gym_game(seed: int):
+    from ..env import RandomBot, gym_env
+
+    env = gym_env("standard", ENV_PLAYERS, opponents="expert")
+    env.reset(seed=0)
+    policy = RandomBot(seed)
+
+    def play() -> int:
+        obs, info = env.reset()
+        steps, done = 0, False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
+            steps += 1
+            done = terminated or truncated
+        return steps
+    return play
+
+
+def _aec_game(seed: int):
+    from ..env import RandomBot, uno_env
+
+    env = uno_env("standard", ENV_PLAYERS)
+    env.reset(seed=0)
+    policy = RandomBot(seed)
+
+    def play() -> int:
+        env.reset()
+        steps = 0
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(policy(obs["observation"], obs["action_mask"]))
+            steps += 1
+        return steps
+    return play
+
+
+def _rlcard_game(seed: int):
+    import random
+
+    import rlcard
+
+    env = rlcard.make("uno", config={"seed": 0})
+    rng = random.Random(seed)
+
+    def play() -> int:
+        state, _ = env.reset()
+        steps = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        return steps
+    return play
+
+
+def env_rates(repeats: int) -> list[TimingRow]:
+    """Games and decisions per second of uno_sim.env's environments (standard, 2 players, the
+    Python seats played by uno_sim.env.RandomBot, the random bot's choices) beside RLCard's
+    `uno` environment (uniform over its legal actions, which offer drawing only when no card
+    can be played, as the random bot draws) in the same run:
+    the Gymnasium environment against compiled `expert` opponents, the PettingZoo AEC
+    environment with every seat Python. Rows are left out when pettingzoo / gymnasium (the `rl`
+    extra) or rlcard (installed only for this comparison) is missing; the targets (the AEC
+    environment at least 2x RLCard's decisions per second, the Gymnasium environment at least
+    5x its games per second) need RLCard's row."""
+    import importlib.util
+
+    def median(maker) -> tuple[float, float, list, list]:
+        runs = [_per_second(maker(r)) for r in range(repeats)]
+        games, steps = [g for g, _ in runs], [s for _, s in runs]
+        return statistics.median(games), statistics.median(steps), games, steps
+
+    have = {name: importlib.util.find_spec(name) is not None for name in ("gymnasium", "pettingzoo", "rlcard")}
+    rows: list[TimingRow] = []
+    rl = None
+    if have["rlcard"]:
+        rl = median(_rlcard_game)
+        rows.append(TimingRow(f"RLCard uno env, {ENV_PLAYERS}p, random legal actions: games", rl[0], "games/s", rl[2]))
+        rows.append(TimingRow(f"RLCard uno env, {ENV_PLAYERS}p, random legal actions: decisions", rl[1], "steps/s",
+                              rl[3]))
+    if have["gymnasium"]:
+        gym = median(_gym_game)
+        rows.append(TimingRow(f"gym_env standard {ENV_PLAYERS}p vs expert, random bot: games", gym[0],
+                              "games/s", gym[2], 5 * rl[0] if rl else None))
+        rows.append(TimingRow(f"gym_env standard {ENV_PLAYERS}p vs expert, random bot: decisions", gym[1],
+                              "steps/s", gym[3]))
+    if have["gymnasium"] and have["pettingzoo"]:
+        aec = median(_aec_game)
+        rows.append(TimingRow(f"uno_env (AEC) standard {ENV_PLAYERS}p, random bot: games", aec[0],
+                              "games/s", aec[2]))
+        rows.append(TimingRow(f"uno_env (AEC) standard {ENV_PLAYERS}p, random bot: decisions", aec[1],
+                              "steps/s", aec[3], 2 * rl[1] if rl else None))
     return rows
 
 
@@ -210,9 +333,7 @@ def markdown(rows: list[BenchRow], info: dict, repeats: int, timings: list[Timin
     if timings:
         lines += ["", "| figure | value (median) | baseline | target |", "|---|---:|---:|---:|"]
         for t in timings:
-            def fmt(x):
-                return "-" if x is None else (f"{x:,.0f} games/s" if t.unit == "games/s" else f"{x:.2f} s")
-            lines.append(f"| {t.name} | {fmt(t.value)} | {fmt(t.baseline)} | {fmt(t.target)} |")
+            lines.append(f"| {t.name} | {t.text(t.value)} | {t.text(t.baseline)} | {t.text(t.target)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -164,7 +164,8 @@ def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chu
         "kind": kind,
         "rules": {k: v for k, v in rules.as_dict().items()},
         **deck,
-        "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} for b in bots],
+        "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} | ({"python": b.python} if b.python else {})
+                 for b in bots],
         "seed": int(seed),
         kind: int(total),
         "rotate_seats": bool(rotate),

@@ -110,6 +110,7 @@ class GameWork:
     players: int
     teams: int
     deck: Deck = CLASSIC  # the deck played (Rules.cards)
+    python: tuple = ()  # with a `python:...` bot slot: (rules, bots), the games played by env/games.py
 
     what = "games"
     cap = 65536  # rows held at once: 65,536 games x 38 columns x 8 bytes = 20 MB
@@ -117,10 +118,21 @@ class GameWork:
     fixed_max = 262144
 
     def start(self, first: int, n: int, threads: int, stop=None):
+        if self.python:
+            return _PythonChunk(self, first, n, stop)
         from ..engine.batch import start_chunk
 
         return start_chunk(self.packed, self.codes, self.params, self.key, first, n, rotate=self.rotate,
                            workers=threads, stop=stop, deck=self.deck)
+
+    def python_games(self):
+        """The tables with Python seats (env/games.py), made once: the policies load once a run."""
+        from ..env.games import PythonGames
+
+        if getattr(self, "_games", None) is None:
+            rules, bots = self.python
+            self._games = PythonGames(rules, bots, self.key, self.rotate)
+        return self._games
 
     def empty(self) -> stats.Aggregate:
         return stats.Aggregate(players=self.players, teams=self.teams, rotate=self.rotate)
@@ -131,12 +143,36 @@ class GameWork:
         return agg
 
 
+class _PythonChunk:
+    """A chunk of games with Python seats, played in this thread as it starts (a Python policy
+    holds the interpreter, so worker threads would not help); `job` looks like the engine's
+    chunk jobs (engine/threads.py: finished futures), so the scheduler treats both alike."""
+
+    def __init__(self, work: GameWork, first: int, n: int, stop) -> None:
+        from concurrent.futures import Future
+
+        from ..engine.threads import Job
+
+        self.rows = work.python_games().records(first, n, stop)
+        done: Future = Future()
+        done.set_result(None)
+        self.job = Job([done])
+
+    def result(self) -> np.ndarray:
+        return self.rows
+
+
+def python_part(rules: Rules, bots: list[Bot]) -> tuple:
+    """GameWork.python for these bots: (rules, bots) when a slot is `python:...`, else ()."""
+    return (rules, tuple(bots)) if any(b.python for b in bots) else ()
+
+
 def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = False) -> GameWork:
     from ..engine.keys import run_key
 
     codes, params = pack_bots(bots)
     return GameWork(rules.pack(), codes, params, run_key(seed), bool(rotate_seats), rules.players, rules.teams,
-                    rules.cards)
+                    rules.cards, python_part(rules, bots))
 
 
 class GameRun:

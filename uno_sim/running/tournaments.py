@@ -56,7 +56,7 @@ def table_design(bots: int, players: int) -> tuple[list[tuple[int, ...]], str]:
 def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int, ...]], deals: int, key: int,
                 workers: int, progress: Progress = SILENT) -> PresetGames:
     """Play every table of one rule set on the common deals 0..deals-1 with rotated seats."""
-    from .games import GameWork
+    from .games import GameWork, python_part
 
     n = rules.players
     games = deals * n
@@ -66,8 +66,9 @@ def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int
     began = time.perf_counter()
     units = []
     for t, table in enumerate(tables):
-        codes, params = pack_bots([bots[b] for b in table])
-        work = GameWork(packed, codes, params, key, True, n, rules.teams, rules.cards)
+        seated = [bots[b] for b in table]
+        codes, params = pack_bots(seated)
+        work = GameWork(packed, codes, params, key, True, n, rules.teams, rules.cards, python_part(rules, seated))
         out = winners[t]
 
         def consume(first: int, count: int, partial, records, out=out) -> None:

@@ -151,6 +151,13 @@ def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int 
         if buf is not None:
             break
         size *= 4  # the game is replayed from its seed with a larger buffer
+    return _game_events(rules, [b.label for b in bots], game, deck, rec, buf)
+
+
+def _game_events(rules: Rules, labels: Sequence[str], game: int, deck: Deck, rec: np.ndarray,
+                 buf: np.ndarray) -> tuple[list[dict], dict]:
+    """A traced game's events (the deal event with the rules and seats, the end event from the
+    record) and its per-game record."""
     record = record_dict(rec, rules.players, game)
     events = list(decode_events(buf, len(buf), rules.players, deck.faces(rules.zero_points).texts))
     deal = events[0]
@@ -160,7 +167,7 @@ def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int 
         "players": rules.players,
         "dealer": deal["dealer"],
         "rules": rules.as_dict(),
-        "bots": [b.label for b in bots],
+        "bots": list(labels),
         "hands": deal["hands"],
         "pile": deal["pile"],
     }
@@ -168,6 +175,21 @@ def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int 
         events[0]["deck"] = deck.as_list(rules.zero_points)
     events.append(end_event(record, rules.players))
     return events, record
+
+
+def trace_table(table, python_label: str = "python") -> list[dict]:
+    """Events of the game a uno_sim.env.Table has just finished, seats played from Python
+    labelled `python_label` ("random" for a seat that plays as the random bot, so that a
+    checker may hold it to that bot's choices)."""
+    size = _INITIAL_BUFFER
+    while True:
+        rec, buf = table.trace_buffer(size)
+        if buf is not None:
+            break
+        size *= 4
+    labels = [python_label if q in table.python_seats else b.label for q, b in enumerate(table.bots)]
+    events, _ = _game_events(table.rules, labels, int(table.game), table.rules.cards, rec, buf)
+    return events
 
 
 def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:

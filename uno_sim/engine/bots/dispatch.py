@@ -1,6 +1,7 @@
 """Bot decisions, dispatched on the bot code of the seat (g[O_BOTS + seat]): what play.py asks.
 
-Each question goes, in this order, to a `search` bot's planned move (planned.py, set by the
+Each question goes, in this order, to a seat played from Python (external.py: its tape of
+actions), to a `search` bot's planned move (planned.py, set by the
 search before its turn, for the move that starts the turn), to the strategy bots
 (strategy.py: `greedy`, `expert`, `bluffer`, and every other decision of `search`), or to
 the `random` bot (uniform.py). Decisions draw from the game's own generator and never change
@@ -14,6 +15,7 @@ from ..access import param
 from ..rng import chance
 from ..sigs import B, G, I
 from ..state import O_BOTS
+from . import external
 from . import planned
 from . import strategy
 from . import uniform
@@ -41,6 +43,8 @@ def strategic(g, p):
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
+    if external.plays(g, p):
+        return external.choose_turn_card(g, p, color, top)
     if planned.has_move(g, p):  # a search bot's move (search_rounds.plan_move)
         return planned.take_move(g)
     if strategic(g, p):
@@ -51,6 +55,8 @@ def choose_turn_card(g, p, color, top):
 @njit(cache=True)
 def choose_answer(g, p, color, top, pkind):
     """Face answering a pending penalty, or -1 to accept it."""
+    if external.plays(g, p):
+        return external.choose_answer(g, p, color, top, pkind)
     if planned.has_move(g, p):
         return planned.take_move(g)
     if strategic(g, p):
@@ -60,6 +66,8 @@ def choose_answer(g, p, color, top, pkind):
 
 @njit(cache=True)
 def choose_color(g, p):
+    if external.plays(g, p):
+        return external.choose_color(g, p)
     if planned.has_color(g, p):
         return planned.take_color(g)
     if strategic(g, p):
@@ -71,6 +79,8 @@ def choose_color(g, p):
 def roulette_color(g, p):
     """The colour p names as the victim of a roulette card (the random bot: uniform; the
     strategy bots: the colour they hold most, so the cards turned up are ones they can use)."""
+    if external.plays(g, p):
+        return external.roulette_color(g, p)
     if strategic(g, p):
         return strategy.choose_color(g, p)
     return uniform.choose_color(g, p)
@@ -78,6 +88,8 @@ def roulette_color(g, p):
 
 @njit(cache=True)
 def plays_drawn_card(g, p, f):
+    if external.plays(g, p):
+        return external.plays_drawn_card(g, p, f)
     if strategic(g, p):
         return strategy.plays_drawn_card(g, p, f)
     return uniform.plays_drawn_card(g, p, f)
@@ -85,6 +97,8 @@ def plays_drawn_card(g, p, f):
 
 @njit(cache=True)
 def wants_challenge(g, p, target):
+    if external.plays(g, p):
+        return external.wants_challenge(g, p, target)
     if strategic(g, p):
         return strategy.wants_challenge(g, p, target)
     return uniform.wants_challenge(g, p, target)
@@ -100,6 +114,8 @@ def forgets_uno(g, p):
 def wants_jump(g, p, f, idents, sums):
     """Seat p holds a jump move after face f was played: `idents` identical-card moves, and a
     sum set when `sums`. Does it want to move?"""
+    if external.plays(g, p):
+        return external.wants_jump(g, p, f)
     if strategic(g, p):
         return strategy.wants_jump(g, p, f, idents, sums)
     return uniform.wants_jump(g, p, f, idents, sums)
@@ -119,6 +135,8 @@ def jump_move(g, p, f, idents, sums):
 def wants_wild_swap(g, p):
     """After playing a Wild that was not its last card (wild_swap): swap cards instead of
     naming a colour?"""
+    if external.plays(g, p):
+        return external.wants_wild_swap(g, p)
     if strategic(g, p):
         return strategy.wants_wild_swap(g, p)
     return uniform.wants_wild_swap(g, p)
@@ -128,6 +146,8 @@ def wants_wild_swap(g, p):
 def wild_swap_card(g, p):
     """The next card p gives away in a Wild swap (the engine takes it out of p's hand before
     asking for the next)."""
+    if external.plays(g, p):
+        return external.wild_swap_card(g, p)
     if strategic(g, p):
         return strategy.worst_card(g, p)
     return uniform.wild_swap_card(g, p)
@@ -136,6 +156,8 @@ def wild_swap_card(g, p):
 @njit(cache=True)
 def choose_swap_target(g, p):
     """The player p swaps hands with."""
+    if external.plays(g, p):
+        return external.choose_swap_target(g, p)
     if strategic(g, p):
         return strategy.swap_target(g, p)
     return uniform.choose_swap_target(g, p)

@@ -83,6 +83,7 @@ SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least th
 NO_CHOICE = 1 << 40
 
 # expert turn tiers, lowest played first (docs/BOTS.md)
+T_KNOCKOUT = -1  # mercy rule: a draw card that takes its victim to the limit
 T_LAST_ACTION = 0  # number_finish, two cards: the non-number goes first
 T_ATTACK_D2 = 1  # the next player is an opponent close to going out
 T_ATTACK_W4 = 2
@@ -379,6 +380,7 @@ def best_turn_card(g, p, color, top):
     set_in_force = g[S_SET_COLORS] != 0
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
+    mercy = g[K.mercy_limit] > 0
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)
@@ -406,6 +408,8 @@ def best_turn_card(g, p, color, top):
             score = score_of(g, tier_of(g, f, danger > 0, last, reverses, gain, kept_d2), f, keep)
             if skip_of(g, f) == 2 or discards_color(g, f):
                 score = other_deck_score(g, p, f, keep, score)
+            if mercy and knocks_out(g, p, f):
+                score = T_KNOCKOUT * 10000 - 100 * keep
         else:
             score = greedy_score(g, p, f, keep)
             if discards_color(g, f):  # the points it sheds with it
@@ -414,6 +418,17 @@ def best_turn_card(g, p, color, top):
             best = f
             best_score = score
     return best
+
+
+@njit(cache=True)
+def knocks_out(g, p, f):
+    """Under the mercy rule: the draw of face f, played by p, takes its victim (the next player
+    after any reverse of the card) to mercy_limit cards or more, unless the victim answers."""
+    d = draw_of(g, f)
+    if d == 0:
+        return False
+    q = step(g, p, -1 if reverses(g, f) and g[S_NACTIVE] > 2 else 1)
+    return q != p and opponents(g, p, q) and hsize(g, q) + d >= g[K.mercy_limit]
 
 
 @njit(cache=True)

@@ -1,0 +1,230 @@
+"""Seats played from Python (uno_sim/env/): answers read from a tape of actions.
+
+A seat whose bit is set in g[O_EXT_SEATS] answers each question the engine asks from the tape
+(g[O_EXT_TAPE], g[O_EXT_TAPE_LEN] actions, read in order from g[S_EXT_CURSOR]). When the tape
+runs out at a question, the seat writes the question, the mask of legal actions and its
+observation into the output block (g[O_EXT_OUT]: layout.N_ACTIONS mask entries, then
+layout.N_OBS observation entries), sets S_EXT_STOPPED and ends the round there; the answer it
+returns meanwhile is a harmless legal one (draw, accept, no, colour 0, a held card, the next
+player). Python appends the chosen action and plays the game again from its deal with the
+longer tape: the same key, game index and tape give the same game, because a seat playing
+from the tape never draws from the game's generator for its questions.
+
+What the seat is not asked it plays as the `random` bot it is seated as (its bot code stays
+`random`): whether it forgets to call UNO (with its forget_uno, 0 by default), which of
+several jump-in moves it makes once it jumps in (uniform; only sum jump-ins have several), and
+no extra cards in a multi-play (the random bot plays none). Those draws are the random bot's
+own, so the replay stays exact.
+"""
+
+from ..jit import njit
+
+from ...game.knobs import K
+from .. import layout as L
+from ..access import hand, n_faces
+from ..rules_check import legal_answer, legal_turn_card
+from ..state import (
+    O_DISC,
+    O_EXT_OUT,
+    O_EXT_SEATS,
+    O_EXT_TAPE,
+    O_EXT_TAPE_LEN,
+    O_HSIZE,
+    O_PLACE,
+    O_REC,
+    O_VOIDS,
+    PKIND_BY_VALUE,
+    S_COLOR,
+    S_DIR,
+    S_ENDED,
+    S_EXT_CURSOR,
+    S_EXT_STOPPED,
+    S_NDISC,
+    S_NPILE,
+    S_PENDING,
+    S_PLAYERS,
+)
+
+Q = L.QUESTION
+
+
+@njit(cache=True, inline="always")
+def plays(g, p):
+    """Seat p answers from the tape."""
+    return (g[O_EXT_SEATS] >> p) & 1 != 0
+
+
+@njit(cache=True)
+def legal_card(g, p, f, color, top, pkind):
+    """Can p put down face f now: on a turn (pkind 0), or answering a pending penalty whose
+    last draw card has role pkind? The `random` bot's choices, in the same terms."""
+    if g[hand(p) + f] == 0:
+        return False
+    if pkind == 0:
+        return legal_turn_card(g, p, f, color, top, False)
+    if g[K.stack_by_value]:
+        return legal_answer(g, p, f, 0, f, PKIND_BY_VALUE)
+    return legal_answer(g, p, f, color, top, pkind)
+
+
+@njit(cache=True)
+def write_mask(g, p, question, color, top, pkind):
+    """The legal actions of `question` as 0/1 at g[O_EXT_OUT + action]."""
+    out = g[O_EXT_OUT]
+    for a in range(L.N_ACTIONS):
+        g[out + a] = 0
+    n = g[S_PLAYERS]
+    if question == Q.turn or question == Q.answer:
+        legal = 0
+        for f in range(n_faces(g)):
+            if legal_card(g, p, f, color, top, pkind):
+                g[out + L.A_FACE + f] = 1
+                legal += 1
+        # accept the penalty; draw when no card may go down, or by choice under voluntary_draw
+        if question == Q.answer or legal == 0 or g[K.voluntary_draw] != 0:
+            g[out + L.A_NO] = 1
+    elif question == Q.color or question == Q.roulette_color:
+        for c in range(4):
+            g[out + L.A_COLOR + c] = 1
+    elif question == Q.swap_card:
+        h = hand(p)
+        for f in range(n_faces(g)):
+            if g[h + f] > 0:
+                g[out + L.A_FACE + f] = 1
+    elif question == Q.swap_target:
+        for k in range(1, n):
+            q = p + k if p + k < n else p + k - n
+            if g[O_PLACE + q] == 0:
+                g[out + L.A_SEAT + k] = 1
+    else:  # play_drawn, challenge, jump_in, wild_swap
+        g[out + L.A_NO] = 1
+        g[out + L.A_YES] = 1
+
+
+@njit(cache=True)
+def write_observation(g, p, question, arg):
+    """What seat p may know, at g[O_EXT_OUT + N_ACTIONS + layout.OB_*] (layout.OBS)."""
+    o = g[O_EXT_OUT] + L.N_ACTIONS
+    n = g[S_PLAYERS]
+    nd = g[S_NDISC]
+    g[o + L.OB_QUESTION] = question
+    g[o + L.OB_SEAT] = p
+    g[o + L.OB_ARG] = arg
+    g[o + L.OB_PLAYERS] = n
+    g[o + L.OB_TOP] = g[O_DISC + nd - 1] if nd > 0 else -1
+    g[o + L.OB_COLOR] = g[S_COLOR]
+    g[o + L.OB_PENDING] = g[S_PENDING]
+    g[o + L.OB_DIRECTION] = g[S_DIR]
+    g[o + L.OB_PILE] = g[S_NPILE]
+    g[o + L.OB_TURNS] = g[O_REC + L.COL_TURNS]
+    h = hand(p)
+    for f in range(L.MAX_FACES):
+        g[o + L.OB_HAND + f] = g[h + f]
+        g[o + L.OB_DISCARD + f] = 0
+    for i in range(nd):
+        g[o + L.OB_DISCARD + g[O_DISC + i]] += 1
+    for k in range(L.MAX_PLAYERS):
+        if k < n:
+            q = p + k if p + k < n else p + k - n
+            g[o + L.OB_SIZES + k] = g[O_HSIZE + q]
+            g[o + L.OB_PLACES + k] = g[O_PLACE + q]
+            g[o + L.OB_VOIDS + k] = g[O_VOIDS + q]
+        else:
+            g[o + L.OB_SIZES + k] = 0
+            g[o + L.OB_PLACES + k] = 0
+            g[o + L.OB_VOIDS + k] = 0
+
+
+@njit(cache=True)
+def answer(g, p, question, arg, color, top, pkind):
+    """The next action on the tape; when it has run out, the question is written out, the
+    round stops and -1 comes back (as it does for every question after the stop)."""
+    if g[S_EXT_STOPPED]:
+        return -1
+    c = g[S_EXT_CURSOR]
+    if c < g[O_EXT_TAPE_LEN]:
+        g[S_EXT_CURSOR] = c + 1
+        return g[g[O_EXT_TAPE] + c]
+    write_mask(g, p, question, color, top, pkind)
+    write_observation(g, p, question, arg)
+    g[S_EXT_STOPPED] = 1
+    g[S_ENDED] = 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _relative(g, p, q):
+    """q as the number of seats after p in seat order."""
+    k = q - p
+    return k if k >= 0 else k + g[S_PLAYERS]
+
+
+@njit(cache=True)
+def choose_turn_card(g, p, color, top):
+    a = answer(g, p, Q.turn, -1, color, top, 0)
+    return a if 0 <= a < L.A_COLOR else -1
+
+
+@njit(cache=True)
+def choose_answer(g, p, color, top, pkind):
+    a = answer(g, p, Q.answer, -1, color, top, pkind)
+    return a if 0 <= a < L.A_COLOR else -1
+
+
+@njit(cache=True)
+def choose_color(g, p):
+    a = answer(g, p, Q.color, -1, 0, 0, 0)
+    return a - L.A_COLOR if a >= L.A_COLOR else 0
+
+
+@njit(cache=True)
+def roulette_color(g, p):
+    a = answer(g, p, Q.roulette_color, -1, 0, 0, 0)
+    return a - L.A_COLOR if a >= L.A_COLOR else 0
+
+
+@njit(cache=True)
+def plays_drawn_card(g, p, f):
+    return answer(g, p, Q.play_drawn, f, 0, 0, 0) == L.A_YES
+
+
+@njit(cache=True)
+def wants_challenge(g, p, target):
+    return answer(g, p, Q.challenge, _relative(g, p, target), 0, 0, 0) == L.A_YES
+
+
+@njit(cache=True)
+def wants_jump(g, p, f):
+    return answer(g, p, Q.jump_in, f, 0, 0, 0) == L.A_YES
+
+
+@njit(cache=True)
+def wants_wild_swap(g, p):
+    return answer(g, p, Q.wild_swap, -1, 0, 0, 0) == L.A_YES
+
+
+@njit(cache=True)
+def wild_swap_card(g, p):
+    a = answer(g, p, Q.swap_card, -1, 0, 0, 0)
+    if a >= 0:
+        return a
+    h = hand(p)  # stopped: any held card keeps the hand whole until the round is dropped
+    for f in range(n_faces(g)):
+        if g[h + f] > 0:
+            return f
+    return 0
+
+
+@njit(cache=True)
+def choose_swap_target(g, p):
+    a = answer(g, p, Q.swap_target, -1, 0, 0, 0)
+    n = g[S_PLAYERS]
+    if a >= 0:
+        q = p + a - L.A_SEAT
+        return q if q < n else q - n
+    for k in range(1, n):  # stopped: the next player still in the round
+        q = p + k if p + k < n else p + k - n
+        if g[O_PLACE + q] == 0:
+            return q
+    return p
+

@@ -1,0 +1,46 @@
+"""What the environments share: the rewards of a finished game, the observation's bounds,
+the observation as named fields."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import layout as L
+from ..game.errors import BadInput
+
+REWARDS = ("win", "points")
+OBS_LOW = -1
+OBS_HIGH = 2**31 - 1
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise BadInput(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
+    return reward
+
+
+def rewards(record: dict, players: int, reward: str) -> list[float]:
+    """Each seat's reward for a finished game. `win`: 1 for the winner, -1 for every other seat
+    (0 for all when nobody won). `points`: the winner's points (winner_points) for the winner,
+    minus the points left in its hand for every other seat (0 for all when nobody won)."""
+    winner = record["winner"]
+    if winner < 0:
+        return [0.0] * players
+    if reward == "win":
+        return [1.0 if q == winner else -1.0 for q in range(players)]
+    return [float(record["winner_points"]) if q == winner else -float(record[f"points_{q}"]) for q in range(players)]
+
+
+def describe(observation: np.ndarray) -> dict:
+    """The observation as named fields (for reading and printing, not for a training loop):
+    per-seat lists start with the observer and go round in seat order."""
+    o = np.asarray(observation)
+    n = int(o[L.OB_PLAYERS])
+    out = {name: int(o[offset]) for name, offset, size in L.OBS.blocks if size == 1}
+    out["question"] = L.QUESTIONS[out["question"]]
+    out["hand"] = {int(f): int(o[L.OB_HAND + f]) for f in np.flatnonzero(o[L.OB_HAND : L.OB_HAND + L.MAX_FACES])}
+    out["discard"] = {int(f): int(o[L.OB_DISCARD + f])
+                      for f in np.flatnonzero(o[L.OB_DISCARD : L.OB_DISCARD + L.MAX_FACES])}
+    for name, offset in (("hand_sizes", L.OB_SIZES), ("places", L.OB_PLACES), ("voids", L.OB_VOIDS)):
+        out[name] = [int(v) for v in o[offset : offset + n]]
+    return out

@@ -1,0 +1,206 @@
+"""The stepping core: one game at a time, some seats played from Python, one compiled call a step.
+
+A `Table` holds the game array of one rule set with its seats (compiled bots, and the seats
+played from Python), a run key and a tape of the actions the Python seats chose so far. Each
+step appends the chosen action and plays the game again from its deal up to the next question
+of a Python seat (engine/stepping.py); the engine writes that question, the mask of legal
+actions and the observation into the array, so a step creates no Python objects per card.
+docs/BOTS.md ("Your own bot in Python") documents the actions and the observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from ..engine import layout as L
+from ..engine.keys import run_key
+from ..engine.state import (
+    N_CONFIG,
+    N_GAME,
+    O_CAPACITY,
+    O_EXT_OUT,
+    O_EXT_SEATS,
+    O_EXT_TAPE,
+    O_EXT_TAPE_LEN,
+    O_REC,
+    make_config,
+)
+from ..game import presets
+from ..game.bots import Bot, pack_bots, parse_bots
+from ..game.errors import BadInput
+from ..game.rules import Rules
+
+QUESTIONS = L.QUESTIONS
+N_ACTIONS = L.N_ACTIONS
+N_OBS = L.N_OBS
+
+
+def load_rules(rules: str | Rules, players: int | None = None, overrides: dict | None = None) -> Rules:
+    """A rule set from a preset name, a rule file's path or a Rules value, with overrides."""
+    if isinstance(rules, Rules):
+        values = dict(overrides or {})
+        if players is not None:
+            values["players"] = players
+        return rules.with_overrides(values) if values else rules
+    return presets.load(str(rules), dict(overrides or {}), players)
+
+
+def seat_bots(rules: Rules, bots: str | Sequence[str] | None, python_seats: Iterable[int]) -> tuple[list[Bot], int]:
+    """The bots of every seat (a Python seat sits as `random`, whose parameters it keeps for
+    what it is not asked) and the bit mask of the Python seats. `bots` names the bots of the
+    other seats: one spec for all of them, or one per seat (a Python seat's entry is ignored)."""
+    n = rules.players
+    seats = sorted(set(int(s) for s in python_seats))
+    if not seats:
+        raise BadInput("no seat is played from Python (give python_seats)")
+    bad = [s for s in seats if not 0 <= s < n]
+    if bad:
+        raise BadInput(f"python seat {bad[0]} is not a seat of a {n}-player table (seats 0 to {n - 1})")
+    if bots is None or isinstance(bots, str):
+        spec = bots
+    else:
+        spec = ",".join(bots)
+    listed = parse_bots(spec, n)
+    table = [Bot("random") if s in seats else listed[s] for s in range(n)]
+    if any(b.python for b in table):
+        raise BadInput("a python: bot takes its seat here through python_seats (the compiled seats name compiled bots)")
+    if any(b.name == "search" for b in table):
+        raise BadInput("the search bot cannot sit at a table with Python seats (its rollouts replay the game)")
+    return table, sum(1 << s for s in seats)
+
+
+class Table:
+    """One game at a time: compiled bots in some seats, Python in the others.
+
+    `reset(game)` deals game number `game` of the run (the same deal as game `game` of
+    `uno-sim run` with this seed) and plays to the first question of a Python seat;
+    `step(action)` answers it and plays to the next one. While the game runs, `seat`,
+    `question`, `mask` (legal actions, bool[N_ACTIONS]) and `observation` (int64[N_OBS]) describe
+    the question; once `done`, `record` is the per-game record (winner, points, ...)."""
+
+    def __init__(self, rules: str | Rules = "standard", players: int | None = None,
+                 bots: str | Sequence[str] | None = None, python_seats: Iterable[int] | None = None,
+                 seed: int = 0, overrides: dict | None = None) -> None:
+        self.rules = load_rules(rules, players, overrides)
+        self.players = self.rules.players
+        seats = range(self.players) if python_seats is None else python_seats
+        self.bots, self.python_mask = seat_bots(self.rules, bots, seats)
+        self.python_seats = tuple(s for s in range(self.players) if self.python_mask >> s & 1)
+        codes, params = pack_bots(self.bots)
+        self._config = make_config(self.rules.pack(), codes, params, self.rules.cards)
+        self._config[O_EXT_SEATS] = self.python_mask
+        from ..engine.stepping import play_to_question  # numba loads (or compiles) the engine here
+
+        self._kernel = play_to_question
+        self.seed = seed
+        self.key = np.uint64(run_key(seed))
+        self.game = 0
+        self.length = 0  # actions on the tape
+        self.done = True
+        self._use(self._array(256, 0))
+
+    def _array(self, tape: int, trace: int) -> np.ndarray:
+        """A game array: the game, a trace buffer of `trace` entries, the output block, a tape."""
+        g = np.zeros(N_GAME + trace + N_ACTIONS + N_OBS + tape, dtype=np.int64)
+        g[:N_CONFIG] = self._config
+        out = N_GAME + trace
+        g[O_CAPACITY] = out
+        g[O_EXT_OUT] = out
+        g[O_EXT_TAPE] = out + N_ACTIONS + N_OBS
+        return g
+
+    def _use(self, g: np.ndarray) -> None:
+        """Play in g from now on (the views of its output block follow)."""
+        out = int(g[O_EXT_OUT])
+        self._g = g
+        self._tape_at = int(g[O_EXT_TAPE])
+        self._mask = g[out : out + N_ACTIONS]
+        self._obs = g[out + N_ACTIONS : out + N_ACTIONS + N_OBS]
+
+    @property
+    def tape(self) -> np.ndarray:
+        """The actions the Python seats chose so far in this game, in order."""
+        return self._g[self._tape_at : self._tape_at + self.length]
+
+    def reset(self, game: int = 0) -> None:
+        if game < 0:
+            raise BadInput(f"game must not be negative (got {game})")
+        self.game = np.int64(game)
+        self.length = 0
+        self._play()
+
+    def step(self, action: int) -> None:
+        if self.done:
+            raise BadInput("the game is over: reset() deals the next one")
+        action = int(action)
+        if not (0 <= action < N_ACTIONS and self._mask[action]):
+            raise BadInput(f"action {action} is not legal now (question {self.question!r}; legal: "
+                           f"{np.flatnonzero(self._mask).tolist()})")
+        g = self._g
+        if self._tape_at + self.length == len(g):  # a full tape: twice the room
+            bigger = self._array(2 * self.length, 0)
+            start = int(bigger[O_EXT_TAPE])
+            bigger[start : start + self.length] = self.tape
+            self._use(bigger)
+            g = bigger
+        g[self._tape_at + self.length] = action
+        self.length += 1
+        self._play()
+
+    def _play(self) -> None:
+        self._g[O_EXT_TAPE_LEN] = self.length
+        self.done = not self._kernel(self._g, self.key, self.game, 0)[0]
+
+    # ------------------------------------------------------------ the question
+    @property
+    def mask(self) -> np.ndarray:
+        """Legal actions of the question (bool[N_ACTIONS]; all False once done)."""
+        if self.done:
+            return np.zeros(N_ACTIONS, dtype=bool)
+        return self._mask != 0
+
+    @property
+    def observation(self) -> np.ndarray:
+        """What the asked seat may know (int64[N_OBS], layout in docs/BOTS.md; a copy)."""
+        return self._obs.copy()
+
+    @property
+    def seat(self) -> int:
+        return int(self._obs[L.OB_SEAT])
+
+    @property
+    def question(self) -> str:
+        return QUESTIONS[int(self._obs[L.OB_QUESTION])]
+
+    # ------------------------------------------------------------ the result
+    @property
+    def record(self) -> dict[str, int]:
+        """The finished game's record: winner (-1: none), reason, turns, points_<seat>, ..."""
+        if not self.done:
+            raise BadInput("the game is still being played")
+        row = self._g[O_REC : O_REC + L.N_COLS]
+        out = {}
+        for name, offset in L.RECORD_COLUMN.items():
+            if name in ("points", "cards"):
+                for q in range(self.players):
+                    out[f"{name}_{q}"] = int(row[offset + q])
+            else:
+                out[name] = int(row[offset])
+        out["reason"] = L.REASONS[out["reason"]]
+        return out
+
+    def trace_buffer(self, capacity: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """The finished game played again with tracing on: (record row, event buffer), the
+        buffer None when `capacity` entries were too few (running/trace.py decodes it)."""
+        if not self.done:
+            raise BadInput("the game is still being played")
+        g = self._array(max(self.length, 1), capacity)
+        start = int(g[O_EXT_TAPE])
+        g[start : start + self.length] = self.tape
+        g[O_EXT_TAPE_LEN] = self.length
+        stopped, end, overflow = self._kernel(g, self.key, self.game, 1)
+        assert not stopped, "the tape answers every question of its own game"
+        record = g[O_REC : O_REC + L.N_COLS].copy()
+        return record, (None if overflow else g[N_GAME:end].copy())
