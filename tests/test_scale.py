@@ -558,39 +558,40 @@ def test_checkpoint_of_other_parameters_or_engine_is_refused(capsys, tmp_path):
 
 def test_skill_games_are_kept_in_the_checkpoint_and_resume_to_the_same_bytes(capsys, tmp_path, monkeypatch):
     """compare --skill --checkpoint: the skill games are units of the checkpoint like the main
-    games; killed while they play, the resumed command gives the uninterrupted bytes."""
+    games (a paired compare: one unit of every variant's games of the same deals, one of their
+    skill games); killed while they play, the resumed command gives the uninterrupted bytes."""
     monkeypatch.chdir(tmp_path)
     args = ["compare", "standard", "stacking", "--games", 300_000, "--seed", 8, "--skill", "--workers", 2]
     code, _, err = cli(capsys, *args, "--out", "whole")
     assert code == 0, err
     proc = start_cli(*args, "--out", "cut", "--checkpoint", "ck")
-    wait_for_chunks(tmp_path / "ck", 2, proc, unit="unit-0002")  # the first variant's skill games
+    wait_for_chunks(tmp_path / "ck", 2, proc, unit="unit-0001")  # the skill games of both variants
     proc.kill()
     proc.wait()
     ck = tmp_path / "ck"
     units = json.loads((ck / "checkpoint.json").read_text())["units"]
-    assert [u.get("skill_index", False) for u in units] == [False, False, True, True]
-    assert [b["name"] for b in units[2]["bots"]] == ["expert", "random", "random", "random"]
-    assert units[2]["rotate_seats"] and units[2]["games"] == 300_000 and units[2]["seed"] == 8
-    for main in ("unit-0000", "unit-0001"):  # played first, and complete
-        assert [p.name for p in (ck / main).iterdir()] == ["total.npz"]
-    skill_chunks = sorted((ck / "unit-0002").glob("chunk-*.npz"))
-    assert skill_chunks and not (ck / "unit-0002" / "total.npz").exists()
-    kept = 600_000 + 32768 * len(skill_chunks)  # chunks of 32,768 games
+    assert [[u.get("skill_index", False) for u in unit["paired"]] for unit in units] == [[False, False], [True, True]]
+    skill = units[1]["paired"][0]
+    assert [b["name"] for b in skill["bots"]] == ["expert", "random", "random", "random"]
+    assert skill["rotate_seats"] and skill["games"] == 300_000 and skill["seed"] == 8
+    assert [p.name for p in (ck / "unit-0000").iterdir()] == ["total.npz"]  # played first, and complete
+    skill_chunks = sorted((ck / "unit-0001").glob("chunk-*.npz"))
+    assert skill_chunks and not (ck / "unit-0001" / "total.npz").exists()
+    kept = 600_000 + 2 * 32768 * len(skill_chunks)  # chunks of 32,768 deals, each under both variants
     assert not (tmp_path / "cut" / "compare.csv").exists()
     code, out, err = cli(capsys, "resume", "ck")
     assert code == 0, err
     assert f"{kept:,} of 1,200,000 games are kept" in " ".join(err.split())
     assert "plus 600,000 skill-index games" in out
     same_files(tmp_path / "whole", tmp_path / "cut", ["compare.csv", "differences.csv", "distributions.csv"])
-    for unit in ("unit-0002", "unit-0003"):
-        assert [p.name for p in (ck / unit).iterdir()] == ["total.npz"]
+    assert [p.name for p in (ck / "unit-0001").iterdir()] == ["total.npz"]
 
 
 def test_a_checkpoint_with_or_without_the_skill_games_refuses_the_other(capsys, tmp_path):
     args = ["compare", "standard", "stacking", "--games", 20000]
-    for made, then, needle in [([], ["--skill"], "2 runs in the checkpoint, 4 now; it was made without --skill"),
-                               (["--skill"], [], "4 runs in the checkpoint, 2 now; it was made with --skill")]:
+    # (a paired compare keeps one unit of the variants' games, and one of their skill games)
+    for made, then, needle in [([], ["--skill"], "1 runs in the checkpoint, 2 now; it was made without --skill"),
+                               (["--skill"], [], "2 runs in the checkpoint, 1 now; it was made with --skill")]:
         ck = tmp_path / f"ck{len(made)}"
         code, _, err = cli(capsys, *args, *made, "--checkpoint", ck, "--out", tmp_path / f"a{len(made)}")
         assert code == 0, err

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -13,7 +13,7 @@ from ..running.progress import ProgressLike
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, command_line,
                      rule_specs, speaks_python)
 from .result_base import ManyRuns, VariantCharts, _frame_records
-from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
+from .runs import Run, RunPlan, _checkpoint_units, _play, prepare_run
 
 
 @dataclass(repr=False)  # a short repr (result_base._Notebook), not every field
@@ -25,8 +25,17 @@ class Comparison(ManyRuns, VariantCharts):
 
     runs: list[Run]
     command: str = ""
+    # the variants' games and skill games played deal by deal together (stats.PairedAggregate),
+    # None with paired=False: the differences are then analysed as independent samples
+    pairing: Any = None
+    skill_pairing: Any = None
+    precision: Any = None  # stats.PrecisionOutcome of a comparison played to a precision target, else None
 
     kind = "compare"
+
+    @property
+    def paired(self) -> bool:
+        return self.pairing is not None
 
     @property
     def names(self) -> list[str]:
@@ -42,7 +51,16 @@ class Comparison(ManyRuns, VariantCharts):
     def differences(self):
         from .. import stats
 
-        return stats.differences([(r.name, r.measures()) for r in self.runs])
+        variants = [(r.name, r.measures()) for r in self.runs]
+        confidence = self.runs[0].result.confidence
+        if not self.paired:
+            frame = stats.differences(variants, confidence)
+        else:
+            pairings = {"games": self.pairing} | ({"skill": self.skill_pairing} if self.skill_pairing else {})
+            frame = stats.paired_differences(variants, pairings, confidence)
+        if self.precision is not None:  # tests at the looks' level too (stats/precision.py)
+            frame = stats.look_corrected(frame, len(self.precision.looks))
+        return frame
 
     @cached_property
     def distributions(self):
@@ -54,7 +72,8 @@ class Comparison(ManyRuns, VariantCharts):
     def headline(self):
         from ..output.headline import compare_headline
 
-        return compare_headline(self.summary, self.differences)
+        lines = compare_headline(self.summary, self.differences)
+        return lines if self.precision is None else type(lines)([self.precision.sentence(), *lines])
 
     def tables(self, all_metrics: bool = False):
         from ..output.tables import compare_tables
@@ -65,8 +84,9 @@ class Comparison(ManyRuns, VariantCharts):
         """What `uno-sim compare --json` prints: headline, summary and differences rows."""
         first = self.runs[0].result
         return {"command": self.command, "variants": self.names, "baseline": self.names[0], "games": first.games,
-                "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary),
-                "differences": _frame_records(self.differences)}
+                "seed": first.seed, "paired": self.paired, "headline": list(self.headline), "summary": _frame_records(self.summary),
+                "differences": _frame_records(self.differences)} | (
+                    {"precision": self.precision.to_dict()} if self.precision is not None else {})
 
     def plot_differences(self):
         """Every compared metric's difference to the baseline with its interval (differences.png)."""
@@ -101,22 +121,55 @@ class ComparePlan:
     command: str = ""
     cluster: Any = None
     checkpoint: Any = None
+    paired: bool = True
+    targets: list = field(default_factory=list)  # stats.Target of the differences: play look by look until met
+    cap: int | None = None
 
     def execute(self, progress: ProgressLike = False, per_game: bool = False,
                 per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> Comparison:
         """`progress`: as for RunPlan.execute; `per_game_paths(name)`: the (csv, parquet) paths
         of a variant's per-game rows, or Nones."""
         workers = self.plans[0].workers
-        return Comparison(_play_runs(self.plans, self.cluster, workers, self.checkpoint, progress, per_game,
-                                     per_game_paths), self.command)
+        if not self.targets:
+            played = _play(self.plans, self.cluster, workers, self.checkpoint, progress, per_game, per_game_paths,
+                           self.paired)
+            return Comparison(played.runs, self.command, played.pairing, played.skill_pairing)
+        from .precision import check_per_game_precision, play_looks
+
+        check_per_game_precision(per_game or (per_game_paths is not None and any(
+            p is not None for plan in self.plans for p in per_game_paths(plan.name))))
+
+        def widths(played) -> dict[str, float]:
+            return difference_widths(Comparison(played.runs, "", played.pairing, played.skill_pairing).differences)
+
+        played, outcome = play_looks(self.plans, self.targets, self.cap, widths,
+                                     lambda plans, start: _play(plans, self.cluster, workers, None, progress,
+                                                                paired=self.paired, start=start))
+        return Comparison(played.runs, self.command, played.pairing, played.skill_pairing, outcome)
+
+
+def difference_widths(differences) -> dict[str, float]:
+    """metric -> the widest half-width of its difference intervals over the variants (NaN if
+    any variant's has none)."""
+    half = (differences["diff_ci_high"] - differences["diff_ci_low"]) / 2.0
+    by_metric = half.groupby(differences["metric"], sort=False)
+    return {metric: (float(s.max()) if s.notna().all() else float("nan")) for metric, s in by_metric}
 
 
 def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, players: int | None = None,
                     bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
                     workers: int | None = None, rotate_seats: bool = False, cluster: str | None = None,
-                    checkpoint: str | Path | None = None, skill: bool = False) -> ComparePlan:
+                    checkpoint: str | Path | None = None, skill: bool = False, paired: bool = True,
+                    precision: str | Sequence[str] | None = None, max_games: int | None = None) -> ComparePlan:
     """`skill`: also play `games` games of expert against random (seats rotated) per variant
-    and report the `skill_index` metric."""
+    and report the `skill_index` metric; `paired`: analyse each difference from the pairs of
+    the same deals (False: as independent samples); `precision`: targets `METRIC=HALF_WIDTH`
+    for every variant's difference to the baseline, played to look by look (then `games` is
+    not used), with `max_games` games a variant at most (api/precision.py)."""
+    from .precision import check_metrics, check_precision_checkpoint, metric_kinds, parse_targets, precision_options
+
+    targets, cap = parse_targets(precision, max_games)
+    check_precision_checkpoint(targets, checkpoint)
     variants = rule_specs(variants, "variants")
     bots = bots_text(bots)
     if len(variants) < 2:
@@ -130,8 +183,16 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
     options = _common_options("--games", games, players, bots, seed, "standard", overrides, rotate_seats)
     if skill:
         options.append("--skill")
-    out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster))
-    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: _checkpoint_units(plans))
+    if not paired:
+        options.append("--unpaired")
+    if targets:
+        options = precision_options(options, targets, cap)
+        kinds = [metric_kinds(plan, skill) for plan in plans]
+        check_metrics(targets, {m: k for m, k in kinds[0].items() if all(m in other for other in kinds[1:])},
+                      "of every variant")
+    out = ComparePlan(plans, command_line("compare", variants, options), _cluster(cluster), paired=bool(paired),
+                      targets=targets, cap=cap)
+    out.checkpoint = _open_checkpoint(checkpoint, "compare", lambda: _checkpoint_units(plans, bool(paired)))
     return out
 
 
@@ -140,7 +201,9 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
             bots: str | Sequence[str] | None = None, seed: int = 0,
             overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
             rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
-            cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Comparison:
+            cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False,
+            paired: bool = True, precision: str | Sequence[str] | None = None,
+            max_games: int | None = None) -> Comparison:
     """Simulate the same games (same seed, game i dealt alike) under each rule set, and test
     every metric's difference to the first.
 
@@ -181,6 +244,22 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
     skill : bool, default False
         Also play `games` games of expert against random (seats rotated) per variant and
         report the ``skill_index`` metric.
+    paired : bool, default True
+        Analyse every difference from the pairs of games played on the same deal (paired
+        t for means, Newcombe's paired interval and McNemar's exact test for rates; the
+        ``test`` column of ``differences`` names each row's method): narrower intervals for
+        the same games. False: analyse the variants as independent samples (two-proportion
+        z, Welch t).
+    precision : str or list of str, optional
+        Targets ``"METRIC=HALF_WIDTH"`` (rates as fractions, or ``"0.3pp"``) for every
+        variant's difference to the baseline: games are played in looks (10,000, 20,000,
+        40,000, ... games) until each named difference interval is that narrow; `games` is
+        then not used. Every interval is widened so that stopping at the first narrow look
+        keeps 95% coverage (docs/METRICS.md); ``precision`` on the result says how it went.
+        Default None: play `games` games.
+    max_games : int, optional
+        With `precision`: the games of the last look, reported when the targets were not met
+        by then. Default None: 10,000,000.
 
     Returns
     -------
@@ -203,4 +282,5 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
     """
     return prepare_compare(variants, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                            workers=workers, rotate_seats=rotate_seats, cluster=cluster,
-                           checkpoint=checkpoint, skill=skill).execute(progress=progress, per_game=per_game)
+                           checkpoint=checkpoint, skill=skill, paired=paired, precision=precision,
+                           max_games=max_games).execute(progress=progress, per_game=per_game)

@@ -139,8 +139,10 @@ class OneVariant:
 
     def to_dict(self) -> dict:
         """What `uno-sim KIND --json` prints: the headline and the summary rows."""
+        precision = getattr(self, "precision", None)
         return {"command": self.command, "variant": self.name, self.count: getattr(self.result, self.count),
-                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
+                "seed": self.result.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)} | (
+                    {"precision": precision.to_dict()} if precision is not None else {})
 
 
 class ManyRuns:

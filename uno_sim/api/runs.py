@@ -29,6 +29,7 @@ class Run(OneVariant, VariantCharts):
     result: Any  # simulate.RunResult
     command: str = ""  # the uno-sim command that reproduces it
     skill_result: Any = None  # simulate.RunResult of the skill games (--skill), else None
+    precision: Any = None  # stats.PrecisionOutcome of a run played to a precision target, else None
 
     kind = "run"
 
@@ -42,7 +43,8 @@ class Run(OneVariant, VariantCharts):
         from ..stats import summary_frame
         from ..stats.ratings import skill_measure
 
-        skill = summary_frame([skill_measure(self.skill_result)], self.name, self.skill_result.games)
+        skill = summary_frame([skill_measure(self.skill_result, self.skill_result.confidence)], self.name,
+                              self.skill_result.games)
         return pd.concat([frame, skill], ignore_index=True)
 
     @cached_property
@@ -60,15 +62,16 @@ class Run(OneVariant, VariantCharts):
         if self.skill_result is not None:
             from ..stats.ratings import skill_measure
 
-            ms.append(skill_measure(self.skill_result))
+            ms.append(skill_measure(self.skill_result, self.skill_result.confidence))
         return ms
 
     @cached_property
     def headline(self):
-        from ..output.headline import run_headline
+        from ..output.headline import Headline, run_headline
 
         seats = {label: [b.label for b in self.bots].count(label) for label in dict.fromkeys(b.label for b in self.bots)}
-        return run_headline(self.summary, seats)
+        lines = run_headline(self.summary, seats)
+        return lines if self.precision is None else Headline([self.precision.sentence(), *lines])
 
     @property
     def startup(self):
@@ -118,6 +121,8 @@ class RunPlan:
     cluster: Any = None  # cluster.ClusterSpec: play on a Dask cluster
     checkpoint: Any = None  # checkpoint.Checkpoint: keep every finished chunk there
     progress_label: str | None = None  # the progress bar's text (default: the name)
+    targets: list = field(default_factory=list)  # stats.Target: play look by look until met (api/precision.py)
+    cap: int | None = None  # the games of the last look, with targets
 
     @property
     def command(self) -> str:
@@ -141,7 +146,22 @@ class RunPlan:
         is told how far it is; `per_game` keeps the per-game rows (`Run.games`), `per_game_csv`
         and `per_game_parquet` write them."""
         paths = (lambda name: (per_game_csv, per_game_parquet)) if per_game_csv or per_game_parquet else None
-        return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
+        if not self.targets:
+            return _play_runs([self], self.cluster, self.workers, self.checkpoint, progress, per_game, paths)[0]
+        from .. import stats
+        from .precision import check_per_game_precision, play_looks
+
+        check_per_game_precision(per_game or paths is not None)
+
+        def widths(played) -> dict[str, float]:
+            return {m.name: stats.half_width(m.low, m.high) for m in played.runs[0].measures()}
+
+        played, outcome = play_looks([self], self.targets, self.cap, widths,
+                                     lambda plans, start: _play(plans, self.cluster, self.workers, None, progress,
+                                                                start=start))
+        run = played.runs[0]
+        run.precision = outcome
+        return run
 
 
 def check_per_game(per_game: bool, cluster: Any, checkpoint: Any) -> None:
@@ -158,9 +178,35 @@ def _pipeline(plans: list[RunPlan]) -> list[tuple[int, bool]]:
     return [(i, False) for i in range(len(plans))] + [(i, True) for i, plan in enumerate(plans) if plan.skill]
 
 
-def _checkpoint_units(plans: list[RunPlan]) -> list[dict[str, Any]]:
-    """The checkpoint's record of the runs `_play_runs(plans)` plays, skill games included."""
-    return [plans[i].unit_params(skill) for i, skill in _pipeline(plans)]
+def _paired_groups(plans: list[RunPlan]) -> list[list[int]]:
+    """The units of a paired pipeline as positions in `_pipeline(plans)`: every plan's games
+    as one unit (the same deals, chunk by chunk together), then their skill games as one."""
+    order = _pipeline(plans)
+    groups = [[k for k, (_, skill) in enumerate(order) if skill == s] for s in (False, True)]
+    return [g for g in groups if g]
+
+
+def _checkpoint_units(plans: list[RunPlan], paired: bool = False) -> list[dict[str, Any]]:
+    """The checkpoint's record of the runs `_play_runs(plans)` plays, skill games included;
+    `paired`: one record per paired unit, naming its runs."""
+    from ..running.chunks import fixed_chunk
+    from ..running.games import GameWork
+
+    units = [plans[i].unit_params(skill) for i, skill in _pipeline(plans)]
+    if not paired:
+        return units
+    return [{"kind": "games", "games": units[g[0]]["games"], "chunk": fixed_chunk(GameWork, units[g[0]]["games"]),
+             "paired": [units[k] for k in g]} for g in _paired_groups(plans)]
+
+
+@dataclass
+class Played:
+    """What a pipeline of runs gave: the runs, and with `paired` the cross moments of the
+    variants' games (`pairing`) and of their skill games (`skill_pairing`)."""
+
+    runs: list[Run]
+    pairing: Any = None
+    skill_pairing: Any = None
 
 
 def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: ProgressLike,
@@ -168,8 +214,18 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
                per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None) -> list[Run]:
     """Play several runs, and the skill games of those with `skill` (_pipeline), through one
     pipeline: on threads or a cluster, each with its store in the checkpoint."""
+    return _play(plans, cluster, workers, checkpoint, progress, per_game, per_game_paths).runs
+
+
+def _play(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: Any, progress: ProgressLike,
+          per_game: bool = False, per_game_paths: Callable[[str], tuple[Path | None, Path | None]] | None = None,
+          paired: bool = False, start: int = 0) -> Played:
+    """As `_play_runs`; `paired`: the plans (same games and seed) are played deal by deal
+    together (running/paired.py), their skill games too, and the cross moments kept;
+    `start`: the index of the first game played (a precision run's later looks)."""
     from ..running import cluster as cluster_mod
     from ..running.games import GameRun, play_runs
+    from ..running.paired import PairedRuns
     from ..running.progress import as_progress
     from ..running.tournaments import skill_run
 
@@ -179,42 +235,58 @@ def _play_runs(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoi
     def game_run(i: int, skill: bool) -> GameRun:
         plan = plans[i]
         if skill:
-            return skill_run(plan.rules, plan.games, plan.seed, f"{plan.name} (skill index)")
+            return skill_run(plan.rules, plan.games, plan.seed, f"{plan.name} (skill index)", start)
         return GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=paths[i][0],
                        parquet_path=paths[i][1], description=plan.progress_label or plan.name,
-                       rotate_seats=plan.rotate_seats, keep_games=per_game)
+                       rotate_seats=plan.rotate_seats, keep_games=per_game, start=start)
 
     order = _pipeline(plans)
     runs = [game_run(i, skill) for i, skill in order]
+    groups = [PairedRuns([runs[k] for k in g], f"{len(g)} variants" + (" (skill index)" if order[g[0]][1] else ""))
+              for g in _paired_groups(plans)] if paired else []
+    played = groups or runs
     with cluster_mod.executor(cluster, workers) as executor:
         if checkpoint is not None:
             checkpoint.begin()
-            for index, run_ in enumerate(runs):
+            for index, run_ in enumerate(played):
                 run_.unit().store = checkpoint.store(index)
         try:
-            results = play_runs(runs, executor, as_progress(progress))
+            results = play_runs(runs, executor, as_progress(progress), [g.unit() for g in groups] if groups else None,
+                                lambda: [g.settle() for g in groups])
         finally:
             if checkpoint is not None:
                 checkpoint.end()
     skill_results = {i: result for (i, skill), result in zip(order, results) if skill}
-    return [Run(plan.name, result, plan.command, skill_results.get(i))
-            for i, (plan, result) in enumerate(zip(plans, results))]
+    out = [Run(plan.name, result, plan.command, skill_results.get(i))
+           for i, (plan, result) in enumerate(zip(plans, results))]
+    pairings = [g.pairing() for g in groups] + [None, None]
+    return Played(out, *pairings[:2])
 
 
 def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
                 bots: str | None = None, seed: int = 0, overrides: Mapping[str, Any] | Sequence[str] | None = None,
                 workers: int | None = None, rotate_seats: bool = False, name: str | None = None,
-                cluster: str | None = None, checkpoint: str | Path | None = None) -> RunPlan:
+                cluster: str | None = None, checkpoint: str | Path | None = None,
+                precision: str | Sequence[str] | None = None, max_games: int | None = None) -> RunPlan:
     """A checked run. `cluster`: a Dask scheduler address (`tcp://host:8786`) or `local[:N]`;
-    `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues."""
+    `checkpoint`: a folder keeping every finished chunk, from which a stopped run continues;
+    `precision`: targets `METRIC=HALF_WIDTH` to play to (then `games` is not used), with
+    `max_games` games at most (api/precision.py)."""
+    from .precision import check_metrics, check_precision_checkpoint, metric_kinds, parse_targets, precision_options
+
     _check_common(games, seed, workers)
+    targets, cap = parse_targets(precision, max_games)
+    check_precision_checkpoint(targets, checkpoint)
     bots = bots_text(bots)
     label, loaded = load_rules(rules, overrides, players)
     options = _common_options("--games", games, players, bots, seed, rules, overrides, rotate_seats)
+    if targets:
+        options = precision_options(options, targets, cap)
     seated = parse_bots(bots, loaded.players)
     check_python_bots(seated, "run", cluster)
     plan = RunPlan(name or label, loaded, seated, games, seed, workers, rotate_seats,
-                   spec=rules, options=options, cluster=_cluster(cluster))
+                   spec=rules, options=options, cluster=_cluster(cluster), targets=targets, cap=cap)
+    check_metrics(targets, metric_kinds(plan), "of a run")
     plan.checkpoint = _open_checkpoint(checkpoint, "run", lambda: _checkpoint_units([plan]))
     return plan
 
@@ -224,7 +296,8 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
         bots: str | Sequence[str] | None = None, seed: int = 0,
         overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
         rotate_seats: bool = False, per_game: bool = False, progress: ProgressLike = False,
-        cluster: str | None = None, checkpoint: str | Path | None = None) -> Run:
+        cluster: str | None = None, checkpoint: str | Path | None = None,
+        precision: str | Sequence[str] | None = None, max_games: int | None = None) -> Run:
     """Simulate games of one rule set.
 
     Parameters
@@ -260,6 +333,16 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
     checkpoint : str or Path, optional
         A folder keeping every finished chunk; the same call after an interruption continues
         where it stopped. Default None.
+    precision : str or list of str, optional
+        Targets ``"METRIC=HALF_WIDTH"`` instead of a game count (rates as fractions, or with
+        ``pp``): ``["mean_turns=0.1", "first_player_edge=0.002"]``. Games are played in looks
+        (10,000, 20,000, 40,000, ... games) until every named interval is that narrow; `games`
+        is then not used. Every interval is widened so that stopping at the first narrow look
+        keeps 95% coverage (docs/METRICS.md); ``res.precision`` says how it went. Default
+        None: play `games` games.
+    max_games : int, optional
+        With `precision`: the games of the last look, reported when the targets were not met
+        by then. Default None: 10,000,000.
 
     Returns
     -------
@@ -279,5 +362,6 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
     >>> res.summary.set_index("metric").loc["mean_turns", "value"]  # doctest: +SKIP
     """
     plan = prepare_run(rules, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
-                       workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
+                       workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint,
+                       precision=precision, max_games=max_games)
     return plan.execute(progress=progress, per_game=per_game)

@@ -19,7 +19,7 @@ from ..running.progress import ProgressLike
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, check_count,
                      command_line, override_dict, speaks_python)
 from .result_base import ManyRuns, _Charts, _frame_records
-from .runs import Run, RunPlan, _checkpoint_units, _play_runs, prepare_run
+from .runs import Run, RunPlan, _checkpoint_units, _play, _play_runs, prepare_run
 
 PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
 DEFAULT_METRICS = ("mean_turns", "first_player_edge")
@@ -108,6 +108,7 @@ class Sweep(ManyRuns, _Charts):
     rank_by: str = "mean_turns"
     fair_within: float = DEFAULT_FAIR_WITHIN
     top: int = DEFAULT_TOP
+    precision: Any = None  # stats.PrecisionOutcome of a sweep played to a precision target, else None
 
     kind = "sweep"
 
@@ -135,7 +136,8 @@ class Sweep(ManyRuns, _Charts):
     def headline(self):
         from ..output.headline import sweep_headline
 
-        return sweep_headline(self.summary, self.knobs)
+        lines = sweep_headline(self.summary, self.knobs)
+        return lines if self.precision is None else type(lines)([self.precision.sentence(), *lines])
 
     @property
     def names(self) -> list[str]:
@@ -182,6 +184,8 @@ class Sweep(ManyRuns, _Charts):
                "seed": first.seed, "headline": list(self.headline), "summary": _frame_records(self.summary)}
         if len(self.knobs) > 1:
             out["ranked"] = _frame_records(self.ranked)
+        if self.precision is not None:
+            out["precision"] = self.precision.to_dict()
         return out
 
     def chart_names(self) -> list[str]:
@@ -250,12 +254,33 @@ class SweepPlan:
     top: int = DEFAULT_TOP
     cluster: Any = None
     checkpoint: Any = None
+    targets: list = field(default_factory=list)  # stats.Target of every grid point: play look by look until met
+    cap: int | None = None
 
     def execute(self, progress: ProgressLike = False) -> Sweep:
         """Play every grid point (`progress`: as for RunPlan.execute)."""
-        runs = _play_runs(self.plans, self.cluster, self.plans[0].workers, self.checkpoint, progress)
+        workers = self.plans[0].workers
+        outcome = None
+        if not self.targets:
+            runs = _play_runs(self.plans, self.cluster, workers, self.checkpoint, progress)
+        else:
+            from .. import stats
+            from .precision import play_looks
+
+            def widths(played) -> dict[str, float]:  # the widest over the grid points
+                found: dict[str, float] = {}
+                for run_ in played.runs:
+                    for m in run_.measures():
+                        w = stats.half_width(m.low, m.high)
+                        found[m.name] = max(found.get(m.name, w), w) if w == w else float("nan")
+                return found
+
+            played, outcome = play_looks(self.plans, self.targets, self.cap, widths,
+                                         lambda plans, start: _play(plans, self.cluster, workers, None, progress,
+                                                                    start=start))
+            runs = played.runs
         return Sweep(self.preset, self.knobs, self.points, runs, self.command, list(self.metrics), self.rank_by,
-                     self.fair_within, self.top)
+                     self.fair_within, self.top, outcome)
 
 
 def metric_names(plan: RunPlan) -> list[str]:
@@ -274,12 +299,20 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
                   overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                   metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
                   fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, cluster: str | None = None,
-                  checkpoint: str | Path | None = None, skill: bool = False) -> SweepPlan:
+                  checkpoint: str | Path | None = None, skill: bool = False,
+                  precision: str | Sequence[str] | None = None, max_games: int | None = None) -> SweepPlan:
     """`vary`: {knob: values} or `--vary` texts; more than one knob runs the full grid. The
     knob `preset` varies the rule set itself (presets or rule files; then `rules` is None).
     `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
     `fair_within` (percentage points) and `top`: the ranked table of grid points. `skill`: also
-    the `skill_index` metric at every point (expert against random, seats rotated)."""
+    the `skill_index` metric at every point (expert against random, seats rotated).
+    `precision`: targets `METRIC=HALF_WIDTH` of every grid point's interval, played to look by
+    look (all points together, on the same deals; then `games` is not used), with `max_games`
+    games a point at most (api/precision.py)."""
+    from .precision import check_metrics, check_precision_checkpoint, metric_kinds, parse_targets
+
+    targets, cap = parse_targets(precision, max_games)
+    check_precision_checkpoint(targets, checkpoint)
     bots = bots_text(bots)
     axes = _axes(vary)
     knobs = [k for k, _ in axes]
@@ -294,9 +327,13 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     for plan in plans:
         plan.skill = skill
     metrics = _check_metrics(plans, list(dict.fromkeys(metrics or DEFAULT_METRICS)), rank_by)
-    command = _sweep_command(rules, axes, games, players, bots, seed, given, skill)
+    command = _sweep_command(rules, axes, games, players, bots, seed, given, skill, targets, cap)
+    if targets:
+        kinds = [metric_kinds(p, skill) for p in plans]
+        check_metrics(targets, {m: k for m, k in kinds[0].items() if all(m in other for other in kinds[1:])},
+                      "of every grid point")
     plan = SweepPlan(label, knobs, points, plans, command, metrics, rank_by, float(fair_within), top,
-                     _cluster(cluster))
+                     _cluster(cluster), targets=targets, cap=cap)
     plan.checkpoint = _open_checkpoint(checkpoint, "sweep", lambda: _checkpoint_units(plans))
     return plan
 
@@ -415,10 +452,15 @@ def _check_metrics(plans: list[RunPlan], metrics: list[str], rank_by: str) -> li
 
 
 def _sweep_command(rules: RuleSpec | None, axes: list[tuple[str, list[Any]]], games: int, players: int | None,
-                   bots: str | None, seed: int, given: dict[str, Any], skill: bool) -> str:
+                   bots: str | None, seed: int, given: dict[str, Any], skill: bool, targets: list | None = None,
+                   cap: int | None = None) -> str:
     """The `uno-sim sweep ...` command that reproduces the sweep."""
+    from .precision import precision_options
+
     vary_words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
     options = vary_words + _common_options("--games", games, players, bots, seed, rules or "standard", given)
+    if targets:
+        options = precision_options(options, targets, cap)
     if skill:
         options.append("--skill")
     return command_line("sweep", [rules] if rules is not None else [], options)
@@ -436,7 +478,8 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
           metrics: Sequence[str] | None = None, rank_by: str = "mean_turns",
           fair_within: float = DEFAULT_FAIR_WITHIN, top: int = DEFAULT_TOP, progress: ProgressLike = False,
-          cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False) -> Sweep:
+          cluster: str | None = None, checkpoint: str | Path | None = None, skill: bool = False,
+          precision: str | Sequence[str] | None = None, max_games: int | None = None) -> Sweep:
     """Simulate a rule set once per value of a knob, or at every point of a grid of knobs.
 
     Parameters
@@ -484,6 +527,15 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
         where it stopped. Default None.
     skill : bool, default False
         Also report ``skill_index`` at every point (expert against random, seats rotated).
+    precision : str or list of str, optional
+        Targets ``"METRIC=HALF_WIDTH"`` of every grid point's interval (rates as fractions,
+        or ``"0.3pp"``): all points are played together in looks (10,000, 20,000, 40,000, ...
+        games, on the same deals) until every point's named intervals are that narrow;
+        `games` is then not used. Intervals are widened so that stopping at the first narrow
+        look keeps 95% coverage (docs/METRICS.md). Default None: play `games` games.
+    max_games : int, optional
+        With `precision`: the games a point of the last look, reported when the targets were
+        not met by then. Default None: 10,000,000.
 
     Returns
     -------
@@ -504,4 +556,5 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
     """
     return prepare_sweep(rules, vary, games=games, players=players, bots=bots, seed=seed, overrides=overrides,
                          workers=workers, metrics=metrics, rank_by=rank_by, fair_within=fair_within, top=top,
-                         cluster=cluster, checkpoint=checkpoint, skill=skill).execute(progress=progress)
+                         cluster=cluster, checkpoint=checkpoint, skill=skill, precision=precision,
+                         max_games=max_games).execute(progress=progress)

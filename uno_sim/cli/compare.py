@@ -31,17 +31,26 @@ def compare(
         bool, typer.Option("--all-metrics", help="Also show the metrics that are 0, n/a or a rate of 100% in every variant.")
     ] = False,
     as_json, cluster, checkpoint,
+    unpaired: Annotated[
+        bool, typer.Option("--unpaired", help="Analyse the variants as independent samples (two-proportion z, Welch "
+                           "t) instead of pair by pair on the same deals (paired t, McNemar; narrower intervals).")
+    ] = False,
+    precision: O.Precision = None,
+    max_games: O.MaxGames = None,
 ) -> None:
     """Play the same games under each preset and show the differences to the first.
 
     A headline of the significant differences, a side-by-side table with 95% intervals and
-    Holm-corrected significance; OUT/compare.csv, OUT/differences.csv, OUT/distributions.csv,
+    Holm-corrected significance, each difference computed from the pairs of games dealt alike
+    (differences.csv names the test of every row); OUT/compare.csv, OUT/differences.csv, OUT/distributions.csv,
     charts (differences.png first) and OUT/report.html (one page with all of it).
     """
     def prepare():
+        O.check_games_or_precision(precision)
         return api.prepare_compare(presets, games=games, players=players, bots=bots, seed=seed, overrides=set_,
                                    workers=workers, rotate_seats=rotate_seats, cluster=cluster,
-                                   checkpoint=checkpoint, skill=skill)
+                                   checkpoint=checkpoint, skill=skill, paired=not unpaired, precision=precision,
+                                   max_games=max_games)
 
     def play(plan, per_game_files):  # OUT/games-VARIANT.csv, OUT/games-VARIANT.parquet
         return plan.execute(progress=True, per_game_paths=lambda name: per_game_files(f"games-{name}"))

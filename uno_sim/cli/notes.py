@@ -32,7 +32,7 @@ def note_checkpoint(checkpoint: Any) -> None:
     kept = checkpoint.kept_items()
     if kept:
         what = checkpoint.units[0]["kind"]
-        total = sum(u[what] for u in checkpoint.units)
+        total = checkpoint.total_items()
         rest = "nothing left to play" if kept == total else "playing the rest"
         note(f"resuming from the checkpoint {checkpoint.path}: {kept:,} of {total:,} {what} are kept there; {rest}")
 

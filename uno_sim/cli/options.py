@@ -121,6 +121,49 @@ GamesPerPoint = _games("Games per value (grid point).")  # sweep
 GamesToTrace = _games("Number of games to trace.")  # trace
 GamesPerBenchRun = _games("Games per run.")  # bench
 
+Precision = Annotated[  # run, compare
+    Optional[list[str]],
+    typer.Option("--precision", metavar="METRIC=HALF_WIDTH", show_default=False,
+                 help="Play until this metric's interval (compare: every difference's) is at most +-HALF_WIDTH "
+                      "instead of a fixed --games (repeatable; rates as fractions or with pp: "
+                      "first_player_edge=0.3pp). Games are played in looks of 10,000, 20,000, 40,000, ... and the "
+                      "intervals widened so that stopping early keeps 95% coverage."),
+]
+PrecisionPerPoint = Annotated[  # sweep
+    Optional[list[str]],
+    typer.Option("--precision", metavar="METRIC=HALF_WIDTH", show_default=False,
+                 help="Play every grid point until this metric's interval is at most +-HALF_WIDTH at all of them, "
+                      "instead of a fixed --games (repeatable; rates as fractions or with pp). The points are "
+                      "played together in looks of 10,000, 20,000, 40,000, ... games, the intervals widened so "
+                      "that stopping early keeps 95% coverage."),
+]
+MaxGames = Annotated[
+    Optional[int],
+    typer.Option("--max-games", metavar="N", show_default=False,
+                 help="With --precision: stop at N games (a variant, a grid point) even if a target is not "
+                      "met (default 10,000,000)."),
+]
+
+
+def given_on_command_line(option: str) -> bool:
+    """Whether `option` (`--games`) was typed on the command line being run, not defaulted."""
+    from . import session
+
+    words = session.argv() or []
+    if "--" in words:
+        words = words[: words.index("--")]
+    return any(w == option or w.startswith(option + "=") for w in words)
+
+
+def check_games_or_precision(precision) -> None:
+    """--games and --precision both say how many games to play: one of them."""
+    from ..game.errors import BadInput
+
+    if precision and given_on_command_line("--games"):
+        raise BadInput("--games and --precision both set how many games to play; give one of them "
+                       "(--max-games caps a --precision run)")
+
+
 PerGame = Annotated[bool, typer.Option("--per-game", help="Also write OUT/games.csv (one row per game).")]
 Parquet = Annotated[bool, typer.Option("--parquet", help="Also write OUT/games.parquet (needs pyarrow).")]
 PerGameVariants = Annotated[bool, typer.Option("--per-game", help="Also write OUT/games-VARIANT.csv per variant.")]

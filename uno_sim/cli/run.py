@@ -10,12 +10,16 @@ from .render import print_run
 
 @O.shared_options
 def run(preset, *, games: O.Games = 100_000, players, bots, seed, set_, workers, out, force,
-        per_game: O.PerGame = False, parquet: O.Parquet = False, rotate_seats, as_json, cluster, checkpoint) -> None:
+        per_game: O.PerGame = False, parquet: O.Parquet = False, rotate_seats, as_json, cluster, checkpoint,
+        precision: O.Precision = None, max_games: O.MaxGames = None) -> None:
     """Simulate a preset: a headline and summary; OUT/summary.csv, OUT/distributions.csv,
-    charts and OUT/report.html (one page with all of it)."""
+    charts and OUT/report.html (one page with all of it). With --precision, as many games as
+    the named intervals need."""
     def prepare():
+        O.check_games_or_precision(precision)
         return api.prepare_run(preset, games=games, players=players, bots=bots, seed=seed, overrides=set_,
-                               workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint)
+                               workers=workers, rotate_seats=rotate_seats, cluster=cluster, checkpoint=checkpoint,
+                               precision=precision, max_games=max_games)
 
     def play(plan, per_game_files):
         csv, parquet_path = per_game_files("games")  # OUT/games.csv, OUT/games.parquet

@@ -43,6 +43,8 @@ def sweep(
     ] = api.DEFAULT_FAIR_WITHIN,
     top: Annotated[int, typer.Option("--top", help="Fair grid points listed on the terminal.")] = api.DEFAULT_TOP,
     workers, cluster, checkpoint, out, force, skill, as_json,
+    precision: O.PrecisionPerPoint = None,
+    max_games: O.MaxGames = None,
 ) -> None:
     """Simulate a preset once per value of the varied knob(s), or once per grid point.
 
@@ -51,9 +53,11 @@ def sweep(
     ones first) and a heatmap per --metric (OUT/heatmap-METRIC.png; small multiples for more knobs).
     """
     def prepare():
+        O.check_games_or_precision(precision)
         return api.prepare_sweep(preset, vary or [], games=games, players=players, bots=bots, seed=seed,
                                  overrides=set_, workers=workers, metrics=metric, rank_by=rank_by,
-                                 fair_within=fair_within, top=top, cluster=cluster, checkpoint=checkpoint, skill=skill)
+                                 fair_within=fair_within, top=top, cluster=cluster, checkpoint=checkpoint, skill=skill,
+                                 precision=precision, max_games=max_games)
 
     play_and_write("sweep", prepare, folder_name=lambda plan: f"{plan.preset}-{'-'.join(plan.knobs)}",
                    show=print_sweep, out=out, force=force, workers=workers, cluster=cluster, checkpoint=checkpoint,

@@ -44,7 +44,7 @@ LOCK = ".lock"
 CHUNK_FILE = re.compile(r"^chunk-(\d{15})-(\d+)\.npz$")
 TOTAL_FILE = "total.npz"
 # Scalar fields of an aggregate that describe the rules (checked on loading); the others are counts.
-SETTINGS = ("players", "teams", "rotate", "scoring", "fixed_rounds")
+SETTINGS = ("players", "teams", "rotate", "scoring", "fixed_rounds", "size", "base_size")
 
 
 class CheckpointError(BadInput):
@@ -60,65 +60,75 @@ class CheckpointError(BadInput):
 # ---------------------------------------------------------------- aggregates as arrays
 
 
-def to_arrays(agg: Any) -> dict[str, np.ndarray]:
-    """A dataclass aggregate (stats.Aggregate, matches.MatchAggregate) as named arrays:
-    scalars `s:NAME`, arrays `a:NAME`, histograms `h:NAME:offset|counts`, dicts of histograms
-    `d:NAME:KEY:...`, lists of histograms `l:NAME:I:...`."""
+def to_arrays(agg: Any, prefix: str = "") -> dict[str, np.ndarray]:
+    """A dataclass aggregate (stats.Aggregate, matches.MatchAggregate, stats.PairedAggregate)
+    as named arrays: scalars `s:NAME`, arrays `a:NAME`, histograms `h:NAME:offset|counts`,
+    dicts of histograms `d:NAME:KEY:...`, lists of histograms `l:NAME:I:...`, lists of
+    aggregates (a paired aggregate's variants) with their fields named `NAME.I.FIELD`."""
     out: dict[str, np.ndarray] = {}
 
-    def hist(prefix: str, h: IntHistogram) -> None:
-        out[f"{prefix}:offset"] = np.array(h.offset, dtype=np.int64)
-        out[f"{prefix}:counts"] = np.asarray(h.counts, dtype=np.int64)
+    def hist(key: str, h: IntHistogram) -> None:
+        out[f"{key}:offset"] = np.array(h.offset, dtype=np.int64)
+        out[f"{key}:counts"] = np.asarray(h.counts, dtype=np.int64)
 
     for f in dataclasses.fields(agg):
         value = getattr(agg, f.name)
+        name = prefix + f.name
         if isinstance(value, IntHistogram):
-            hist(f"h:{f.name}", value)
+            hist(f"h:{name}", value)
         elif isinstance(value, dict):
             for key, h in value.items():
-                hist(f"d:{f.name}:{key}", h)
+                hist(f"d:{name}:{key}", h)
         elif isinstance(value, list):
-            out[f"n:{f.name}"] = np.array(len(value), dtype=np.int64)
-            for i, h in enumerate(value):
-                hist(f"l:{f.name}:{i}", h)
+            out[f"n:{name}"] = np.array(len(value), dtype=np.int64)
+            for i, item in enumerate(value):
+                if dataclasses.is_dataclass(item):
+                    out |= to_arrays(item, f"{name}.{i}.")
+                else:
+                    hist(f"l:{name}:{i}", item)
         elif isinstance(value, np.ndarray):
-            out[f"a:{f.name}"] = value
+            out[f"a:{name}"] = value
         elif isinstance(value, (bool, int, str, np.integer)):
-            out[f"s:{f.name}"] = np.array(value)
+            out[f"s:{name}"] = np.array(value)
         else:
-            raise TypeError(f"cannot store field {f.name} of type {type(value).__name__}")
+            raise TypeError(f"cannot store field {name} of type {type(value).__name__}")
     return out
 
 
-def from_arrays(template: Any, arrays: dict[str, np.ndarray]) -> Any:
+def from_arrays(template: Any, arrays: dict[str, np.ndarray], prefix: str = "") -> Any:
     """The aggregate stored by to_arrays, built on an empty aggregate of the same kind
     (`template`, whose scalar settings must match the stored ones)."""
     agg = dataclasses.replace(template)
 
-    def hist(prefix: str) -> IntHistogram:
+    def hist(key: str) -> IntHistogram:
         h = IntHistogram()
-        h.offset = int(arrays[f"{prefix}:offset"])
-        h.counts = np.array(arrays[f"{prefix}:counts"], dtype=np.int64)
+        h.offset = int(arrays[f"{key}:offset"])
+        h.counts = np.array(arrays[f"{key}:counts"], dtype=np.int64)
         return h
 
     for f in dataclasses.fields(agg):
         value = getattr(agg, f.name)
+        name = prefix + f.name
         if isinstance(value, IntHistogram):
-            setattr(agg, f.name, hist(f"h:{f.name}"))
+            setattr(agg, f.name, hist(f"h:{name}"))
         elif isinstance(value, dict):
-            setattr(agg, f.name, {key: hist(f"d:{f.name}:{key}") for key in value})
+            setattr(agg, f.name, {key: hist(f"d:{name}:{key}") for key in value})
+        elif isinstance(value, list) and value and dataclasses.is_dataclass(value[0]):
+            if int(arrays[f"n:{name}"]) != len(value):
+                raise ValueError(f"stored {name} has {int(arrays[f'n:{name}'])} parts, expected {len(value)}")
+            setattr(agg, f.name, [from_arrays(item, arrays, f"{name}.{i}.") for i, item in enumerate(value)])
         elif isinstance(value, list):
-            setattr(agg, f.name, [hist(f"l:{f.name}:{i}") for i in range(int(arrays[f"n:{f.name}"]))])
+            setattr(agg, f.name, [hist(f"l:{name}:{i}") for i in range(int(arrays[f"n:{name}"]))])
         elif isinstance(value, np.ndarray):
-            stored = np.array(arrays[f"a:{f.name}"], dtype=value.dtype)
+            stored = np.array(arrays[f"a:{name}"], dtype=value.dtype)
             if stored.shape != value.shape:
-                raise ValueError(f"stored {f.name} has shape {stored.shape}, expected {value.shape}")
+                raise ValueError(f"stored {name} has shape {stored.shape}, expected {value.shape}")
             setattr(agg, f.name, stored)
         else:
-            stored = arrays[f"s:{f.name}"].item()
+            stored = arrays[f"s:{name}"].item()
             if f.name in SETTINGS:
                 if stored != value:
-                    raise ValueError(f"stored {f.name} is {stored!r}, expected {value!r}")
+                    raise ValueError(f"stored {name} is {stored!r}, expected {value!r}")
             else:  # a count
                 setattr(agg, f.name, int(stored))
     return agg
@@ -166,6 +176,12 @@ def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chu
     return params
 
 
+def unit_items(params: dict[str, Any]) -> int:
+    """The games (or matches) of a unit of the checkpoint: a paired unit's deals under each
+    of its variants."""
+    return int(params[params["kind"]]) * len(params.get("paired") or [None])
+
+
 def _difference(old: Any, new: Any, path: tuple = ()) -> str | None:
     """The first difference between two parameter trees, in words (None: equal)."""
     if isinstance(old, dict) and isinstance(new, dict):
@@ -198,7 +214,8 @@ def _unit_difference(old: list, new: list) -> str | None:
     """The first difference between the stored runs and these, in words (None: equal)."""
     if len(old) != len(new):
         text = f"{len(old):,} runs in the checkpoint, {len(new):,} now"
-        skill = [any(u.get("skill_index") for u in units if isinstance(u, dict)) for units in (old, new)]
+        skill = [any(u.get("skill_index") or any(v.get("skill_index") for v in u.get("paired") or [])
+                     for u in units if isinstance(u, dict)) for units in (old, new)]
         if skill[0] != skill[1]:
             text += f"; it was made {'with' if skill[0] else 'without'} --skill"
         return text
@@ -275,6 +292,10 @@ class Checkpoint:
         probe_writable(nearest_existing(ck.path), what)
         return ck
 
+    def total_items(self) -> int:
+        """Items (games or matches) of every run in the folder."""
+        return sum(unit_items(u) for u in self.units)
+
     def kept_items(self) -> int:
         """Items (games or matches) already recorded in the folder."""
         return sum(UnitStore(self, i, u).kept() for i, u in enumerate(self.units))
@@ -330,6 +351,7 @@ class UnitStore:
         self.checkpoint = checkpoint
         self.folder = checkpoint.path / f"unit-{index:04d}"
         self.total = int(params[params["kind"]])
+        self.weight = unit_items(params) // max(self.total, 1)
         self.chunk = int(params["chunk"])
         self.plan = {(first, min(self.chunk, self.total - first)) for first in range(0, self.total, self.chunk)}
         self._recorded: set[tuple[int, int]] = set()
@@ -344,10 +366,11 @@ class UnitStore:
         return found
 
     def kept(self) -> int:
-        """Items recorded (by file names; a damaged file is found, and played again, on restore)."""
+        """Items recorded (by file names; a damaged file is found, and played again, on restore),
+        every variant's games of a paired unit counted."""
         if (self.folder / TOTAL_FILE).exists():
-            return self.total
-        return sum(n for _, n in self._chunk_files())
+            return self.total * self.weight
+        return sum(n for _, n in self._chunk_files()) * self.weight
 
     def recorded(self) -> set[tuple[int, int]]:
         return self._recorded

@@ -161,6 +161,8 @@ class Unit:
     chunk_size: int = 65536
     store: Any = None
     beside: bool = False  # played beside a variant (its skill games): not a variant in the progress texts
+    start: int = 0  # the first item's index: items start .. start+total-1 (a precision run's later looks)
+    weight: int = 1  # games an index stands for (a paired unit plays each deal under every variant)
     seconds: float = 0.0  # filled in: this unit's share of the wall time
     restored: int = 0  # filled in: items taken from the checkpoint
     left: int = 0  # filled in: items still to consume
@@ -228,15 +230,15 @@ def _chunks(units: list[Unit], fixed: bool, planners: dict) -> Iterator[tuple[Un
         if fixed or unit.store is not None:
             done = unit.store.recorded() if unit.store is not None else set()
             for first, n in fixed_plan(unit.total, planned_chunk(unit)):
-                if (first, n) not in done:
-                    yield unit, first, n
+                if (unit.start + first, n) not in done:
+                    yield unit, unit.start + first, n
         else:
             planner = planners[id(unit)] = Chunker(unit.total, unit.chunk_size)
             while True:
                 first, n = planner.take()
                 if n == 0:
                     break
-                yield unit, first, n
+                yield unit, unit.start + first, n
 
 
 def _variants(units: list[Unit]) -> list[Unit]:
@@ -271,7 +273,7 @@ class Scheduler:
         self.executor = executor
         self.progress = progress
         self.label = label or default_label(units)
-        self.total = sum(u.total for u in units)
+        self.total = sum(u.total * u.weight for u in units)
         self.what = describe_items(units)
         self.stores = [u.store for u in units if u.store is not None]
         self.done = 0  # items consumed (restored or played)
@@ -292,7 +294,7 @@ class Scheduler:
                 for first, n, partial in unit.store.restore(unit.work):
                     unit.merged.merge(partial)
                     unit.consume(first, n, partial, None)
-                    self.done += n
+                    self.done += n * unit.weight
                     unit.restored += n
                     unit.left -= n
 
@@ -328,7 +330,7 @@ class Scheduler:
         while not job.wait(TICK):
             interrupts.check(self.done, self.total, self.what)
             jobs = [p[3] for p in self.pending]
-            ahead = sum(p[2] for p, ok in zip(self.pending, self.executor.completed(jobs)) if ok)
+            ahead = sum(p[2] * p[0].weight for p, ok in zip(self.pending, self.executor.completed(jobs)) if ok)
             self.bar.update(self.done + ahead, self.seconds_left(ahead), unit.description)
         interrupts.check(self.done, self.total, self.what)  # a signal stopped the kernels: rows are partial
 
@@ -348,10 +350,10 @@ class Scheduler:
             unit.store.save(first, n, partial)
         unit.merged.merge(partial)
         unit.consume(first, n, partial, rows)
-        self.done += n
-        self.played += n
+        self.done += n * unit.weight
+        self.played += n * unit.weight
         if self.first_done is None:
-            self.first_done = (now, n)
+            self.first_done = (now, n * unit.weight)
         unit.left -= n
         if unit.left == 0:  # (the last chunk played need not be the unit's last: a resumed run)
             self.finish(unit)

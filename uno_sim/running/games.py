@@ -41,16 +41,18 @@ class RunResult:
     where: str = ""  # what played the games: "2 thread(s)", a Dask cluster
     resumed: int = 0  # games taken from a checkpoint rather than played
     startup: Startup = field(default_factory=Startup)  # starting the engine first (not in `seconds`)
+    confidence: float = stats.CONFIDENCE  # of every interval (higher for a precision run's looks)
 
     @property
     def bot_labels(self) -> list[str]:
         return [bot.label for bot in self.bots]
 
     def summary(self, variant: str) -> pd.DataFrame:
-        return stats.summarize(self.aggregate, variant, self.bot_labels, teams=self.rules.teams)
+        return stats.summarize(self.aggregate, variant, self.bot_labels, teams=self.rules.teams,
+                               confidence=self.confidence)
 
     def measures(self) -> list[stats.Measure]:
-        return stats.measures(self.aggregate, self.bot_labels, teams=self.rules.teams)
+        return stats.measures(self.aggregate, self.bot_labels, teams=self.rules.teams, confidence=self.confidence)
 
     def distributions(self, variant: str) -> pd.DataFrame:
         return stats.distributions_frame(self.aggregate, variant)
@@ -176,11 +178,12 @@ def game_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fal
 class GameRun:
     """One run's games in progress: the unit to play (`unit()`), the aggregate and the
     per-game files it streams; `result()` once played. `beside`: games played beside another
-    run (its skill games), not a variant of their own."""
+    run (its skill games), not a variant of their own; `start`: the index of its first game
+    (games start .. start+games-1, the later looks of a precision run)."""
 
     def __init__(self, rules: Rules, bots: list[Bot], games: int, seed: int, *, chunk_size: int = 65536,
                  per_game_path=None, parquet_path=None, description: str = "simulating", rotate_seats: bool = False,
-                 keep_games: bool = False, store=None, beside: bool = False) -> None:
+                 keep_games: bool = False, store=None, beside: bool = False, start: int = 0) -> None:
         check_seats(rules, bots, "games", games, chunk_size)
         self.rules, self.bots, self.games, self.seed = rules, list(bots), games, seed
         self.rotate_seats = rotate_seats
@@ -190,7 +193,7 @@ class GameRun:
         self.kept: list[pd.DataFrame] = []
         self.out = None
         self.parquet = None
-        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store, beside)
+        self._unit = Unit(self.work, games, self.consume, description, chunk_size, store, beside, start=start)
 
     @property
     def needs_rows(self) -> bool:
@@ -244,18 +247,23 @@ class GameRun:
         )
 
 
-def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT) -> list[RunResult]:
+def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT, units: list[Unit] | None = None,
+              settle=None) -> list[RunResult]:
     """Play several runs through one pipeline (a comparison's variants, a sweep's points,
-    the skill games beside them); `progress` is told how far it is."""
+    the skill games beside them); `progress` is told how far it is. `units`: what plays
+    them, if not each run's own unit (running/paired.py), and `settle()` called once they
+    are played, before the results are taken."""
     executor = executor or Threads()
     startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
     try:
         for run in runs:
             run.open()
-        run_chunks([r.unit() for r in runs], executor, progress)
+        run_chunks(units if units is not None else [r.unit() for r in runs], executor, progress)
     finally:
         for run in runs:
             run.close()
+    if settle is not None:
+        settle()
     results = [r.result(getattr(executor, "workers", 0), executor.where) for r in runs]
     results[0].startup = startup  # (spent once, before the first)
     return results

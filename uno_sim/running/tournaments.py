@@ -148,11 +148,12 @@ def skill_bots(rules: Rules) -> list[Bot]:
     return [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
 
 
-def skill_run(rules: Rules, games: int, seed: int, description: str = "skill index"):
+def skill_run(rules: Rules, games: int, seed: int, description: str = "skill index", start: int = 0):
     """`compare/sweep --skill`: `games` games of skill_bots with rotated seats (the same deals
     as the main games) as a games.GameRun, played beside the main games in their pipeline."""
     from .games import GameRun
 
-    return GameRun(rules, skill_bots(rules), games, seed, description=description, rotate_seats=True, beside=True)
+    return GameRun(rules, skill_bots(rules), games, seed, description=description, rotate_seats=True, beside=True,
+                   start=start)
 
 

@@ -173,6 +173,7 @@ def _play_one(kind: str) -> None:
     if kind == "games":
         records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
         stats.Aggregate(players=rules.players).add(records)  # the compiled binning passes
+        stats.PairedAggregate([stats.Aggregate(players=rules.players)]).add([records])  # and a paired compare's
     elif kind == "search":
         codes, params = pack_bots(parse_bots("search:rollouts=1", rules.players))
         batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)

@@ -47,19 +47,34 @@ class Measure:
     n: int = 0
     var: float = math.nan
     hist: IntHistogram | None = None
+    # The metric as a ratio of per-game totals, for paired comparisons (stats/paired.py):
+    # (numerator, denominator), each ((quantity, coefficient), ...) over paired.quantity_names;
+    # None: no paired form (order statistics, maxima, plain figures).
+    per_game: tuple | None = None
 
 
-def rate_measure(name: str, successes: int, trials: int, confidence: float = CONFIDENCE) -> Measure:
-    """A rate successes / trials with its Wilson interval."""
+ONE = (("one", 1.0),)  # the denominator of a per-game rate or mean: every game
+
+
+def per_game(*quantities: str, over: tuple = ONE) -> tuple:
+    """A Measure's `per_game`: the sum of these per-game quantities over `over`'s."""
+    return (tuple((q, 1.0) for q in quantities), over)
+
+
+def rate_measure(name: str, successes: int, trials: int, confidence: float = CONFIDENCE,
+                 paired: tuple | None = None) -> Measure:
+    """A rate successes / trials with its Wilson interval (`paired`: its `per_game` form)."""
     low, high = wilson_interval(successes, trials, confidence)
     value = successes / trials if trials else math.nan
-    return Measure(name, "rate", value, low, high, successes=int(successes), trials=int(trials))
+    return Measure(name, "rate", value, low, high, successes=int(successes), trials=int(trials), per_game=paired)
 
 
-def mean_measure(name: str, hist: IntHistogram, confidence: float = CONFIDENCE) -> Measure:
-    """The mean of a histogram with its normal-approximation interval."""
+def mean_measure(name: str, hist: IntHistogram, confidence: float = CONFIDENCE,
+                 paired: tuple | None = None) -> Measure:
+    """The mean of a histogram with its normal-approximation interval (`paired`: its
+    `per_game` form)."""
     mean, low, high = hist.mean_interval(confidence)
-    return Measure(name, "mean", mean, low, high, n=hist.n, var=hist.variance(), hist=hist)
+    return Measure(name, "mean", mean, low, high, n=hist.n, var=hist.variance(), hist=hist, per_game=paired)
 
 
 def spread_measures(prefix: str, hist: IntHistogram, confidence: float = CONFIDENCE,
@@ -88,34 +103,43 @@ def measures(
     n = agg.games
     teams = agg.teams if teams is None else teams
     out: list[Measure] = []
+    h = agg.hists
 
-    def rate(name: str, successes: int, trials: int = n) -> None:
-        out.append(rate_measure(name, successes, trials, confidence))
+    def rate(name: str, successes: int, trials: int = n, paired: tuple | None = None) -> None:
+        out.append(rate_measure(name, successes, trials, confidence, paired))
+
+    def above_zero(name: str, quantity: str) -> None:  # the share of games where it happened
+        rate(name, h[quantity].count_above(0), paired=per_game(f"{quantity}>0"))
 
     def mean(name: str, quantity: str) -> None:
-        out.append(mean_measure(name, agg.distribution(quantity), confidence))
+        paired = {"winner_points": per_game("winner_points", over=per_game("has_winner")[0]),
+                  "loser_points": per_game("loser_points", over=per_game("losers")[0])}.get(quantity,
+                                                                                         per_game(quantity))
+        out.append(mean_measure(name, agg.distribution(quantity), confidence, paired))
 
     # Who wins.
+    seats = [f"seat_{seat}" for seat in range(agg.players)]
     for seat in range(agg.players):
-        rate(f"win_rate_seat_{seat}", int(agg.wins[seat]))
+        rate(f"win_rate_seat_{seat}", int(agg.wins[seat]), paired=per_game(seats[seat]))
     fair = 1.0 / agg.players
     seat0 = rate_measure("first_player_edge", int(agg.wins[0]), n, confidence)
     out.append(Measure("first_player_edge", "edge", seat0.value - fair, seat0.low - fair, seat0.high - fair,
-                       successes=seat0.successes, trials=n, offset=fair))
+                       successes=seat0.successes, trials=n, offset=fair, per_game=per_game(seats[0])))
     if bot_labels is not None:
         labels = list(bot_labels)
         if len(labels) != agg.players:
             raise ValueError(f"{len(labels)} bot labels for {agg.players} seats")
         for label in dict.fromkeys(labels):  # first-slot order, each once
             slots = [s for s, other in enumerate(labels) if other == label]
-            rate(f"win_rate_bot_{label}", int(agg.bot_wins[slots].sum()))
+            rate(f"win_rate_bot_{label}", int(agg.bot_wins[slots].sum()),
+                 paired=per_game(*(f"slot_{s}" for s in slots)))
     if teams:
         for team in range(teams):
-            rate(f"win_rate_team_{team}", int(agg.wins[team::teams].sum()))
-    rate("no_winner_rate", agg.no_winner)
+            rate(f"win_rate_team_{team}", int(agg.wins[team::teams].sum()), paired=per_game(*seats[team::teams]))
+    rate("no_winner_rate", agg.no_winner, paired=(ONE + tuple((s, -1.0) for s in seats), ONE))
     for index, reason in enumerate(L.REASONS):
         if reason != "out":
-            rate(f"{reason}_rate", int(agg.reasons[index]))
+            rate(f"{reason}_rate", int(agg.reasons[index]), paired=per_game(f"reason_{reason}"))
     # How long.
     for quantity in ("turns", "plays", "draws"):
         mean(f"mean_{quantity}", quantity)
@@ -125,39 +149,38 @@ def measures(
         mean(f"mean_{quantity}", quantity)
         out.extend(spread_measures(quantity, agg.distribution(quantity), confidence))
     # Pile, penalties, stacking.
-    h = agg.hists
-    rate("reshuffle_rate", h["reshuffles"].count_above(0))
+    above_zero("reshuffle_rate", "reshuffles")
     mean("mean_reshuffles", "reshuffles")
     mean("mean_max_pending", "max_pending")
     out.extend(spread_measures("max_pending", h["max_pending"], confidence, ("median", "p90", "maximum")))
     mean("mean_penalty_drawn", "penalty_drawn")
-    rate("stack_rate", h["stacks"].count_above(0))
+    above_zero("stack_rate", "stacks")
     mean("mean_stacks", "stacks")
     # Challenges, jump-ins, 7-0, UNO.
-    rate("challenge_rate", h["challenges"].count_above(0))
+    above_zero("challenge_rate", "challenges")
     mean("mean_challenges", "challenges")
     challenges, _ = h["challenges"].sums()
     won, _ = h["challenges_won"].sums()
-    rate("challenge_success_rate", won, challenges)
-    rate("jump_in_rate", h["jumps"].count_above(0))
+    rate("challenge_success_rate", won, challenges, paired=per_game("challenges_won", over=per_game("challenges")[0]))
+    above_zero("jump_in_rate", "jumps")
     mean("mean_jumps", "jumps")
-    rate("swap_rate", h["swaps"].count_above(0))
+    above_zero("swap_rate", "swaps")
     mean("mean_swaps", "swaps")
-    rate("rotation_rate", h["rotations"].count_above(0))
+    above_zero("rotation_rate", "rotations")
     mean("mean_rotations", "rotations")
     mean("mean_uno_caught", "uno_caught")
     # The rule sheets' remaining house rules (a sum jump-in is also a jump-in, above).
-    rate("sum_jump_rate", h["sum_jumps"].count_above(0))
+    above_zero("sum_jump_rate", "sum_jumps")
     mean("mean_sum_jumps", "sum_jumps")
-    rate("hand_sum_win_rate", h["hand_sum_wins"].count_above(0))
-    rate("wild_swap_rate", h["wild_swaps"].count_above(0))
+    above_zero("hand_sum_win_rate", "hand_sum_wins")
+    above_zero("wild_swap_rate", "wild_swaps")
     mean("mean_uno_catchers", "uno_catchers")
     # Decks (the mercy rule, roulette, shuffling hands).
-    rate("knockout_rate", h["knockouts"].count_above(0))
+    above_zero("knockout_rate", "knockouts")
     mean("mean_knockouts", "knockouts")
-    rate("mercy_win_rate", h["mercy_win"].count_above(0))
+    above_zero("mercy_win_rate", "mercy_win")
     mean("mean_roulette_cards", "roulette_cards")
-    rate("hand_shuffle_rate", h["hand_shuffles"].count_above(0))
+    above_zero("hand_shuffle_rate", "hand_shuffles")
     return out
 
 

@@ -213,4 +213,4 @@ def skill_measure(result, confidence: float = CONFIDENCE):
     fair = 1.0 / agg.players
     low, high = wilson_interval(wins, games, confidence)
     return Measure("skill_index", "edge", wins / games - fair, low - fair, high - fair, successes=wins,
-                   trials=games, offset=fair)
+                   trials=games, offset=fair, per_game=((("slot_0", 1.0),), (("one", 1.0),), "skill"))

@@ -162,6 +162,12 @@ def differences(variants: list[tuple[str, list[Measure]]], confidence: float = C
             if ref is None:
                 continue
             rows.append({"variant": name, "baseline": base_name, "metric": m.name} | difference(ref, m, confidence))
+    return finish_family(rows)
+
+
+def finish_family(rows: list[dict]) -> pd.DataFrame:
+    """The differences frame of these rows with Holm's correction over the family (a test
+    repeated by its twin row counted once) and `significant` from the adjusted p-values."""
     frame = pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
     twins = same_test_rows(frame)
     family = frame["p_value"].to_numpy(dtype=float).copy()
