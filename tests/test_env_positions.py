@@ -153,3 +153,18 @@ def test_a_python_seat_draws_nothing_from_the_game_generator():
         assert (g[S.O_RNG : S.O_RNG + 4] == before).all()
         played.append(pos.color_now)
     assert played == ["B", "B", "B"]
+
+
+def test_the_observation_carries_the_rule_set():
+    """The knobs as the engine reads them: a switch 1 or 0, a number itself, a choice its
+    position in the knob's values (wd4_rule: no_color first, so 0; draw_rule: until_playable second, so 1)."""
+    from uno_sim.env import describe
+
+    rules = Rules(stack_draw_two=True, hand_size=5, draw_rule="until_playable", mercy_limit=20)
+    pos = Position(rules, ["R2 G5 B7", "R1 R1", "G1 G1", "B1 B1"], top="R5", pile="Y9 Y8")
+    g = python_seat(pos, 0, [])
+    pos.run(1)
+    known = describe(asked(g)[2])["rules"]
+    assert known["stack_draw_two"] == 1 and known["stack_draw_four"] == 0
+    assert known["hand_size"] == 5 and known["mercy_limit"] == 20 and known["players"] == 4
+    assert known["wd4_rule"] == 0 and known["draw_rule"] == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..game.bots import BOT_NAMES, BOT_PARAMS, OBJECTIVES, ROLLOUT_POLICIES
 from ..game.decks import MAX_FACES, N_COLORS
-from ..game.knobs import MAX_PLAYERS
+from ..game.knobs import MAX_PLAYERS, N_KNOBS
 from ..game.packing import ONE, enum, fixed_point  # noqa: F401  (the engine reads them from here)
 
 
@@ -184,6 +184,7 @@ OB_SIZES = OBS.block("hand_sizes", MAX_PLAYERS)  # + k: cards in hand
 OB_PLACES = OBS.block("places", MAX_PLAYERS)  # + k: finishing place, 0 while in the round
 OB_VOIDS = OBS.block("voids", MAX_PLAYERS)  # + k: bit c set when seen to lack colour c (drew and passed)
 OB_DISCARD = OBS.block("discard", MAX_FACES)  # + face: copies in the discard pile (played since the last reshuffle)
+OB_RULES = OBS.block("rules", N_KNOBS)  # + i: the value of kernel knob i (game/knobs.py KERNEL_NAMES), as the engine reads it
 N_OBS = OBS.size
 
 RECORD.check()

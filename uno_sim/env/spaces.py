@@ -7,6 +7,7 @@ import numpy as np
 
 from ..engine import layout as L
 from ..game.errors import BadInput
+from ..game.knobs import KERNEL_NAMES
 
 REWARDS = ("win", "points")
 OBS_LOW = -1
@@ -43,4 +44,5 @@ def describe(observation: np.ndarray) -> dict:
                       for f in np.flatnonzero(o[L.OB_DISCARD : L.OB_DISCARD + L.MAX_FACES])}
     for name, offset in (("hand_sizes", L.OB_SIZES), ("places", L.OB_PLACES), ("voids", L.OB_VOIDS)):
         out[name] = [int(v) for v in o[offset : offset + n]]
+    out["rules"] = {name: int(o[L.OB_RULES + i]) for i, name in enumerate(KERNEL_NAMES)}
     return out

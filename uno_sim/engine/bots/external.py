@@ -32,6 +32,7 @@ from ..state import (
     O_HSIZE,
     O_PLACE,
     O_REC,
+    O_RULES,
     O_VOIDS,
     PKIND_BY_VALUE,
     S_COLOR,
@@ -123,6 +124,8 @@ def write_observation(g, p, question, arg):
         g[o + L.OB_DISCARD + f] = 0
     for i in range(nd):
         g[o + L.OB_DISCARD + g[O_DISC + i]] += 1
+    for i in range(L.N_KNOBS):  # the rule set
+        g[o + L.OB_RULES + i] = g[O_RULES + i]
     for k in range(L.MAX_PLAYERS):
         if k < n:
             q = p + k if p + k < n else p + k - n
