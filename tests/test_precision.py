@@ -31,6 +31,14 @@ def test_targets_are_metric_equals_half_width(text, metric, half):
     assert target.metric == metric and target.half_width == pytest.approx(half, rel=1e-12)
 
 
+def test_a_target_in_percentage_points_is_shown_in_them():
+    target = stats.parse_target("first_player_edge=0.3pp")
+    assert str(target) == "first_player_edge=0.3pp" and target.show(0.00237) == "0.237 pp"
+    assert stats.parse_target(str(target)) == target
+    plain = stats.parse_target("first_player_edge=0.003")
+    assert str(plain) == "first_player_edge=0.003" and plain.show(0.00237) == "0.00237"
+
+
 @pytest.mark.parametrize("text", ["mean_turns", "mean_turns=", "mean_turns=0", "mean_turns=-1", "=0.1",
                                   "mean_turns=abc", "mean_turns=nan", "mean_turns=inf"])
 def test_malformed_targets_are_refused(text):

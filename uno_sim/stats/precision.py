@@ -44,9 +44,16 @@ class Target:
 
     metric: str
     half_width: float
+    pp: bool = False  # given in percentage points: shown in them too
 
     def __str__(self) -> str:
-        return f"{self.metric}={self.half_width:g}"
+        return f"{self.metric}={100 * self.half_width:g}pp" if self.pp else f"{self.metric}={self.half_width:g}"
+
+    def show(self, width: float) -> str:
+        """A half-width in the target's own units."""
+        if self.pp:
+            return _show(100 * width, 100 * self.half_width) + " pp"
+        return _show(width, self.half_width)
 
 
 def parse_target(text: str) -> Target:
@@ -63,7 +70,7 @@ def parse_target(text: str) -> Target:
         value /= 100.0
     if not (value > 0 and math.isfinite(value)):
         raise ValueError(f"precision target {text!r}: the half-width must be above 0")
-    return Target(m[1], value)
+    return Target(m[1], value, bool(m[3]))
 
 
 def look_schedule(cap: int, first: int | None = None) -> list[int]:
@@ -120,8 +127,8 @@ class PrecisionOutcome:
 
     def sentence(self) -> str:
         """The headline's sentence on the games the answer took."""
-        widths = ", ".join(f"{t.metric} ±{_show(self.widths.get(t.metric, math.nan), t.half_width)}"
-                           f" (target ±{_show(t.half_width, t.half_width)})" for t in self.targets)
+        widths = ", ".join(f"{t.metric} ±{t.show(self.widths.get(t.metric, math.nan))}"
+                           f" (target ±{t.show(t.half_width)})" for t in self.targets)
         level = (f"each interval at {100 * self.confidence:.2f}% so that stopping at the first narrow enough of "
                  f"{len(self.looks)} planned looks keeps 95% coverage")
         if self.met:
