@@ -95,6 +95,8 @@ class Table:
     `question`, `mask` (legal actions, bool[N_ACTIONS]) and `observation` (int64[N_OBS]) describe
     the question; once `done`, `record` is the per-game record (winner, points, ...)."""
 
+    TAPE_ROOM = 256  # actions the first game array holds; a longer game doubles it as it goes
+
     def __init__(self, rules: str | Rules = "standard", players: int | None = None,
                  bots: str | Sequence[str] | None = None, python_seats: Iterable[int] | None = None,
                  seed: int = 0, overrides: dict | None = None) -> None:
@@ -114,7 +116,7 @@ class Table:
         self.game = np.int64(0)
         self.length = 0  # actions on the tape
         self.done = True
-        self._use(self._array(256, 0))
+        self._use(self._array(self.TAPE_ROOM, 0))
         self._play_step = _compiled_entry(play_to_question, self._g, self.key, self.game)
 
     def _array(self, tape: int, trace: int) -> np.ndarray:
