@@ -101,3 +101,32 @@ def test_bad_tables_are_refused_with_one_line():
     with pytest.raises(BadInput, match="game is over"):
         t = Table("standard", players=2, python_seats=[0, 1])
         t.step(A_NO)
+
+
+def test_a_tape_that_outgrows_its_array_plays_the_same_games(monkeypatch):
+    """Games whose tape is moved to bigger arrays as it grows (room for 1 action at first, so
+    it moves at 1, 2, 4, 8, ... actions) are the games played with room to spare: the same
+    observations, masks, rewards and records, step for step, through gym_env's fast path."""
+    from uno_sim.env import RandomBot
+
+    def episodes(room):
+        monkeypatch.setattr(Table, "TAPE_ROOM", room)
+        env = gym_env("house", 3, opponents="expert")
+        policy = RandomBot(7)
+        seen, moves = [], 0
+        obs, info = env.reset(seed=5)
+        for _ in range(4):
+            done = False
+            while not done:
+                seen.append((obs.tolist(), info["action_mask"].tolist()))
+                obs, reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
+                moves += 1
+                done = terminated or truncated
+            seen.append((reward, info["record"]))
+            obs, info = env.reset()
+        return seen, moves, len(env.table._g) - env.table._tape_at  # the tape's room at the end
+
+    small, moves, room = episodes(1)
+    roomy, _, _ = episodes(256)
+    assert moves > 40 and room >= 16  # the small tape did move to bigger arrays, several times
+    assert small == roomy

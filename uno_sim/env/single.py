@@ -16,6 +16,9 @@ from ..game.rules import Rules
 from .spaces import OBS_HIGH, OBS_LOW, check_reward, rewards
 from .table import Table
 
+N_ACTIONS = L.N_ACTIONS
+A_NO = L.A_NO
+
 
 class UnoGym(gymnasium.Env):
     """UNO under any rule set from one seat (`seat`, 0 by default), the other seats played by
@@ -64,25 +67,26 @@ class UnoGym(gymnasium.Env):
                 break
         else:
             raise BadInput(f"seat {self.seat} was asked nothing in 1,000 games in a row under these rules")
-        self._last = self.table.observation
+        self._last = self.table._obs.copy()
         return self._last, self._info()
 
     def step(self, action):
+        # The loop of a training run: the Table's checks done once here, its views read
+        # directly, no property or helper call between the action and the compiled step.
         t = self.table
+        mask = t._mask
         action = int(action)
-        illegal = not (0 <= action < L.N_ACTIONS and t._mask[action])
+        illegal = not (0 <= action < N_ACTIONS and mask[action])
         if illegal:
             if self.illegal == "raise":
                 t.step(action)  # raises, naming the legal actions
-            action = L.A_NO if t._mask[L.A_NO] else int(np.flatnonzero(t._mask)[0])
-        t.step(action)
+            action = A_NO if mask[A_NO] else int(mask.nonzero()[0][0])
+        t._answer(action)
         if not t.done:
-            self._last = t.observation
-            info = self._info()
-            info["illegal_action"] = illegal
-            return self._last, 0.0, False, False, info
+            self._last = obs = t._obs.copy()
+            return obs, 0.0, False, False, {"action_mask": t._mask.astype(np.int8), "illegal_action": illegal}
         record = t.record
         reward = rewards(record, t.players, self.reward)[self.seat]
         cut = record["reason"] == "cap"
-        info = {"action_mask": np.zeros(L.N_ACTIONS, dtype=np.int8), "record": record, "illegal_action": illegal}
+        info = {"action_mask": np.zeros(N_ACTIONS, dtype=np.int8), "record": record, "illegal_action": illegal}
         return self._last.copy(), reward, not cut, cut, info

@@ -8,10 +8,11 @@ import numpy as np
 from ..engine import layout as L
 from ..game.errors import BadInput
 from ..game.knobs import KERNEL_NAMES
+from ..game.packing import ONE
 
 REWARDS = ("win", "points")
 OBS_LOW = -1
-OBS_HIGH = 2**31 - 1
+OBS_HIGH = ONE  # the largest entry: a rule's probability 1 (uno_catch) as the engine reads it, 2**32
 
 
 def check_reward(reward: str) -> str:
