@@ -13,14 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError, did_you_mean
 from ..running.progress import ProgressLike
-from ..stats.racing import Constraint
 from .common import MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, \
     speaks_python
 from .result_base import _Charts, _frame_records
+
+if TYPE_CHECKING:  # the statistics (numba, pandas, scipy) load when a race is planned, not with --help
+    from ..stats.racing import Constraint
 from .runs import RunPlan
 from .sweeps import (PRESET_AXIS, _axes, _check_conflicts, _check_knobs, _grid, _grid_names, _point_plan,
                      _setting, _setting_text, metric_names)
@@ -177,7 +179,7 @@ def _check_race_metric(name: str, option: str, plans: list[RunPlan]) -> None:
 
 
 def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: list[RunPlan]) -> list[Constraint]:
-    from ..stats.racing import RACE_METRICS, parse_constraint
+    from ..stats.racing import RACE_METRICS, Constraint, parse_constraint
 
     if isinstance(texts, (str, Constraint)):
         texts = [texts]
