@@ -304,6 +304,11 @@ def test_the_api_takes_a_progress_object_or_a_flag():
     uno_sim.compare(["standard", "stacking"], games=3000, seed=2, skill=True, progress=seen)
     assert seen.pipelines == [(12000, "2 variants", "games")] and seen.closed == 1
     assert seen.updates[-1][0] == 12000
+    # paired (the default): both variants play each chunk of deals together
+    assert list(dict.fromkeys(d for _, d in seen.updates)) == ["2 variants", "2 variants (skill index)"]
+    seen = Recording()
+    uno_sim.compare(["standard", "stacking"], games=3000, seed=2, skill=True, progress=seen, paired=False)
+    assert seen.pipelines == [(12000, "2 variants", "games")] and seen.updates[-1][0] == 12000
     assert list(dict.fromkeys(d for _, d in seen.updates)) == ["standard", "stacking", "standard (skill index)",
                                                                "stacking (skill index)"]
     seen = Recording()
