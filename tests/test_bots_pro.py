@@ -137,6 +137,14 @@ def test_pro_names_the_colour_held_most_then_the_one_the_next_player_lacks():
     assert ev["color"] == "R"
 
 
+def test_pro_under_the_mercy_rule_plays_the_expert_s_turn_card():
+    # no-mercy: the R7 swaps 7 cards for the next player's 3, the expert's first choice; without
+    # the mercy rule pro's own ranking plays the B3, which keeps five blue cards
+    hand, top, close = "R7 B3 B4 B5 B6 B8 B9 G1", "R3", ("G2 G4 G5", FULL, FULL)
+    assert played(load_preset("no-mercy", players=4), hand, top, others=close) == "R7"
+    assert played(load_preset("no-mercy", {"mercy_limit": 0}, players=4), hand, top, others=close) == "B3"
+
+
 def test_pro_names_the_colour_with_most_cards_unseen_for_a_roulette():
     pos = position(Rules(), "R1 R2 R3 G1", "R5", discard_below="B1 B2 B3 B4 B5 B6")
     # unseen: red 25 - 4, yellow 25, green 24, blue 25 - 6: yellow turns up soonest

@@ -1,8 +1,9 @@
 """The `pro` bot's own decisions: the card of an ordinary turn, whether to draw instead of
 playing a wild card, whether to play a drawn wild card, and the colours it names
-(docs/BOTS.md, "pro"). Every other decision (answers to a pending penalty, challenges,
-jump-ins, multi-play, swap targets, Wild swaps) is the expert's (strategy.py), which knows
-every rule knob and card kind.
+(docs/BOTS.md, "pro"). Under the mercy rule its turn card is the expert's: its own ranking
+measured weaker there (no-mercy, 4 players). Every other decision (answers to a pending
+penalty, challenges, jump-ins, multi-play, swap targets, Wild swaps) is the expert's
+(strategy.py), which knows every rule knob and card kind.
 
 What pro knows beyond the expert is what the table saw: the cards it has not seen (the deck
 less its own hand and the discard pile, `unseen_faces`) and what each player was seen to lack
@@ -54,7 +55,6 @@ from .strategy import DANGER, NO_CHOICE, color_counts, keeps_draw_two, last_acti
 
 KEEP = 600  # per card of the new colour p still holds after the play
 MATCH = 300  # times the chance that the next player cannot follow (or, p moving again, that p can)
-KNOCKOUT = 200_000_000  # mercy rule: a draw card that takes its victim to the limit goes first (as the expert)
 LAST = 100_000_000  # number_finish, two cards held: the non-number goes first (the expert's tier 0)
 ATTACK = 1_000_000  # an attack card against the next player, an opponent close to going out:
 ATTACK_ORDER = 100_000  # Draw Two, then Wild Draw Four, then Skip, then Reverse
@@ -215,8 +215,7 @@ def danger_next(g, p):
 @njit(cache=True)
 def best_turn_card(g, p, color, top):
     """pro's preferred legal card (no bluff), or -1 when it holds none (docs/BOTS.md): attack
-    cards first against a next player close to going out (before them, under the mercy rule, a
-    draw card that knocks its victim out, as the expert); wild cards last; otherwise the card
+    cards first against a next player close to going out; wild cards last; otherwise the card
     that leaves it most cards of the new colour, plus MATCH times the chance that the next
     player cannot follow it; at two players, less PAIR_2P per card of its kind held in
     another colour. The expert's rules for number_finish, 7-swaps / 0-rotations, the
@@ -230,7 +229,6 @@ def best_turn_card(g, p, color, top):
     reverses_attack = g[S_NACTIVE] > 2 or g[K.two_player_reverse] == 0
     kept_d2 = keeps_draw_two(g, p)
     swaps = g[K.seven_swap] != 0 or g[K.zero_rotate] != 0
-    mercy = g[K.mercy_limit] > 0
     wild_colour = -1  # the colour a wild card would name and its score, found once
     wild_colour_score = 0
     best = -1
@@ -258,8 +256,6 @@ def best_turn_card(g, p, color, top):
         skip = (bits & F_SKIPS) != 0
         attack = draw or skip or ((bits & F_REVERSES) != 0 and reverses_attack)
         score = LAST if last and not number else 0
-        if mercy and draw and strategy.knocks_out(g, p, f):
-            score += KNOCKOUT
         if (bits & F_WILD) != 0:
             if wild_colour < 0:
                 wild_colour, wild_colour_score = best_colour(g, p, f, n0, n1, n2, n3, unseen)
@@ -304,11 +300,14 @@ def non_wild_cards(g, p):
 
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
-    """Face to play on an ordinary turn, or -1 to draw: a bluff with bluff_prob (as the expert),
+    """Face to play on an ordinary turn, or -1 to draw: under the mercy rule the expert's choice
+    (pro's own ranking measured weaker there); else a bluff with bluff_prob (as the expert),
     else best_turn_card; with voluntary_draw, a draw rather than a wild card while it holds
     more than WILD_LIMIT / W4_LIMIT other cards (only when a draw is one card, draw_rule = one;
     not when the next player is close to going out), and rather than a bad swap (as the
     expert)."""
+    if g[K.mercy_limit] > 0:
+        return strategy.choose_turn_card(g, p, color, top)
     h = hand(p)
     bluff = param(g, p, L.BP.bluff_prob)
     w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
