@@ -98,6 +98,21 @@ def test_pro_draws_rather_than_play_a_wild_card_with_many_other_cards():
     assert played(Rules(), "W4 G1 G2 G3 G4 G6", "R5", others=(FULL.replace("Y3 Y4 Y5 Y6 Y7", ""), FULL, FULL)) == "W4"
 
 
+def test_pro_at_two_players_draws_rather_than_play_a_wild_draw_four_beside_more_than_3_cards():
+    ev, _ = first(Rules(players=2), "W4 G1 G2 G3 G4", "R5", others=(FULL,))
+    assert ev["ev"] == "draw"
+    assert played(Rules(players=2), "W4 G1 G2 G3", "R5", others=(FULL,)) == "W4"
+
+
+def test_pro_against_a_last_card_plays_what_it_cannot_follow_over_the_colour_it_keeps():
+    # the next player was seen to lack blue and wild cards: after B5 only another 5 follows,
+    # after R2 any red card or 2. With one card left that chance outweighs the red kept; with two
+    # cards the red kept decides
+    hand = "R2 R3 B5"
+    assert played(Rules(players=2), hand, "R5", others=("G7",), lacks={1: lacking("B")}) == "B5"
+    assert played(Rules(players=2), hand, "R5", others=("G7 G8",), lacks={1: lacking("B")}) == "R2"
+
+
 def test_pro_plays_a_drawn_wild_card_only_with_a_small_hand():
     pos = position(Rules(), "G1 G2 G3", "R6", pile="W B1 B2")
     assert pos.run(1) == [{"ev": "draw", "p": 0, "cards": ["W"], "why": "turn"}]
@@ -135,6 +150,14 @@ def test_pro_names_the_colour_held_most_then_the_one_the_next_player_lacks():
     assert ev["color"] == "B"
     ev, _ = first(Rules(), "W R1 B2", "Y5", lacks={1: lacking("R")})
     assert ev["color"] == "R"
+
+
+def test_pro_under_the_mercy_rule_plays_the_expert_s_turn_card():
+    # no-mercy: the R7 swaps 7 cards for the next player's 3, the expert's first choice; without
+    # the mercy rule pro's own ranking plays the B3, which keeps five blue cards
+    hand, top, close = "R7 B3 B4 B5 B6 B8 B9 G1", "R3", ("G2 G4 G5", FULL, FULL)
+    assert played(load_preset("no-mercy", players=4), hand, top, others=close) == "R7"
+    assert played(load_preset("no-mercy", {"mercy_limit": 0}, players=4), hand, top, others=close) == "B3"
 
 
 def test_pro_names_the_colour_with_most_cards_unseen_for_a_roulette():

@@ -1,8 +1,9 @@
 """The `pro` bot's own decisions: the card of an ordinary turn, whether to draw instead of
 playing a wild card, whether to play a drawn wild card, and the colours it names
-(docs/BOTS.md, "pro"). Every other decision (answers to a pending penalty, challenges,
-jump-ins, multi-play, swap targets, Wild swaps) is the expert's (strategy.py), which knows
-every rule knob and card kind.
+(docs/BOTS.md, "pro"). Under the mercy rule its turn card is the expert's: its own ranking
+measured weaker there (no-mercy, 4 players). Every other decision (answers to a pending
+penalty, challenges, jump-ins, multi-play, swap targets, Wild swaps) is the expert's
+(strategy.py), which knows every rule knob and card kind.
 
 What pro knows beyond the expert is what the table saw: the cards it has not seen (the deck
 less its own hand and the discard pile, `unseen_faces`) and what each player was seen to lack
@@ -54,7 +55,7 @@ from .strategy import DANGER, NO_CHOICE, color_counts, keeps_draw_two, last_acti
 
 KEEP = 600  # per card of the new colour p still holds after the play
 MATCH = 300  # times the chance that the next player cannot follow (or, p moving again, that p can)
-KNOCKOUT = 200_000_000  # mercy rule: a draw card that takes its victim to the limit goes first (as the expert)
+MATCH_LAST_CARD = 3000  # MATCH when the next player holds one card: that it cannot follow outweighs the colour kept
 LAST = 100_000_000  # number_finish, two cards held: the non-number goes first (the expert's tier 0)
 ATTACK = 1_000_000  # an attack card against the next player, an opponent close to going out:
 ATTACK_ORDER = 100_000  # Draw Two, then Wild Draw Four, then Skip, then Reverse
@@ -64,8 +65,15 @@ SWAP = 2500  # a 7 / 0 whose swap / rotation brings a smaller (+) or larger (-) 
 KEPT_D2 = 1500  # the last Draw Two under stack_draw_two, kept to answer a stack
 WILD_LIMIT = 2  # with voluntary_draw, a Wild is played only when p holds at most this many other cards,
 W4_LIMIT = 4  # a Wild Draw Four at most this many (else p draws one card), unless the next player is close to going out
+W4_LIMIT_2P = 3  # W4_LIMIT at two players
 PAIR_2P = 500  # two players: less per card of the same kind in another colour p holds (kept to change colour later)
 DRAWN_WILD_HAND = 2  # a drawn wild card is played only when p then holds at most this many cards
+
+
+@njit(cache=True, inline="always")
+def match_weight(g, q):
+    """The weight of the chance that next player q (an opponent, or -1) cannot follow."""
+    return MATCH_LAST_CARD if q >= 0 and hsize(g, q) <= 1 else MATCH
 
 
 @njit(cache=True)
@@ -161,15 +169,16 @@ def pick4(i, a, b, c, d):
 @njit(cache=True)
 def best_colour(g, p, f, n0, n1, n2, n3, unseen):
     """The colour to name with wild face f (-1: any wild) and its score: KEEP per card of it
-    held, MATCH times the chance that the next player, an opponent, cannot follow it; ties: more
-    points held in it, then the lowest index."""
+    held, MATCH (MATCH_LAST_CARD) times the chance that the next player, an opponent, cannot
+    follow it; ties: more points held in it, then the lowest index."""
     q = next_opponent(g, p)
+    match = match_weight(g, q)
     best = 0
     best_score = -NO_CHOICE
     for c in range(N_COLORS):
         score = KEEP * pick4(c, n0, n1, n2, n3)
         if q >= 0:
-            score += int(MATCH * no_match_chance(g, q, c, f, unseen))
+            score += int(match * no_match_chance(g, q, c, f, unseen))
         score = score * 1000 + strategy.color_count_points(g, p, c)[1]
         if score > best_score:
             best = c
@@ -215,22 +224,21 @@ def danger_next(g, p):
 @njit(cache=True)
 def best_turn_card(g, p, color, top):
     """pro's preferred legal card (no bluff), or -1 when it holds none (docs/BOTS.md): attack
-    cards first against a next player close to going out (before them, under the mercy rule, a
-    draw card that knocks its victim out, as the expert); wild cards last; otherwise the card
-    that leaves it most cards of the new colour, plus MATCH times the chance that the next
-    player cannot follow it; at two players, less PAIR_2P per card of its kind held in
-    another colour. The expert's rules for number_finish, 7-swaps / 0-rotations, the
-    kept Draw Two and Discard All."""
+    cards first against a next player close to going out; wild cards last; otherwise the card
+    that leaves it most cards of the new colour, plus MATCH (MATCH_LAST_CARD when the next
+    player holds one card) times the chance that the next player cannot follow it; at two
+    players, less PAIR_2P per card of its kind held in another colour. The expert's rules for
+    number_finish, 7-swaps / 0-rotations, the kept Draw Two and Discard All."""
     n0, n1, n2, n3 = color_counts(g, p)
     unseen = unseen_faces(g, p)
     q = next_opponent(g, p)
     danger = q >= 0 and hsize(g, q) <= DANGER
+    match = match_weight(g, q)
     two = g[S_NACTIVE] == 2
     last = last_action(g, p)
     reverses_attack = g[S_NACTIVE] > 2 or g[K.two_player_reverse] == 0
     kept_d2 = keeps_draw_two(g, p)
     swaps = g[K.seven_swap] != 0 or g[K.zero_rotate] != 0
-    mercy = g[K.mercy_limit] > 0
     wild_colour = -1  # the colour a wild card would name and its score, found once
     wild_colour_score = 0
     best = -1
@@ -258,8 +266,6 @@ def best_turn_card(g, p, color, top):
         skip = (bits & F_SKIPS) != 0
         attack = draw or skip or ((bits & F_REVERSES) != 0 and reverses_attack)
         score = LAST if last and not number else 0
-        if mercy and draw and strategy.knocks_out(g, p, f):
-            score += KNOCKOUT
         if (bits & F_WILD) != 0:
             if wild_colour < 0:
                 wild_colour, wild_colour_score = best_colour(g, p, f, n0, n1, n2, n3, unseen)
@@ -289,7 +295,7 @@ def best_turn_card(g, p, color, top):
             if attack and two:  # p moves again: can it follow its own card?
                 score += MATCH if follows(g, p, f, c) else 0
             else:
-                score += int(MATCH * no_match_chance(g, q, c, f, unseen))
+                score += int(match * no_match_chance(g, q, c, f, unseen))
         if score > best_score:
             best = f
             best_score = score
@@ -304,11 +310,14 @@ def non_wild_cards(g, p):
 
 @njit(cache=True)
 def choose_turn_card(g, p, color, top):
-    """Face to play on an ordinary turn, or -1 to draw: a bluff with bluff_prob (as the expert),
+    """Face to play on an ordinary turn, or -1 to draw: under the mercy rule the expert's choice
+    (pro's own ranking measured weaker there); else a bluff with bluff_prob (as the expert),
     else best_turn_card; with voluntary_draw, a draw rather than a wild card while it holds
-    more than WILD_LIMIT / W4_LIMIT other cards (only when a draw is one card, draw_rule = one;
-    not when the next player is close to going out), and rather than a bad swap (as the
-    expert)."""
+    more than WILD_LIMIT / W4_LIMIT (W4_LIMIT_2P at two players) other cards (only when a draw
+    is one card, draw_rule = one; not when the next player is close to going out), and rather
+    than a bad swap (as the expert)."""
+    if g[K.mercy_limit] > 0:
+        return strategy.choose_turn_card(g, p, color, top)
     h = hand(p)
     bluff = param(g, p, L.BP.bluff_prob)
     w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
@@ -325,7 +334,8 @@ def choose_turn_card(g, p, color, top):
     if f < 0 or not g[K.voluntary_draw]:
         return f
     if is_wild(g, f) and g[K.draw_rule] == 0 and not danger_next(g, p):
-        limit = W4_LIMIT if (flags_of(g, f) & F_DRAWS) != 0 else WILD_LIMIT
+        w4_limit = W4_LIMIT_2P if g[S_NACTIVE] == 2 else W4_LIMIT
+        limit = w4_limit if (flags_of(g, f) & F_DRAWS) != 0 else WILD_LIMIT
         if non_wild_cards(g, p) > limit:
             return -1
     if strategy.swap_gain(g, p, f) < 0 and strategy.bad_swap_received(g, p, f) > hsize(g, p):
