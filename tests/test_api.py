@@ -173,3 +173,22 @@ def test_errors_name_the_parameters_not_the_command_line_options(call, message):
 def test_the_command_line_keeps_naming_its_options(capsys):
     assert cli.run_cli(["run", "standard", "--games", "0"]) == 2
     assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def test_shared_parameters_are_written_once_and_filled_into_every_docstring():
+    """A parameter several API functions share (players, bots, seed, ...) is documented in one
+    place (api/common.py SHARED_PARAMETERS) and appears, filled in, in each function's help."""
+    import inspect
+    from pathlib import Path
+
+    from uno_sim.api.common import SHARED_PARAMETERS
+
+    sources = "".join(p.read_text() for p in Path(uno_sim.api.__file__).parent.glob("*.py"))
+    for name, text in SHARED_PARAMETERS.items():
+        first_line_of_body = text.splitlines()[1].strip()
+        assert sources.count(first_line_of_body) == 1, name  # only in SHARED_PARAMETERS
+    for name in PUBLIC_FUNCTIONS:
+        doc = inspect.getdoc(getattr(uno_sim, name))
+        assert "$" not in doc, name
+        if name in ("run", "compare", "sweep", "match", "design"):
+            assert SHARED_PARAMETERS["players"].splitlines()[1].strip() in doc, name

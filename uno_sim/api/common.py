@@ -36,6 +36,34 @@ def python_terms(message: str) -> str:
     return _OPTION.sub(name, message).replace("`uno-sim rules`", "uno_sim.KNOBS")
 
 
+# The parameters several API functions share, documented once (numpy style, as a function's
+# docstring writes them). A docstring names one by a line `$name` in its Parameters section
+# (`shared_parameters` fills it in).
+SHARED_PARAMETERS = {
+ "players": "players : int, optional\n    Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).\n",
+ "workers": "workers : int, optional\n    Threads to play on (default None: every core).\n",
+ "bots": 'bots : str or list of str, optional\n    One bot per seat, or one for every seat: ``"expert,random,random,random"`` or\n    ``["expert", "random", "random", "random"]``; parameters after colons\n    (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.\n',
+ "seed": "seed : int, default 0\n    The run's seed: the same seed plays the same games (0 to 2**63 - 1).\n",
+ "overrides": 'overrides : dict or list of str, optional\n    Knob values applied on top of the rule set: ``{"hand_size": 5}`` or\n    ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.\n',
+ "cluster": 'cluster : str, optional\n    A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the\n    same numbers, played by a cluster\'s workers. Default None: threads here.\n',
+ "checkpoint": "checkpoint : str or Path, optional\n    A folder keeping every finished chunk; the same call after an interruption continues\n    where it stopped. Default None.\n",
+ "rotate_seats": "rotate_seats : bool, default False\n    Move the bots one seat on every game, so that each bot plays every seat equally often.\n",
+ "max_games": "max_games : int, optional\n    With `precision`: the games of the last look, reported when the targets were not met\n    by then. Default None: 10,000,000.\n",
+}
+_PLACEHOLDER = re.compile(r"^( *)\$(\w+) *$", re.M)
+
+
+def shared_parameters(function):
+    """Fill each `$name` line of `function`'s docstring with SHARED_PARAMETERS[name], indented
+    as the line was (an unknown name is a programming error: KeyError at import)."""
+    def fill(match: re.Match) -> str:
+        pad, name = match.groups()
+        return "".join(pad + line if line.strip() else line for line in SHARED_PARAMETERS[name].splitlines(True)).rstrip("\n")
+
+    function.__doc__ = _PLACEHOLDER.sub(fill, function.__doc__ or "")
+    return function
+
+
 def speaks_python(function):
     """A public API function whose BadInput messages name its parameters, not the command
     line's options (the command line calls the prepare_* functions, which keep them)."""

@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..game.errors import InputError
 from ..running.progress import ProgressLike
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, command_line,
-                     rule_specs, speaks_python)
+                     rule_specs, speaks_python, shared_parameters)
 from .result_base import ManyRuns, VariantCharts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play, prepare_run
 
@@ -197,6 +197,7 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
 
 
 @speaks_python
+@shared_parameters
 def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, players: int | None = None,
             bots: str | Sequence[str] | None = None, seed: int = 0,
             overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
@@ -215,32 +216,19 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
         (``"standard,stacking"``). Repeated names become ``name-2``, ...
     games : int, default 1_000_000
         Games per variant (at least 1).
-    players : int, optional
-        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
-    bots : str or list of str, optional
-        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
-        ``["expert", "random", "random", "random"]``; parameters after colons
-        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
-    seed : int, default 0
-        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
-    overrides : dict or list of str, optional
-        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
-        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
-    workers : int, optional
-        Threads to play on (default None: every core).
-    rotate_seats : bool, default False
-        Move the bots one seat on every game, so that each bot plays every seat equally often.
+    $players
+    $bots
+    $seed
+    $overrides
+    $workers
+    $rotate_seats
     per_game : bool, default False
         Keep one row per game in each run's ``games`` (not with `cluster` or `checkpoint`).
     progress : bool or Progress, default False
         True: show a progress bar (and the engine's start-up) on standard error; or a
         ``uno_sim.running.progress.Progress`` object, told how far the games are.
-    cluster : str, optional
-        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
-        same numbers, played by a cluster's workers. Default None: threads here.
-    checkpoint : str or Path, optional
-        A folder keeping every finished chunk; the same call after an interruption continues
-        where it stopped. Default None.
+    $cluster
+    $checkpoint
     skill : bool, default False
         Also play `games` games of expert against random (seats rotated) per variant and
         report the ``skill_index`` metric.
@@ -257,9 +245,7 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
         then not used. Every interval is widened so that stopping at the first narrow look
         keeps 95% coverage (docs/METRICS.md); ``precision`` on the result says how it went.
         Default None: play `games` games.
-    max_games : int, optional
-        With `precision`: the games of the last look, reported when the targets were not met
-        by then. Default None: 10,000,000.
+    $max_games
 
     Returns
     -------

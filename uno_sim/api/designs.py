@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError, did_you_mean
 from ..running.progress import ProgressLike
-from .common import MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, \
+from .common import MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, shared_parameters, \
     speaks_python
 from .result_base import _Charts, _frame_records
 
@@ -273,6 +273,7 @@ def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | S
 
 
 @speaks_python
+@shared_parameters
 def design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str] | str, *,
            minimize: str | None = None, maximize: str | None = None,
            constraints: Sequence[str] | str | None = None, max_games: int = DEFAULT_MAX_GAMES,
@@ -308,8 +309,7 @@ def design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[
         Stop with a tie when every point left is within this of the leader (objective units,
         or ``"0.5pp"`` for a rate). Default None: 0.5 pp for a rate, 1% of the best first-round
         estimate for a mean.
-    players : int, optional
-        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
+    $players
     bots : str or list of str, optional
         One bot per seat, or one for every seat (as for ``run``). Default None: ``random`` in
         every seat.

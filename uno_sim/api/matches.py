@@ -14,7 +14,7 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules
 from ..running.progress import ProgressLike, as_progress
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_count,
-                     check_python_bots, command_line, load_rules, override_dict, speaks_python)
+                     check_python_bots, command_line, load_rules, override_dict, speaks_python, shared_parameters)
 from .result_base import OneVariant, _Charts
 
 
@@ -186,6 +186,7 @@ def expected_rounds(plan: MatchPlan, progress: ProgressLike = False) -> float | 
 
 
 @speaks_python
+@shared_parameters
 def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | None = None,
           players: int | None = None, bots: str | Sequence[str] | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
@@ -202,30 +203,18 @@ def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | 
     target : int, optional
         The score that ends a match (default None: the rule set's ``target``, 500 for the
         official rules). A target out of reach is refused before any match is played.
-    players : int, optional
-        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
-    bots : str or list of str, optional
-        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
-        ``["expert", "random", "random", "random"]``; parameters after colons
-        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
-    seed : int, default 0
-        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
-    overrides : dict or list of str, optional
-        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
-        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
-    workers : int, optional
-        Threads to play on (default None: every core).
+    $players
+    $bots
+    $seed
+    $overrides
+    $workers
     rotate_seats : bool, default False
         Move the bots one seat every `players` rounds.
     progress : bool or Progress, default False
         True: show a progress bar (and the engine's start-up) on standard error; or a
         ``uno_sim.running.progress.Progress`` object, told how far the matches are.
-    cluster : str, optional
-        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
-        same numbers, played by a cluster's workers. Default None: threads here.
-    checkpoint : str or Path, optional
-        A folder keeping every finished chunk; the same call after an interruption continues
-        where it stopped. Default None.
+    $cluster
+    $checkpoint
 
     Returns
     -------

@@ -15,7 +15,7 @@ from ..game.errors import InputError
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_python_bots,
-                     command_line, load_rules, speaks_python)
+                     command_line, load_rules, speaks_python, shared_parameters)
 from .result_base import OneVariant, VariantCharts
 
 
@@ -292,6 +292,7 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
 
 
 @speaks_python
+@shared_parameters
 def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | None = None,
         bots: str | Sequence[str] | None = None, seed: int = 0,
         overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
@@ -307,32 +308,19 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
         the path of a TOML rule file, or a ``Rules`` value.
     games : int, default 100_000
         Games to play (at least 1).
-    players : int, optional
-        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
-    bots : str or list of str, optional
-        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
-        ``["expert", "random", "random", "random"]``; parameters after colons
-        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
-    seed : int, default 0
-        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
-    overrides : dict or list of str, optional
-        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
-        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
-    workers : int, optional
-        Threads to play on (default None: every core).
-    rotate_seats : bool, default False
-        Move the bots one seat on every game, so that each bot plays every seat equally often.
+    $players
+    $bots
+    $seed
+    $overrides
+    $workers
+    $rotate_seats
     per_game : bool, default False
         Keep one row per game in ``res.games`` (a DataFrame; not with `cluster` or `checkpoint`).
     progress : bool or Progress, default False
         True: show a progress bar (and the engine's start-up) on standard error; or a
         ``uno_sim.running.progress.Progress`` object, told how far the run is.
-    cluster : str, optional
-        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
-        same numbers, played by a cluster's workers. Default None: threads here.
-    checkpoint : str or Path, optional
-        A folder keeping every finished chunk; the same call after an interruption continues
-        where it stopped. Default None.
+    $cluster
+    $checkpoint
     precision : str or list of str, optional
         Targets ``"METRIC=HALF_WIDTH"`` instead of a game count (rates as fractions, or with
         ``pp``): ``["mean_turns=0.1", "first_player_edge=0.002"]``. Games are played in looks
@@ -340,9 +328,7 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
         is then not used. Every interval is widened so that stopping at the first narrow look
         keeps 95% coverage (docs/METRICS.md); ``res.precision`` says how it went. Default
         None: play `games` games.
-    max_games : int, optional
-        With `precision`: the games of the last look, reported when the targets were not met
-        by then. Default None: 10,000,000.
+    $max_games
 
     Returns
     -------

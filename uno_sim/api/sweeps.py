@@ -17,7 +17,7 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules, RulesError, parse_value
 from ..running.progress import ProgressLike
 from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, check_count,
-                     command_line, override_dict, speaks_python)
+                     command_line, override_dict, speaks_python, shared_parameters)
 from .result_base import ManyRuns, _Charts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play, _play_runs, prepare_run
 
@@ -473,6 +473,7 @@ def _setting_text(value: Any) -> str:
 
 
 @speaks_python
+@shared_parameters
 def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str] | str, *, games: int = 100_000,
           players: int | None = None, bots: str | Sequence[str] | None = None, seed: int = 0,
           overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
@@ -493,19 +494,11 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
         Two or more knobs play the full grid (at most 10,000 points).
     games : int, default 100_000
         Games per value (grid point).
-    players : int, optional
-        Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).
-    bots : str or list of str, optional
-        One bot per seat, or one for every seat: ``"expert,random,random,random"`` or
-        ``["expert", "random", "random", "random"]``; parameters after colons
-        (``"random:forget_uno=0.3"``; docs/BOTS.md). Default None: ``random`` in every seat.
-    seed : int, default 0
-        The run's seed: the same seed plays the same games (0 to 2**63 - 1).
-    overrides : dict or list of str, optional
-        Knob values applied on top of the rule set: ``{"hand_size": 5}`` or
-        ``["hand_size=5"]`` (``uno_sim.KNOBS`` lists the knobs). Default None.
-    workers : int, optional
-        Threads to play on (default None: every core).
+    $players
+    $bots
+    $seed
+    $overrides
+    $workers
     metrics : list of str, optional
         The metrics drawn as heatmaps of a grid (default None: ``mean_turns`` and
         ``first_player_edge``).
@@ -519,12 +512,8 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
     progress : bool or Progress, default False
         True: show a progress bar (and the engine's start-up) on standard error; or a
         ``uno_sim.running.progress.Progress`` object, told how far the games are.
-    cluster : str, optional
-        A Dask scheduler address (``"tcp://host:8786"``) or ``"local"`` / ``"local:N"``: the
-        same numbers, played by a cluster's workers. Default None: threads here.
-    checkpoint : str or Path, optional
-        A folder keeping every finished chunk; the same call after an interruption continues
-        where it stopped. Default None.
+    $cluster
+    $checkpoint
     skill : bool, default False
         Also report ``skill_index`` at every point (expert against random, seats rotated).
     precision : str or list of str, optional

@@ -14,7 +14,7 @@ from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
 from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, check_python_bots,
-                     command_line, load_rules, override_dict, rule_specs, speaks_python)
+                     command_line, load_rules, override_dict, rule_specs, speaks_python, shared_parameters)
 from .result_base import _Charts, _frame_records
 
 
@@ -187,6 +187,7 @@ def _value_text(value: Any) -> str:
 
 
 @speaks_python
+@shared_parameters
 def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer,pro",
                deals: int = 1000, players: int | None = None, seed: int = 0,
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
@@ -210,8 +211,7 @@ def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] =
     overrides : dict or list of str, optional
         Knob values applied on top of every rule set: ``{"hand_size": 5}`` or
         ``["hand_size=5"]``. Default None.
-    workers : int, optional
-        Threads to play on (default None: every core).
+    $workers
     progress : bool or Progress, default False
         True: show a progress bar on standard error; or a ``uno_sim.running.progress.Progress``
         object, told how far each rule set's tables are.
