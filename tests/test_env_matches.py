@@ -5,11 +5,12 @@ rounds stepped from Python.
 The equality tests: a Python seat playing as the `random` bot (uno_sim.env.RandomBot behind a
 `python:` policy) gives the compiled `random` bot's match statistics. Each comparison is a test
 at level 0.001 (chi-square test of homogeneity on the match outcomes per seat or player, with
-undecided and tied matches as outcomes of their own; Welch's z on the rounds per match), so the
-four tests together would fail by chance in under 0.5% of seeds; the seeds are fixed, so the
-outcome is reproducible. With 1,500 Python matches against 20,000 engine matches a seat's match
-win rate is checked to about +-4 percentage points at two players (3.3 standard errors), and
-the mean rounds per match to about +-0.3 rounds.
+undecided and tied matches as outcomes of their own; Welch's z on the rounds per match, or under
+`chips` on the Python player's final chips), so the four tests together would fail by chance in
+under 0.5% of seeds; the seeds are fixed, so the outcome is reproducible. With 1,000 Python
+matches against 20,000 engine matches a seat's match win rate is checked to about +-5.4
+percentage points at two players (3.3 standard errors of the difference), and the mean rounds
+per match to about +-0.4 rounds.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from uno_sim.running.trace import trace_table
 from trace_checker import check_trace_lines
 
 LEVEL = 0.001
-PYTHON_MATCHES = 1_500
+PYTHON_MATCHES = 1_000
 ENGINE_MATCHES = 20_000
 
 POLICY = '''
@@ -93,12 +94,15 @@ def outcome_p(py: np.ndarray, en: np.ndarray, players: int) -> float:
 
 @pytest.mark.parametrize("preset, players, rotate", [("standard", 2, False), ("chips", 3, True)])
 def test_a_python_random_seat_wins_matches_as_the_random_bot(policy_file, preset, players, rotate):
+    """standard: matches to 500, the rounds per match compared; chips (10 rounds a match, seats
+    rotated, shared wins): the Python player's final chips compared instead."""
     bots = ",".join([f"python:{policy_file}:random_seat"] + ["random"] * (players - 1))
     py = python_rows(preset, players, bots, 21, rotate, PYTHON_MATCHES)
     en = engine_rows(preset, players, 22, rotate, ENGINE_MATCHES)
-    p_wins, p_rounds = outcome_p(py, en, players), welch_p(py[:, L.M_ROUNDS], en[:, L.M_ROUNDS])
+    column = L.M_TOTALS if preset == "chips" else L.M_ROUNDS  # player 0's chips, or the rounds
+    p_wins, p_column = outcome_p(py, en, players), welch_p(py[:, column], en[:, column])
     assert p_wins > LEVEL, (preset, [np.bincount(x[:, L.M_WINNER] + 1) for x in (py, en)])
-    assert p_rounds > LEVEL, (preset, py[:, L.M_ROUNDS].mean(), en[:, L.M_ROUNDS].mean())
+    assert p_column > LEVEL, (preset, py[:, column].mean(), en[:, column].mean())
 
 
 def test_the_comparison_sees_a_weaker_seat(policy_file):
