@@ -10,7 +10,7 @@ undecided and tied matches as outcomes of their own; Welch's z on the rounds per
 under 0.5% of seeds; the seeds are fixed, so the outcome is reproducible. With 1,000 Python
 matches against 20,000 engine matches a seat's match win rate is checked to about +-5.4
 percentage points at two players (3.3 standard errors of the difference), and the mean rounds
-per match to about +-0.4 rounds.
+per match to about +-0.45 rounds (random against random: 18.9 rounds).
 """
 
 from __future__ import annotations
