@@ -41,6 +41,14 @@ def dump_points(observation: np.ndarray, mask: np.ndarray) -> int:
     return int(legal[0]) if env.A_NO not in legal else env.A_NO  # no challenge, no jump, no swap
 
 
+def policy(observation: np.ndarray, legal_actions: list[int]) -> int:
+    """dump_points as the command line seats it: `--bots python:examples/python_agent.py:policy`
+    calls it with the legal actions as a list."""
+    mask = np.zeros(env.N_ACTIONS, dtype=bool)
+    mask[legal_actions] = True
+    return dump_points(observation, mask)
+
+
 # %% play: the same deals for both policies (reset(seed=...) then game after game)
 def wins(policy, games: int = 5000, seed: int = 1) -> int:
     gym = env.gym_env(rules="standard", players=4, opponents="random", seat=0)

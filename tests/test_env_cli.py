@@ -1,5 +1,5 @@
 """`--bots python:MODULE:CALLABLE` / `python:path/file.py:CALLABLE` seats a Python policy in
-run, compare and tournament (docs/BOTS.md, "Your own bot in Python"); bad ones are one line
+run, compare and tournament (match: tests/test_env_matches.py) (docs/BOTS.md, "Your own bot in Python"); bad ones are one line
 and exit status 2."""
 
 from __future__ import annotations
@@ -103,8 +103,3 @@ def test_an_illegal_answer_names_the_policy(capsys, tmp_path, policy_file):
     assert code == 2
     assert "answered 999" in err and "Traceback" not in err
 
-
-def test_match_does_not_seat_python_bots_yet(capsys, tmp_path, policy_file):
-    code, _, err = invoke(capsys, "match", "standard", "--matches", "10",
-                          "--bots", f"python:{policy_file}:first,random,random,random", "--out", tmp_path / "m")
-    assert code == 2 and "match does not seat them yet" in err

@@ -243,15 +243,13 @@ def _cluster(text: str | None) -> Any:
     return parse_cluster(text)
 
 
-def check_python_bots(bots: Sequence[Any], command: str, cluster: Any = None) -> None:
+def check_python_bots(bots: Sequence[Any], cluster: Any = None) -> None:
     """`python:...` bots (docs/BOTS.md, "Your own bot in Python"): each policy loads (else a
-    BadInput naming it); they play in this process, so not on a cluster, not beside the search
-    bot (whose rollouts would replay them), and not yet in matches."""
+    BadInput naming it); they play in this process, so not on a cluster, and not beside the
+    search bot (whose rollouts would replay them)."""
     python = [b for b in bots if b.python]
     if not python:
         return
-    if command == "match":
-        raise BadInput("python: bots play in run, compare, sweep and tournament; match does not seat them yet")
     if cluster is not None:
         raise BadInput("python: bots play in this process; --cluster cannot run them")
     if any(b.name == "search" for b in bots):

@@ -140,7 +140,7 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
         given["target"] = target
     label, loaded = load_rules(rules, given, players)
     seated = parse_bots(bots, loaded.players)
-    check_python_bots(seated, "match")
+    check_python_bots(seated, cluster)
     plan = MatchPlan(label, loaded, seated, matches, seed, workers, rotate_seats,
                      cluster=_cluster(cluster))
     options = _common_options("--matches", matches, players, bots, seed, rules, overrides, rotate_seats)

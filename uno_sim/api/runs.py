@@ -283,7 +283,7 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
     if targets:
         options = precision_options(options, targets, cap)
     seated = parse_bots(bots, loaded.players)
-    check_python_bots(seated, "run", cluster)
+    check_python_bots(seated, cluster)
     plan = RunPlan(name or label, loaded, seated, games, seed, workers, rotate_seats,
                    spec=rules, options=options, cluster=_cluster(cluster), targets=targets, cap=cap)
     check_metrics(targets, metric_kinds(plan), "of a run")

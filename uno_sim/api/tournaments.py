@@ -167,7 +167,7 @@ def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequenc
     check_count("--seed", seed, minimum=0, maximum=MAX_SEED)
     check_count("--workers", workers, maximum=1024)
     bot_list = parse_bot_list(bots)
-    check_python_bots(bot_list, "tournament")
+    check_python_bots(bot_list)
     loaded = [load_rules(spec, overrides, players) for spec in specs]
     names = _unique_names([name for name, _ in loaded])
     options = ["--bots", ",".join(b.label for b in bot_list),

@@ -26,7 +26,8 @@ def match(
     as_json, cluster, checkpoint,
 ) -> None:
     """Play whole matches to --target: a headline, OUT/match.csv, a rounds chart and
-    OUT/report.html (one page with all of it)."""
+    OUT/report.html (one page with all of it). A python:... bot plays its seat from Python,
+    one match at a time; the compiled bots play the other seats."""
     def prepare():  # the pilot plays once the folder is checked (a bad --out fails before it)
         return api.prepare_match(preset, matches=matches, target=target, players=players, bots=bots, seed=seed,
                                  overrides=set_, workers=workers, rotate_seats=rotate_seats, progress=True,

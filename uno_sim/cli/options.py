@@ -70,7 +70,8 @@ Bots = Annotated[
     Optional[str],
     typer.Option("--bots", metavar="B1,B2,...", show_default=False,
                  help="One bot per seat, or one for every seat; parameters after colons, "
-                      "e.g. random:forget_uno=0.3. Bots: random, greedy, expert, bluffer, search, pro. Default: random."),
+                      "e.g. random:forget_uno=0.3. Bots: random, greedy, expert, bluffer, search, pro, or your own "
+                      "policy as python:MODULE:CALLABLE or python:path/to/file.py:CALLABLE. Default: random."),
 ]
 DistinctBots = Annotated[  # tournament: the bots compared, not the seats
     str,

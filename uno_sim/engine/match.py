@@ -215,6 +215,88 @@ def end_of_match_figures(g, out, totals, history, sides, rounds, scoring):
 
 
 @njit(cache=True)
+def begin_match(g, key, match, seatings, out, history):
+    """Start match number `match`: its record row `out` and running totals (history[0])
+    cleared, the generator seeded, the first dealer drawn. Returns the first dealer's seat."""
+    n = g[K.players]
+    totals = history[0]
+    for s in range(L.MAX_PLAYERS):
+        totals[s] = 0
+    for c in range(out.shape[0]):  # loops, not slice assignments: see unowned.new_game
+        out[c] = 0
+    seed_game(g, key, match)
+    dealer = randint(g, n)
+    out[L.M_FIRST_DEALER] = player_at(seatings, match, 0, dealer) if seatings.shape[0] > 0 else dealer
+    out[L.M_WINNER] = -1
+    out[L.M_LOSER] = -1
+    return dealer
+
+
+@njit(cache=True)
+def before_round(g, config, seatings, match, rnd, dealer, dealers, seated):
+    """Seat round `rnd` (seats rotated: every seat gets its player's bot) and log its dealer
+    and seating while the logs have room."""
+    n = g[K.players]
+    rotate = seatings.shape[0] > 0
+    if rotate:
+        seat_players(g, config, seatings, match, rnd)
+    if rnd < dealers.shape[0]:
+        dealers[rnd] = dealer
+        for seat in range(n):
+            seated[rnd, seat] = player_at(seatings, match, rnd, seat) if rotate else seat
+
+
+@njit(cache=True)
+def after_round(g, seatings, match, rnd, dealer, out, history):
+    """Round `rnd` has just been played in g (its record at O_REC): count it, score it, and
+    decide whether the match is over (the target reached, match_rounds played, or the round
+    cap). Returns the next round's dealer, or -1 once the match is over (its figures then
+    written into `out`)."""
+    n = g[K.players]
+    rotate = seatings.shape[0] > 0
+    sides = n if rotate or g[K.teams] == 0 else g[K.teams]
+    scoring = g[K.match_scoring]
+    totals = history[0]
+    out[L.M_TURNS] += g[O_REC + L.COL_TURNS]
+    out[L.M_PLAYS] += g[O_REC + L.COL_PLAYS]
+    out[L.M_DRAWS] += g[O_REC + L.COL_DRAWS]
+    w = g[O_REC + L.COL_WINNER]
+    if w < 0:
+        out[L.M_NO_WINNER_ROUNDS] += 1
+    else:
+        out[L.M_ROUND_WINS + (player_at(seatings, match, rnd, w) if rotate else w)] += 1
+    if rotate:
+        credit_players(g, seatings, match, rnd, totals)
+    else:
+        score_round_into(g, totals)
+    rounds = rnd + 1
+    if rounds < history.shape[0]:
+        for s in range(totals.shape[0]):
+            history[rounds, s] = totals[s]
+    reached = False
+    if scoring != CHIPS:  # chips: target does not apply
+        for s in range(sides):
+            if totals[s] >= g[K.target]:
+                reached = True
+    over = False
+    if reached:
+        out[L.M_WINNER] = match_leader(g, totals, sides)
+        over = True
+    elif g[K.match_rounds] > 0 and rounds >= g[K.match_rounds]:  # the leader wins; a tie shares the win
+        record_sides(out, extreme_sides(totals, sides, scoring != LOSER_PENALTY), L.M_WINNER, L.M_TIED)
+        over = True
+    elif rounds >= L.MAX_MATCH_ROUNDS:  # the cap: the match stops undecided
+        over = True
+    if over:
+        out[L.M_ROUNDS] = rounds
+        end_of_match_figures(g, out, totals, history, sides, rounds, scoring)
+        return -1
+    if g[K.next_dealer] == 1 and w >= 0:
+        return seat_of(seatings, match, rounds, player_at(seatings, match, rnd, w)) if rotate else w
+    return (dealer + 1) % n
+
+
+@njit(cache=True)
 def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     """Play match number `match` into the record row `out` (layout.M_*).
 
@@ -226,68 +308,20 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     (rotated).
     Logs of the first rounds, as many as the arrays hold (round r from 0): the totals after it
     in history[r + 1] (history[0] holds the running totals), its dealer's seat in dealers[r],
-    the player in each of its seats in seated[r]."""
+    the player in each of its seats in seated[r].
+    A match with Python seats runs the same three steps with its rounds played from Python
+    (env/matches.py): begin_match, then before_round, the round, after_round until it says
+    the match is over."""
     scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts (engine/search_rounds.py)
     sp = unowned(scratch)
-    n = g[K.players]
-    rotate = seatings.shape[0] > 0
-    sides = n if rotate or g[K.teams] == 0 else g[K.teams]
-    target = g[K.target]
-    scoring = g[K.match_scoring]
-    fixed_rounds = g[K.match_rounds]
-    totals = history[0]
-    for s in range(L.MAX_PLAYERS):
-        totals[s] = 0
-    for c in range(out.shape[0]):  # loops, not slice assignments: see unowned.new_game
-        out[c] = 0
-    seed_game(g, key, match)
-    dealer = randint(g, n)
-    out[L.M_FIRST_DEALER] = player_at(seatings, match, 0, dealer) if rotate else dealer
-    out[L.M_WINNER] = -1
-    out[L.M_LOSER] = -1
-    rounds = 0
-    while rounds < L.MAX_MATCH_ROUNDS:
-        if rotate:
-            seat_players(g, config, seatings, match, rounds)
-        if rounds < dealers.shape[0]:
-            dealers[rounds] = dealer
-            for seat in range(n):
-                seated[rounds, seat] = player_at(seatings, match, rounds, seat) if rotate else seat
+    dealer = begin_match(g, key, match, seatings, out, history)
+    rnd = 0
+    while dealer >= 0:
+        before_round(g, config, seatings, match, rnd, dealer, dealers, seated)
         play_round_any(g, sp, dealer, 0, N_GAME)
-        out[L.M_TURNS] += g[O_REC + L.COL_TURNS]
-        out[L.M_PLAYS] += g[O_REC + L.COL_PLAYS]
-        out[L.M_DRAWS] += g[O_REC + L.COL_DRAWS]
-        w = g[O_REC + L.COL_WINNER]
-        if w < 0:
-            out[L.M_NO_WINNER_ROUNDS] += 1
-        else:
-            out[L.M_ROUND_WINS + (player_at(seatings, match, rounds, w) if rotate else w)] += 1
-        if rotate:
-            credit_players(g, seatings, match, rounds, totals)
-        else:
-            score_round_into(g, totals)
-        rounds += 1
-        if rounds < history.shape[0]:
-            for s in range(totals.shape[0]):
-                history[rounds, s] = totals[s]
-        reached = False
-        if scoring != CHIPS:  # chips: target does not apply
-            for s in range(sides):
-                if totals[s] >= target:
-                    reached = True
-        if reached:
-            out[L.M_WINNER] = match_leader(g, totals, sides)
-            break
-        if fixed_rounds > 0 and rounds >= fixed_rounds:  # the leader wins; a tie shares the win
-            record_sides(out, extreme_sides(totals, sides, scoring != LOSER_PENALTY), L.M_WINNER, L.M_TIED)
-            break
-        if g[K.next_dealer] == 1 and w >= 0:
-            dealer = seat_of(seatings, match, rounds, player_at(seatings, match, rounds - 1, w)) if rotate else w
-        else:
-            dealer = (dealer + 1) % n
-    out[L.M_ROUNDS] = rounds
+        dealer = after_round(g, seatings, match, rnd, dealer, out, history)
+        rnd += 1
     keep_alive(scratch)
-    end_of_match_figures(g, out, totals, history, sides, rounds, scoring)
 
 
 @njit(cache=True, nogil=True)

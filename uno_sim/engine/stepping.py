@@ -1,9 +1,11 @@
-"""One game played up to the next question of a seat played from Python (bots/external.py).
+"""One game (or one round of a match) played up to the next question of a seat played from
+Python (bots/external.py).
 
 The kernel plays game `game` of a run from its deal with the actions on the tape: it stops at
 the first question the tape does not answer (the question, mask and observation are then in
 the output block) or at the end of the round (the record row at O_REC). Python appends the
-chosen action and calls it again; a game prefix costs microseconds, so one step is one
+chosen action and calls it again (play_round_to_question does the same for a match's round,
+from the generator state and dealer the match reached); a game prefix costs microseconds, so one step is one
 compiled call, and the compiled bots keep playing the other seats at engine speed.
 """
 
@@ -12,7 +14,7 @@ from .jit import njit
 from ..game.knobs import K
 from .play import play_round
 from .rng import seed_game
-from .state import O_TRACE, S_EXT_STOPPED, S_TPOS, S_OVERFLOW
+from .state import O_RNG, O_TRACE, S_EXT_STOPPED, S_TPOS, S_OVERFLOW
 from .unowned import keep_alive, unowned
 
 
@@ -23,6 +25,22 @@ def play_to_question(owner, key, game, tracing):
     g = unowned(owner)
     seed_game(g, key, game)
     play_round(g, g[K.players] - 1, tracing, O_TRACE)
+    stopped = g[S_EXT_STOPPED] != 0
+    end = g[S_TPOS]
+    overflow = g[S_OVERFLOW] != 0
+    keep_alive(owner)
+    return stopped, end, overflow
+
+
+@njit(cache=True)
+def play_round_to_question(owner, start, dealer, tracing):
+    """Play a match's round in `owner` (seated by match.before_round) from the generator state
+    `start` (int64[4], the state as the round began) with `dealer` dealing; the tape answers
+    the Python seats, as in play_to_question, which this returns like."""
+    g = unowned(owner)
+    for i in range(4):
+        g[O_RNG + i] = start[i]
+    play_round(g, dealer, tracing, O_TRACE)
     stopped = g[S_EXT_STOPPED] != 0
     end = g[S_TPOS]
     overflow = g[S_OVERFLOW] != 0

@@ -119,7 +119,7 @@ class GameWork:
 
     def start(self, first: int, n: int, threads: int, stop=None):
         if self.python:
-            return _PythonChunk(self, first, n, stop)
+            return PythonChunk(self.python_games().records, first, n, stop)
         from ..engine.batch import start_chunk
 
         return start_chunk(self.packed, self.codes, self.params, self.key, first, n, rotate=self.rotate,
@@ -143,17 +143,18 @@ class GameWork:
         return agg
 
 
-class _PythonChunk:
-    """A chunk of games with Python seats, played in this thread as it starts (a Python policy
-    holds the interpreter, so worker threads would not help); `job` looks like the engine's
-    chunk jobs (engine/threads.py: finished futures), so the scheduler treats both alike."""
+class PythonChunk:
+    """A chunk of games (or matches) with Python seats, played in this thread as it starts by
+    `records(first, n, stop)` (a Python policy holds the interpreter, so worker threads would
+    not help); `job` looks like the engine's chunk jobs (engine/threads.py: finished futures),
+    so the scheduler treats both alike."""
 
-    def __init__(self, work: GameWork, first: int, n: int, stop) -> None:
+    def __init__(self, records, first: int, n: int, stop) -> None:
         from concurrent.futures import Future
 
         from ..engine.threads import Job
 
-        self.rows = work.python_games().records(first, n, stop)
+        self.rows = records(first, n, stop)
         done: Future = Future()
         done.set_result(None)
         self.job = Job([done])

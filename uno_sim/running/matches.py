@@ -1,8 +1,9 @@
 """Matches (docs/RULES.md, "Matches") played in chunks: the chunk work of whole matches and
 the result of a match run.
 
-The rounds of a match are played inside the engine (engine/match.py); this module hands the
-matches to the chunk runner (chunks.py) and folds each chunk into the match statistics of
+The rounds of a match are played inside the engine (engine/match.py), or with a `python:...`
+player round by round from Python between the engine's own match steps (env/matches.py); this
+module hands the matches to the chunk runner (chunks.py) and folds each chunk into the match statistics of
 stats/matches.py (`MatchAggregate`), which also builds the tidy `match.csv` table.
 """
 
@@ -19,6 +20,7 @@ from ..game.decks import CLASSIC, Deck
 from ..game.rules import Rules
 from ..stats.matches import MatchAggregate, summarize_matches
 from .chunks import Threads, Unit, check_seats, run_chunks
+from .games import PythonChunk, python_part
 from .progress import ProgressLike, as_progress
 from .warmup import Startup
 
@@ -57,6 +59,7 @@ class MatchWork:
     scoring: str
     fixed_rounds: int
     deck: Deck = CLASSIC  # the deck played (Rules.cards)
+    python: tuple = ()  # with a `python:...` player: (rules, bots), the matches played by env/matches.py
 
     what = "matches"
     cap = 16384
@@ -64,11 +67,22 @@ class MatchWork:
     fixed_max = 32768
 
     def start(self, first: int, n: int, threads: int, stop=None):
+        if self.python:
+            return PythonChunk(self.python_matches().records, first, n, stop)
         from ..engine.batch import start_matches
 
         return start_matches(self.packed, self.codes, self.params, self.key, first, n,
                              _seatings(self.players) if self.rotate else None, workers=threads, stop=stop,
                              deck=self.deck)
+
+    def python_matches(self):
+        """The table with Python seats (env/matches.py), made once: the policies load once a run."""
+        from ..env.matches import PythonMatches
+
+        if getattr(self, "_matches", None) is None:
+            rules, bots = self.python
+            self._matches = PythonMatches(rules, bots, self.key, _seatings(self.players) if self.rotate else None)
+        return self._matches
 
     def empty(self) -> MatchAggregate:
         return MatchAggregate(players=self.players, teams=self.teams, rotate=self.rotate, scoring=self.scoring,
@@ -94,7 +108,7 @@ def match_work(rules: Rules, bots: list[Bot], seed: int, rotate_seats: bool = Fa
 
     codes, params = pack_bots(bots)
     return MatchWork(rules.pack(), codes, params, run_key(seed), rules.players, rules.teams, bool(rotate_seats),
-                     rules.match_scoring, rules.match_rounds, rules.cards)
+                     rules.match_scoring, rules.match_rounds, rules.cards, python_part(rules, bots))
 
 
 def simulate_matches(rules: Rules, bots: list[Bot], matches: int, seed: int, *, workers: int | None = None,
