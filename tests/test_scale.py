@@ -572,7 +572,7 @@ def test_skill_games_are_kept_in_the_checkpoint_and_resume_to_the_same_bytes(cap
     units = json.loads((ck / "checkpoint.json").read_text())["units"]
     assert [[u.get("skill_index", False) for u in unit["paired"]] for unit in units] == [[False, False], [True, True]]
     skill = units[1]["paired"][0]
-    assert [b["name"] for b in skill["bots"]] == ["expert", "random", "random", "random"]
+    assert [b["name"] for b in skill["bots"]] == ["pro", "random", "random", "random"]  # the skill bot, pro
     assert skill["rotate_seats"] and skill["games"] == 300_000 and skill["seed"] == 8
     assert [p.name for p in (ck / "unit-0000").iterdir()] == ["total.npz"]  # played first, and complete
     skill_chunks = sorted((ck / "unit-0001").glob("chunk-*.npz"))
