@@ -1114,7 +1114,10 @@ def skill_index_chart(skill: pd.DataFrame, subtitle: str) -> Figure:
     lo = min(0.0, float(lows.min())) if len(lows) else 0.0
     hi = max(0.01, float(highs.max())) if len(highs) else 0.1
     ax.set_xlim(lo - 0.04 * (hi - lo), hi + 0.12 * (hi - lo))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{100 * x:+.0f} pp"))
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=8, steps=[1, 2, 5, 10]))  # whole, half, fifth points...
+    ticks = ax.get_xticks()
+    decimals = max(0, math.ceil(-math.log10(100 * (ticks[1] - ticks[0])) - 1e-9)) if len(ticks) > 1 else 1
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{100 * x:+.{decimals}f} pp"))
     ax.set_xlabel("skill index: the skill bot's win rate minus 1/n (percentage points)")
     ax.grid(axis="x", alpha=0.3)
     top = frame[frame["bot"] == bots[-1]].dropna(subset=["value"])
