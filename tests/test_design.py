@@ -217,7 +217,7 @@ def test_the_same_race_on_one_or_two_threads(capsys, tmp_path):
 
 
 def test_a_skill_index_race_is_the_same_on_one_or_two_threads():
-    """skill_index is raced on each point's skill games (one expert against random bots)."""
+    """skill_index is raced on each point's skill games (one pro against random bots)."""
     runs = [uno_sim.design(None, {"preset": ["standard", "stacking"]}, maximize="skill_index",
                            constraints=["mean_turns<80"], max_games=16_000, round_games=2000, seed=3, workers=w)
             for w in (1, 2)]

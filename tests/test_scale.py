@@ -8,6 +8,7 @@ import filecmp
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -572,7 +573,7 @@ def test_skill_games_are_kept_in_the_checkpoint_and_resume_to_the_same_bytes(cap
     units = json.loads((ck / "checkpoint.json").read_text())["units"]
     assert [[u.get("skill_index", False) for u in unit["paired"]] for unit in units] == [[False, False], [True, True]]
     skill = units[1]["paired"][0]
-    assert [b["name"] for b in skill["bots"]] == ["expert", "random", "random", "random"]
+    assert [b["name"] for b in skill["bots"]] == ["pro", "random", "random", "random"]  # the skill bot, pro
     assert skill["rotate_seats"] and skill["games"] == 300_000 and skill["seed"] == 8
     assert [p.name for p in (ck / "unit-0000").iterdir()] == ["total.npz"]  # played first, and complete
     skill_chunks = sorted((ck / "unit-0001").glob("chunk-*.npz"))
@@ -712,7 +713,9 @@ def test_sweep_skill_ranks_and_draws_the_skill_index(capsys, tmp_path):
     text = " ".join(out.split())
     assert "highest skill_index fair grid points of 4" in text
     best = ranked.iloc[0]["skill_index"]
-    assert f"{100 * best:+.2f} pp [" in out  # shown as an edge, in percentage points
+    # shown as an edge, in percentage points (ranked.csv's value may sit on a rounding tie: 147/800 - 1/2)
+    shown = re.search(r"([+-]\d+\.\d\d) pp \[", out[out.index("highest skill_index"):])  # rank 1's
+    assert shown and abs(float(shown.group(1)) - 100 * best) <= 0.005 + 1e-9, out
 
 
 def test_sweep_metric_skill_index_without_skill_names_the_flag(capsys, tmp_path):

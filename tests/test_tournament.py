@@ -254,14 +254,14 @@ def test_tournament_bad_input(tmp_path, capsys, args, needle):
 # ---------------------------------------------------------------- --skill
 
 
-def test_compare_skill_reports_the_expert_edge_over_random(tmp_path, capsys):
+def test_compare_skill_reports_the_pro_edge_over_random(tmp_path, capsys):
     out = tmp_path / "c"
     code, stdout, err = invoke(capsys, "compare", "standard", "jump-in", "--games", "4000", "--skill", "--seed", "5",
                                "--out", out)
     assert code == 0, err
     rows = pd.read_csv(out / "compare.csv")
     skill = rows[rows["metric"] == "skill_index"].set_index("variant")
-    run = api.run("jump-in", games=4000, bots="expert,random,random,random", rotate_seats=True, seed=5)
+    run = api.run("jump-in", games=4000, bots="pro,random,random,random", rotate_seats=True, seed=5)  # the skill bot
     expected = run.result.aggregate.bot_wins[0] / 4000 - 0.25
     assert skill.loc["jump-in", "value"] == pytest.approx(expected)
     assert skill.loc["jump-in", "ci_low"] < expected < skill.loc["jump-in", "ci_high"]
@@ -270,7 +270,7 @@ def test_compare_skill_reports_the_expert_edge_over_random(tmp_path, capsys):
     assert "skill_index" in stdout
     # the timing lines: the main games, then the skill games played beside them
     assert "8,000 games in " in stdout
-    assert "plus 8,000 skill-index games (one expert against random bots, seats rotated) in " in stdout
+    assert "plus 8,000 skill-index games (one pro against random bots, seats rotated) in " in stdout
 
 
 def test_sweep_skill_adds_a_row_per_point_and_without_it_none(tmp_path, capsys):

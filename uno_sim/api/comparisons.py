@@ -96,10 +96,30 @@ class Comparison(ManyRuns, VariantCharts):
         return charts.differences(self.differences, self.summary, [r._chart_variant() for r in self.runs],
                                   quiet_metrics(self.summary))
 
+    @property
+    def _skill_played(self) -> bool:
+        return all(r.skill_result is not None for r in self.runs)
+
+    def plot_skill(self):
+        """The skill index of each variant with its 95% interval, sorted (skill_index.png;
+        only with the skill games, `skill=True`)."""
+        from ..game.bots import SKILL_BOT
+        from ..output import charts
+
+        if not self._skill_played:
+            raise InputError("no skill index: the comparison was played without the skill games (skill=True)")
+        skill = self.summary[self.summary["metric"] == "skill_index"]
+        players = ", ".join(dict.fromkeys(str(r.rules.players) for r in self.runs))
+        games = ", ".join(dict.fromkeys(f"{r.skill_result.games:,}" for r in self.runs))
+        return charts.skill_index_chart(skill, f"{players} players: one {SKILL_BOT} against random bots, seats "
+                                               f"rotated, {games} games per variant")
+
     def chart_names(self) -> list[str]:
-        return ["differences", *super().chart_names()]
+        return ["differences", *super().chart_names(), *(["skill_index"] if self._skill_played else [])]
 
     def figure(self, name: str):
+        if name == "skill_index":
+            return self.plot_skill()
         return self.plot_differences() if name == "differences" else self.plot(name)
 
     def _variants(self) -> list:
@@ -161,7 +181,7 @@ def prepare_compare(variants: Sequence[RuleSpec], *, games: int = 1_000_000, pla
                     workers: int | None = None, rotate_seats: bool = False, cluster: str | None = None,
                     checkpoint: str | Path | None = None, skill: bool = False, paired: bool = True,
                     precision: str | Sequence[str] | None = None, max_games: int | None = None) -> ComparePlan:
-    """`skill`: also play `games` games of expert against random (seats rotated) per variant
+    """`skill`: also play `games` games of one pro against random bots (seats rotated) per variant
     and report the `skill_index` metric; `paired`: analyse each difference from the pairs of
     the same deals (False: as independent samples); `precision`: targets `METRIC=HALF_WIDTH`
     for every variant's difference to the baseline, played to look by look (then `games` is
@@ -230,8 +250,9 @@ def compare(variants: Sequence[RuleSpec] | str, *, games: int = 1_000_000, playe
     $cluster
     $checkpoint
     skill : bool, default False
-        Also play `games` games of expert against random (seats rotated) per variant and
-        report the ``skill_index`` metric.
+        Also play `games` games of one ``pro`` (the strongest fast bot) against random bots
+        (seats rotated) per variant and report the ``skill_index`` metric, drawn sorted in
+        ``skill_index.png``.
     paired : bool, default True
         Analyse every difference from the pairs of games played on the same deal (paired
         t for means, Newcombe's paired interval and McNemar's exact test for rates; the

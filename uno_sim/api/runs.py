@@ -114,7 +114,7 @@ class RunPlan:
     seed: int
     workers: int | None = None
     rotate_seats: bool = False
-    skill: bool = False  # also play the skill games (expert against random, seats rotated)
+    skill: bool = False  # also play the skill games (one pro against random bots, seats rotated)
     spec: RuleSpec = "standard"  # as given, for the command line that reproduces the run
     options: list[str] = field(default_factory=list)  # its options (games, seed, players, ...)
 

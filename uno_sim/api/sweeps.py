@@ -305,7 +305,7 @@ def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Se
     knob `preset` varies the rule set itself (presets or rule files; then `rules` is None).
     `metrics`: the heatmaps drawn (default mean turns and the first-player edge); `rank_by`,
     `fair_within` (percentage points) and `top`: the ranked table of grid points. `skill`: also
-    the `skill_index` metric at every point (expert against random, seats rotated).
+    the `skill_index` metric at every point (one pro against random bots, seats rotated).
     `precision`: targets `METRIC=HALF_WIDTH` of every grid point's interval, played to look by
     look (all points together, on the same deals; then `games` is not used), with `max_games`
     games a point at most (api/precision.py)."""
@@ -515,7 +515,7 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
     $cluster
     $checkpoint
     skill : bool, default False
-        Also report ``skill_index`` at every point (expert against random, seats rotated).
+        Also report ``skill_index`` at every point (one pro against random bots, seats rotated).
     precision : str or list of str, optional
         Targets ``"METRIC=HALF_WIDTH"`` of every grid point's interval (rates as fractions,
         or ``"0.3pp"``): all points are played together in looks (10,000, 20,000, 40,000, ...

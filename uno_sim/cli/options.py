@@ -20,6 +20,8 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 import typer.core
 
+from ..game.bots import SKILL_BOT
+
 
 def _flags_take_no_value() -> None:
     """Typer (0.29) shows a flag's type in --help as if it took a value (`--force <bool>`,
@@ -174,8 +176,9 @@ ParquetVariants = Annotated[
 Skill = Annotated[
     bool,
     typer.Option("--skill",
-                 help="Also play as many games of one expert against random bots (seats rotated) and report the "
-                      "skill index: the expert's win rate minus 1/n (metric skill_index)."),
+                 help=f"Also play as many games of one {SKILL_BOT} (the strongest bot fast enough for many games) "
+                      f"against random bots (seats rotated) and report the skill index: the {SKILL_BOT}'s win rate "
+                      "minus 1/n (metric skill_index; compare draws it in skill_index.png)."),
 ]
 # Help texts are rich markup: a literal "[word]" needs a backslash before its "[".
 Cluster = Annotated[

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ..game.bots import SKILL_BOT
 from ..output.tables import (Table, compare_table, fmt_value, match_table, ranked_table, run_tables,  # noqa: F401
                       sweep_table)
 
@@ -133,7 +134,7 @@ def _skill_line(console, runs) -> None:
     skill = [r.skill_result for r in runs if r.skill_result is not None]
     if skill:
         games, seconds = sum(s.games for s in skill), sum(s.seconds for s in skill)
-        _line(console, f"plus {games:,} skill-index games (one expert against random bots, seats rotated) "
+        _line(console, f"plus {games:,} skill-index games (one {SKILL_BOT} against random bots, seats rotated) "
                        f"in {seconds:.1f} s")
 
 

@@ -129,6 +129,10 @@ BOT_PARAM_DEFAULTS: dict[str, dict[str, float]] = {
 }
 
 DEFAULT_BOT = "random"
+# The bot whose win rate against players - 1 random bots (seats rotated) is the skill index of
+# `--skill` and the designer's skill_index: the strongest bot fast enough for 200,000 games a
+# rule set (pro beats expert on every preset; search plays a few games a second; docs/BOTS.md).
+SKILL_BOT = "pro"
 
 
 def default_param(name: str, key: str) -> float | int | str:

@@ -1077,3 +1077,60 @@ def skill_bars(skill: pd.DataFrame, subtitle: str) -> Figure:
     _legend_below(ax, 3)
     fig.tight_layout()
     return fig
+
+
+def skill_index_chart(skill: pd.DataFrame, subtitle: str) -> Figure:
+    """The skill index of each variant (a skill bot's win rate against n - 1 random bots,
+    minus 1/n) as a dot with its 95% interval, one row a variant, the highest on top.
+    `skill`: tidy rows `variant, value, ci_low, ci_high` (the `skill_index` rows of a
+    summary), with a `bot` column for several skill bots (one colour each, sorted by the last
+    bot's index)."""
+    frame = skill.copy()
+    if "bot" not in frame:
+        frame["bot"] = ""
+    bots = list(dict.fromkeys(frame["bot"]))
+    last = frame[frame["bot"] == bots[-1]].set_index("variant")["value"]
+    order = sorted(last.index, key=lambda v: (last[v] != last[v], -last[v]))  # highest first, NaN last
+    order += [v for v in dict.fromkeys(frame["variant"]) if v not in last.index]
+    rows = {v: i for i, v in enumerate(reversed(order))}
+    fig, ax = _subplots(figsize=(8.0, 2.4 + 0.3 * len(order) * max(1.0, 0.75 * len(bots))), layout="constrained")
+    step = 0.0 if len(bots) == 1 else 0.32 / (len(bots) - 1)
+    for k, (bot, color) in enumerate(zip(bots, palette(len(bots)))):
+        part = frame[frame["bot"] == bot]
+        y = np.array([rows[v] for v in part["variant"]], float) + (0.16 - k * step if step else 0.0)
+        values = part["value"].to_numpy(float)
+        ax.errorbar(values, y, xerr=_errors(values, part["ci_low"], part["ci_high"]), fmt="o", color=color,
+                    ecolor=color, capsize=3, markersize=5, label=(bot or "skill index") + " (95% interval)")
+        if len(order) <= 30:
+            for x, yy, high in zip(values, y, part["ci_high"].to_numpy(float)):
+                if x == x:
+                    ax.annotate(f"{100 * x:+.1f}", (high, yy), textcoords="offset points", xytext=(4, 0),
+                                va="center", fontsize=7, color=color)
+    ax.axvline(0.0, color=FAIR_COLOR, linewidth=1.0, linestyle="--", label="0: no better than its fair share")
+    ax.set_yticks(range(len(order)))
+    ax.set_yticklabels(list(reversed(order)), fontsize=9 if len(order) <= 12 else 8)
+    ax.set_ylim(-0.7, len(order) - 0.3)
+    lows, highs = frame["ci_low"].dropna(), frame["ci_high"].dropna()
+    lo = min(0.0, float(lows.min())) if len(lows) else 0.0
+    hi = max(0.01, float(highs.max())) if len(highs) else 0.1
+    ax.set_xlim(lo - 0.04 * (hi - lo), hi + 0.12 * (hi - lo))
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=8, steps=[1, 2, 5, 10]))  # whole, half, fifth points...
+    ticks = ax.get_xticks()
+    decimals = max(0, math.ceil(-math.log10(100 * (ticks[1] - ticks[0])) - 1e-9)) if len(ticks) > 1 else 1
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{100 * x:+.{decimals}f} pp"))
+    ax.set_xlabel("skill index: the skill bot's win rate minus 1/n (percentage points)")
+    ax.grid(axis="x", alpha=0.3)
+    top = frame[frame["bot"] == bots[-1]].dropna(subset=["value"])
+    if len(top):
+        best = top.loc[top["value"].idxmax()]
+        finding = (f"Skill pays most under {best['variant']}: {100 * best['value']:+.1f} pp "
+                   f"[{100 * best['ci_low']:+.1f}, {100 * best['ci_high']:+.1f}]")
+        if len(top) > 1:
+            worst = top.loc[top["value"].idxmin()]
+            finding += f", least under {worst['variant']}: {100 * worst['value']:+.1f} pp"
+    else:
+        finding = "Skill index"
+    ax.set_title(finding + "\n" + textwrap.fill(subtitle, width=90), fontsize=10)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=len(bots) + 1, fontsize=8,
+               frameon=False)
+    return fig

@@ -31,8 +31,8 @@ CAPTIONS = {
     "sweep": "The first player's edge (seat 0's win rate minus 1/n; 0 is fair) and the mean game length at each "
              "value, with 95% intervals.",
     "rounds_per_match": "How many rounds a match lasts.",
-    "skill_index": "The skill index of each rule set (the best bot's win rate at a table of the worst, minus 1/n) "
-                   "with its 95% interval; the bots compared are named on each bar.",
+    "skill_index": "The skill index of each rule set (a skilled bot's win rate at a table of unskilled ones, minus "
+                   "1/n) with its 95% interval; the bots compared are named in the chart.",
     "race": "Each grid point's objective with its race interval at every round it played (the winner in colour); "
             "a cross where a point broke a constraint, a circle where the leader beat it. Below: the points left "
             "after each round.",

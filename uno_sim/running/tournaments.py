@@ -22,10 +22,10 @@ import numpy as np
 import pandas as pd
 
 from ..engine import layout as L
-from ..game.bots import Bot, pack_bots
+from ..game.bots import SKILL_BOT, Bot, pack_bots
 from ..game.rules import Rules
 from ..stats.ratings import (RATING_COLUMNS, SKILL_COLUMNS, TABLE_COLUMNS, PresetGames, fit_ratings,
-                             rating_covariance, rating_rows, skill_row, table_rows)
+                             NO_SKILL, rating_covariance, rating_rows, skill_row, table_rows)
 from .chunks import Threads, Unit, available_threads, run_chunks
 from .progress import SILENT, Progress, ProgressLike, as_progress
 
@@ -140,12 +140,10 @@ def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: 
 # ---------------------------------------------------------------- the skill index beside a run
 
 
-SKILL_BEST, SKILL_WORST = "expert", "random"
-
-
-def skill_bots(rules: Rules) -> list[Bot]:
-    """The table of the skill games: one expert against players - 1 random bots."""
-    return [Bot(SKILL_BEST)] + [Bot(SKILL_WORST)] * (rules.players - 1)
+def skill_bots(rules: Rules, best: str = SKILL_BOT) -> list[Bot]:
+    """The table of the skill games: one `best` (the skill bot, pro) against players - 1
+    random bots."""
+    return [Bot(best)] + [Bot(NO_SKILL)] * (rules.players - 1)
 
 
 def skill_run(rules: Rules, games: int, seed: int, description: str = "skill index", start: int = 0):

@@ -4,7 +4,7 @@ Every grid point plays the same games (the same seed and game indices, so the sa
 each metric is compared on per-game pairs. A metric is the ratio of two per-game integer
 columns, numerator y and denominator d (d = 1 for a rate or a mean over all games; for
 `mean_winner_points`, d = 1 when the game has a winner). `skill_index` is read from each
-point's skill games (one expert against random bots, seats rotated), which share their deals
+point's skill games (one pro against random bots, seats rotated), which share their deals
 across the points too. `Moments` keeps, per metric, the exact
 integer sums of y and d of every point and their cross products over the same games, so they
 merge exactly (any chunking, any thread count gives the same race). From them:
@@ -66,7 +66,7 @@ class RaceMetric:
     kind: str
     columns: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]  # record rows -> (y, d), int64
     ratio: bool = False
-    skill: bool = False  # read from the skill games (one expert against random bots, seats rotated)
+    skill: bool = False  # read from the skill games (one pro against random bots, seats rotated)
 
     def offset(self, players: int) -> float:
         """What is subtracted from the ratio: the fair share for the first-player edge."""
@@ -110,7 +110,7 @@ def _catalog() -> dict[str, RaceMetric]:
     out["challenge_success_rate"] = RaceMetric(
         "challenge_success_rate", "rate", lambda r: (r[:, L.COL_CHALLENGES_WON].astype(np.int64),
                                                      r[:, L.COL_CHALLENGES].astype(np.int64)), ratio=True)
-    # The skill index: the expert's win rate minus 1/n in the skill games, whose deals every point shares too.
+    # The skill index: the skill bot's win rate minus 1/n in the skill games, whose deals every point shares too.
     out["skill_index"] = RaceMetric("skill_index", "edge", lambda r: (_flag(r[:, L.COL_WINNER_BOT] == 0), _ones(r)),
                                     skill=True)
     return out

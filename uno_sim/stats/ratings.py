@@ -15,7 +15,7 @@ same reference as `--skill`); otherwise the lowest-rated bot, only when its rati
 apart from the next one's (the 95% interval of their difference excludes 0). The best is the
 highest-rated bot, only when told apart from the runner-up in the same way. When either
 cannot be told apart the skill index is not given (`skill_pair`), rather than resting on an
-order the games do not show. Beside a run (`--skill`), the skill index is one expert's
+order the games do not show. Beside a run (`--skill`), the skill index is one pro's (SKILL_BOT)
 win rate against random bots (`skill_measure`).
 """
 
@@ -203,7 +203,7 @@ def skill_index(pg: PresetGames, best: int, worst: int, confidence: float = CONF
 
 
 def skill_measure(result, confidence: float = CONFIDENCE):
-    """The `skill_index` metric of a skill_games run: the expert's win rate minus 1/n, an
+    """The `skill_index` metric of a skill_games run: the skill bot's (seat 0's bot, pro) win rate minus 1/n, an
     "edge" measure (Wilson interval shifted by 1/n), so comparisons test it like
     first_player_edge."""
     from .measures import Measure
