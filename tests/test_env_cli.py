@@ -52,8 +52,11 @@ def seat_rate(folder, metric):
 def test_run_seats_a_python_policy_and_reports_it(capsys, tmp_path, policy_file):
     out = tmp_path / "o"
     code, text, err = invoke(capsys, "run", "standard", "--players", "4", "--games", "400", "--seed", "1",
-                             "--bots", f"python:{policy_file}:cautious,random,random,random", "--out", out)
+                             "--bots", f"python:{policy_file}:cautious,random,random,random", "--out", out,
+                             "--workers", "2")
     assert code == 0, err
+    # games with a Python seat play in this process, one at a time: the timing line says so, not "2 threads"
+    assert "games/s on one thread (a Python seat plays in this process)" in text and "2 threads" not in text
     # a seat that never plays a card by choice wins well under its fair quarter
     row = seat_rate(out, "win_rate_seat_0")
     assert row["ci_high"] < 0.25

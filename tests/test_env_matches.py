@@ -141,6 +141,7 @@ def test_match_seats_a_python_policy_with_the_usual_outputs(capsys, tmp_path, po
                                  "--workers", workers, "--bots", f"python:{policy_file}:first,expert", "--out", out)
         assert code == 0, err
         assert {"match.csv", "report.html"} <= {p.name for p in out.iterdir()}
+        assert "matches/s on one thread (a Python seat plays in this process)" in text  # whatever --workers says
         folders.append(out)
     a, b = (pd.read_csv(f / "match.csv") for f in folders)
     pd.testing.assert_frame_equal(a, b)  # a deterministic policy: the same matches, whatever the workers

@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..game.bots import Bot
+from ..game.bots import TOURNAMENT_BOTS, Bot
 from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
@@ -155,7 +155,7 @@ def parse_bot_list(spec: str | Sequence[str]) -> list[Bot]:
     return bots
 
 
-def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer,pro",
+def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = TOURNAMENT_BOTS,
                        deals: int = 1000, players: int | None = None, seed: int = 0,
                        overrides: Mapping[str, Any] | Sequence[str] | None = None,
                        workers: int | None = None) -> TournamentPlan:
@@ -188,7 +188,7 @@ def _value_text(value: Any) -> str:
 
 @speaks_python
 @shared_parameters
-def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = "random,greedy,expert,bluffer,pro",
+def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] = TOURNAMENT_BOTS,
                deals: int = 1000, players: int | None = None, seed: int = 0,
                overrides: Mapping[str, Any] | Sequence[str] | None = None, workers: int | None = None,
                progress: ProgressLike = False) -> Tournament:

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from .. import api
+from ..game.bots import TOURNAMENT_BOTS
 from . import options as O
 from .command import play_and_write
 from .render import print_tournament
@@ -15,7 +16,7 @@ from .render import print_tournament
 @O.shared_options
 def tournament(
     *,
-    bots: O.DistinctBots = "random,greedy,expert,bluffer,pro",
+    bots: O.DistinctBots = TOURNAMENT_BOTS,
     presets: Annotated[
         str,
         typer.Option("--presets", metavar="P1,P2,...",

@@ -133,6 +133,9 @@ DEFAULT_BOT = "random"
 # `--skill` and the designer's skill_index: the strongest bot fast enough for 200,000 games a
 # rule set (pro beats expert on every preset; search plays a few games a second; docs/BOTS.md).
 SKILL_BOT = "pro"
+# The bots of a tournament unless told otherwise: every built-in bot fast enough to play every
+# table of a tournament (not search).
+TOURNAMENT_BOTS = "random,greedy,expert,bluffer,pro"
 
 
 def default_param(name: str, key: str) -> float | int | str:

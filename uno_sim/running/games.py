@@ -163,6 +163,11 @@ class PythonChunk:
         return self.rows
 
 
+# What played games (or matches) with a Python seat, for the timing line: one thread, whatever
+# --workers says (PythonChunk).
+PYTHON_WHERE = "one thread (a Python seat plays in this process)"
+
+
 def python_part(rules: Rules, bots: list[Bot]) -> tuple:
     """GameWork.python for these bots: (rules, bots) when a slot is `python:...`, else ()."""
     return (rules, tuple(bots)) if any(b.python for b in bots) else ()
@@ -243,7 +248,7 @@ class GameRun:
             per_game_path=Path(self.per_game_path) if self.per_game_path is not None else None,
             rotate_seats=self.rotate_seats,
             games_frame=pd.concat(self.kept, ignore_index=True) if self.keep_games else None,
-            where=where,
+            where=PYTHON_WHERE if python_part(self.rules, self.bots) else where,
             resumed=self._unit.restored,
         )
 

@@ -20,7 +20,7 @@ from ..game.decks import CLASSIC, Deck
 from ..game.rules import Rules
 from ..stats.matches import MatchAggregate, summarize_matches
 from .chunks import Threads, Unit, check_seats, run_chunks
-from .games import PythonChunk, python_part
+from .games import PYTHON_WHERE, PythonChunk, python_part
 from .progress import ProgressLike, as_progress
 from .warmup import Startup
 
@@ -129,7 +129,8 @@ def simulate_matches(rules: Rules, bots: list[Bot], matches: int, seed: int, *, 
     unit = Unit(work, matches, lambda first, n, partial, rows: agg.merge(partial), "matches", chunk_size, store)
     startup = executor.warm_up("matches", progress)  # before the clock starts
     run_chunks([unit], executor, progress)
+    where = PYTHON_WHERE if python_part(rules, bots) else executor.where
     return MatchResult(rules, list(bots), matches, seed, getattr(executor, "workers", 0), agg, unit.seconds,
-                       executor.where, unit.restored, startup)
+                       where, unit.restored, startup)
 
 
