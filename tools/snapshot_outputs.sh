@@ -2,6 +2,8 @@
 # Every output file of a fixed set of commands, into DIR: run a checkout before and after a
 # change that must not change behaviour, then compare with
 #   diff -r --exclude='*.html' --exclude='*.png' BEFORE AFTER
+# or, when the later outputs may only add metrics, columns or trace fields,
+#   python tools/compare_snapshots.py BEFORE AFTER
 # (report.html carries the version and timings; the charts are checked by eye).
 # Usage: tools/snapshot_outputs.sh DIR [UNO_SIM_COMMAND]
 set -euo pipefail
