@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from uno_sim import api
+from uno_sim import BadInput, api
 
 
 def measure(rollouts: int, players: int, games: int, workers: int, seed: int, rules: str) -> dict:
@@ -82,7 +82,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = []
     for rollouts in budgets:
-        row = measure(rollouts, args.players, args.games, args.workers, args.seed, args.rules)
+        try:
+            row = measure(rollouts, args.players, args.games, args.workers, args.seed, args.rules)
+        except BadInput as e:  # one line, as the command line does (nothing written)
+            print(f"error: {e}", file=sys.stderr)
+            return 2
         rows.append(row)
         print(f"rollouts={rollouts:>5}  win rate {100 * row['win_rate']:.2f}% ({100 * row['ci_low']:.2f}% - "
               f"{100 * row['ci_high']:.2f}%)  {row['games_per_s']:,.0f} games/s", flush=True)
