@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--csv", type=Path, help="write (or add to) this CSV file")
-    parser.add_argument("--png", type=Path, help="draw the curve of the CSV's rows here")
+    parser.add_argument("--png", type=Path, help="draw the curve of the CSV's rows with --players here")
     args = parser.parse_args(argv)
     try:
         budgets = [int(x) for x in args.rollouts.split(",")]
@@ -98,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                 frame.set_index(["rules", "players", "rollouts"]).index)
             frame = pd.concat([old[keep], frame], ignore_index=True)
         frame.sort_values(["players", "rollouts"]).to_csv(args.csv, index=False)
-    if args.png:
-        plot(frame, args.png)
+    if args.png:  # the curve of this player count
+        plot(frame[frame["players"] == args.players], args.png)
     return 0
 
 
