@@ -459,7 +459,7 @@ def test_cli_run_rotate_seats_prints_and_writes_per_bot_win_rates(capsys, tmp_pa
 # strategy.py rather than uniform.py, strategy's expert rules, plays a planned move, pro.py's
 # own decisions first).
 STYLE_SWITCHES = {"uniform": (False, False, False, False), "greedy": (True, False, False, False),
-                  "expert": (True, True, False, False), "search": (True, True, True, False),
+                  "expert": (True, True, False, False), "search": (True, True, True, True),
                   "pro": (True, True, False, True)}
 
 

@@ -1,8 +1,10 @@
 """The `search` bot (engine/bots/search.py and engine/search_rounds.py, docs/BOTS.md): it
-finds a winning move the expert misses, uses only what a player sees, plays legal moves
-under every rule set (replayed in the independent checker), is deterministic, and its
-parameters parse and pack."""
+finds a winning move the expert misses, starts from pro's choice and keeps it unless a move
+proves better, stops early when one move dominates, deals hidden cards consistently with what
+the table saw, uses only what a player sees, plays legal moves under every rule set (replayed
+in the independent checker), is deterministic, and its parameters parse and pack."""
 
+import numpy as np
 import pytest
 from numba import njit
 
@@ -13,8 +15,9 @@ from uno_sim.game.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_
 from uno_sim.game.cards import FACE_TEXTS, N_FACES
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.engine.bots.search import scratch
-from uno_sim.engine.search_rounds import continue_searching, plan_move
+from uno_sim.engine.bots.search import BATCH, MAX_MOVES, MIN_ROUNDS, POOL, baseline_move, candidate_moves, redeal, scratch
+from uno_sim.engine.rng import seed_game
+from uno_sim.engine.search_rounds import choose, continue_searching, plan_move
 from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.game.presets import load as load_preset
 from uno_sim.game.rules import Rules
@@ -33,6 +36,34 @@ def search_from(owner, scratch_owner, turns):
 @njit(cache=True)
 def plan_from(owner, scratch_owner, p):
     plan_move(unowned(owner), unowned(scratch_owner), p)
+    keep_alive(owner)
+    keep_alive(scratch_owner)
+
+
+@njit(cache=True)
+def choose_from(owner, scratch_owner, p):
+    """The search's choice for seat p: (baseline face, chosen face, moves, rollouts played)."""
+    g = unowned(owner)
+    s = unowned(scratch_owner)
+    faces = np.empty(MAX_MOVES, dtype=np.int64)
+    colors = np.empty(MAX_MOVES, dtype=np.int64)
+    k = candidate_moves(g, p, faces, colors)
+    e = baseline_move(g, p, faces, colors, k)
+    best, spent = choose(g, s, p, faces, colors, k, e, np.empty(POOL, dtype=np.int64))
+    keep_alive(owner)
+    keep_alive(scratch_owner)
+    return faces[e], faces[best], k, spent
+
+
+@njit(cache=True)
+def redeal_from(owner, scratch_owner, p, j):
+    """Determinization j of p's view (search.redeal) into the scratch game, a copy of the game."""
+    g = unowned(owner)
+    s = unowned(scratch_owner)
+    for i in range(scratch_owner.shape[0]):
+        s[i] = g[i]
+    seed_game(s, np.uint64(99), j)
+    redeal(s, p, np.empty(POOL, dtype=np.int64))
     keep_alive(owner)
     keep_alive(scratch_owner)
 
@@ -78,12 +109,75 @@ def test_search_finds_the_winning_move_that_the_expert_misses():
     assert pos.hand_size(0) == 0 and pos.g[S.O_REC + L.COL_WINNER] == 0
 
 
-def test_search_below_two_rollouts_per_move_plays_like_the_expert_that_never_challenges():
-    a = api.run("standard", games=800, bots="search:rollouts=1,expert,expert,expert", rotate_seats=True,
+def test_search_stops_as_soon_as_one_move_dominates():
+    """G4 wins, R4 and drawing (voluntary_draw is on) lose on every determinization: after
+    MIN_ROUNDS rounds the search stops, whatever the budget (whichever move is pro's choice)."""
+    pos = endgame(Bot("search", {"rollouts": 10_000}))
+    g = pos.build()
+    _, chosen, k, spent = choose_from(g, scratch(), 0)
+    assert k == 3 and pos.table.texts[chosen] == "G4"
+    assert spent == MIN_ROUNDS * BATCH * k
+
+
+def test_search_keeps_pro_s_choice_unless_a_move_proves_better():
+    """On R5 with R2 RS B5 G5 Y1 at two players pro plays the Skip (it moves again) where the
+    expert plays R2. With a budget too small to test every move the search plays pro's
+    choice; a larger budget is never exceeded."""
+    rules = Rules(players=2)
+    hands = ["R2 RS B5 G5 Y1", "Y2 Y3 Y4 Y5 Y6 Y7 Y8"]
+
+    def position(bot):
+        return Position(rules, hands, top="R5", pile="G1 G2 G3", bots=[bot, EXPERT])
+
+    assert position(EXPERT).run(1)[0]["card"] == "R2"
+    small = position(Bot("search", {"rollouts": 1}))
+    g = small.build()
+    baseline, chosen, k, spent = choose_from(g, scratch(), 0)
+    assert small.table.texts[baseline] == "RS" and chosen == baseline and spent == 0
+    assert k == 5  # R2, RS, B5, G5, draw
+    assert run_searching(small, 1)[0]["card"] == "RS"
+    big = position(Bot("search", {"rollouts": 400}))
+    g = big.build()
+    _, _, k, spent = choose_from(g, scratch(), 0)
+    assert MIN_ROUNDS * BATCH * k <= spent <= 400
+
+
+def test_search_with_too_small_a_budget_plays_like_pro_that_never_challenges():
+    a = api.run("standard", games=800, bots="search:rollouts=1,pro,pro,pro", rotate_seats=True,
                 per_game=True, seed=2)
-    b = api.run("standard", games=800, bots="expert:challenge_prob=0,expert,expert,expert", rotate_seats=True,
+    b = api.run("standard", games=800, bots="pro:challenge_prob=0,pro,pro,pro", rotate_seats=True,
                 per_game=True, seed=2)
     assert a.games.equals(b.games)
+
+
+def seat_one_cards(lacks: int, deals: int = 60) -> set[str]:
+    """The faces seat 1 is dealt over `deals` determinizations of seat 0's view when the table
+    saw seat 1 lack `lacks` (O_LACKS bits)."""
+    pos = Position(Rules(players=3), ["R5 G5", "R1 R2 R3 R4 R6", "Y1 Y2 Y3 Y4 Y5 Y6"], top="G6",
+                   pile="B1 B2 B3 B4 B5 B6 B7 B8 B9 G9 G8 G7 R7 R8 R9 W W4 W",
+                   bots=[Bot("search"), EXPERT, EXPERT])
+    g = pos.build()
+    g[S.O_LACKS + 1] = lacks
+    seen: set[str] = set()
+    s = np.zeros(S.N_GAME, dtype=np.int64)
+    for j in range(deals):
+        redeal_from(g, s, 0, j)
+        hands = [s[S.O_HANDS + q * S.HAND_WIDTH: S.O_HANDS + q * S.HAND_WIDTH + N_FACES] for q in range(3)]
+        assert [int(h.sum()) for h in hands] == [2, 5, 6] and int(s[S.S_NPILE]) == 18  # sizes kept
+        assert list(hands[0]) == list(g[S.O_HANDS: S.O_HANDS + N_FACES])  # its own hand untouched
+        seen |= {FACE_TEXTS[f] for f in range(N_FACES) if hands[1][f] > 0}
+    return seen
+
+
+def test_determinizations_respect_what_the_table_saw_a_player_lack():
+    red, seven = 1 << 0, 1 << (S.LACK_SLOT0 + 7)
+    assert FACE_TEXTS[0].startswith("R")  # colour 0 is red
+    free = seat_one_cards(0)
+    assert any(t.startswith("R") for t in free) and any(t[1:] == "7" for t in free)  # both can be dealt
+    lacking = seat_one_cards(red | seven | (1 << S.LACK_WILD))
+    assert not any(t.startswith("R") for t in lacking)  # no red card
+    assert not any(t[1:] == "7" for t in lacking)  # no 7 of any colour
+    assert {"W", "W4"} & lacking  # wild cards still dealt: pro keeps a drawn wild card
 
 
 def hidden_swapped(pos: Position) -> Position:
@@ -121,6 +215,10 @@ def test_search_is_deterministic_for_any_thread_count():
     one = api.run("house", workers=1, **kw).games
     two = api.run("house", workers=2, **kw).games
     assert one.equals(two)
+    kw = dict(games=40, bots="search:rollouts=64,pro", players=2, rotate_seats=True, seed=3, per_game=True)
+    one = api.run("standard", workers=1, **kw).games
+    two = api.run("standard", workers=2, **kw).games
+    assert one.equals(two)
 
 
 def test_search_in_matches_and_tournaments():
@@ -139,7 +237,7 @@ def test_search_parameters_parse_pack_and_label():
     codes, params = pack_bots([bot, Bot("search")])
     assert list(codes) == [L.BOT.search, L.BOT.search]
     assert params[0, L.BP.rollouts] == 200 and params[0, L.BP.rollout_policy] == 0 and params[0, L.BP.objective] == 1
-    assert params[1, L.BP.rollouts] == DEFAULT_ROLLOUTS and params[1, L.BP.rollout_policy] == 2
+    assert params[1, L.BP.rollouts] == DEFAULT_ROLLOUTS and params[1, L.BP.rollout_policy] == 3  # pro
     assert params[1, L.BP.challenge_prob] == 0  # never challenges by default (docs/BOTS.md)
     assert Bot("search", {"rollouts": DEFAULT_ROLLOUTS}).label == "search"
 
@@ -148,7 +246,7 @@ def test_search_parameters_parse_pack_and_label():
     ("search:rollouts=0", "'rollouts'"),
     ("search:rollouts=2.5", "whole number"),
     ("search:rollouts=many", "whole number"),
-    ("search:rollout_policy=smart", "random, greedy, expert"),
+    ("search:rollout_policy=smart", "random, greedy, expert, pro"),
     ("search:objective=fun", "win, points"),
     ("expert:rollouts=10", "unknown parameter 'rollouts' for bot 'expert'"),
     ("search:bluff_prob=0.5", "unknown parameter 'bluff_prob' for bot 'search'"),

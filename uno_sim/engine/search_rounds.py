@@ -20,13 +20,17 @@ from . import layout as L
 from .access import param
 from .bots import planned
 from .bots.search import (
+    BATCH,
     CONFIDENCE_Z,
+    DOMINANCE_Z,
+    SWITCH_Z,
     MAX_MOVES,
+    MIN_ROUNDS,
     POOL,
     ROLLOUT_CODES,
+    baseline_move,
     candidate_moves,
     decision_key,
-    expert_move,
     has_search,
     observe,
     outcome,
@@ -92,7 +96,7 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
     redeal(s, p, pool)
     for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
         stale(s, q)
-    for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then the expert's rules
+    for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then pro's rules
         if q != p:
             seat_rollout_bot(s, q, code)
     planned.set_plan(s, p, f, c)
@@ -105,63 +109,88 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
 
 
 @njit(cache=True)
-def evaluate(g, s, p, faces, colors, k, e, which, first, per, gain, gain_sq, pool, key, code, objective):
-    """Determinizations first .. first + per - 1, each played with move e (the expert's
-    choice) and with every move i where which[i] is set: gain[i] (gain_sq[i]) sums the
-    difference (its square) between move i's outcome and move e's."""
-    for i in range(k):
-        gain[i] = 0.0
-        gain_sq[i] = 0.0
+def evaluate(g, s, p, faces, colors, k, e, alive, first, per, gain, gain_sq, pool, key, code, objective):
+    """Determinizations first .. first + per - 1, each played with move e (the baseline) and
+    with every move i still alive: gain[i] (gain_sq[i]) adds the difference (its square)
+    between move i's outcome and move e's. Returns the rollouts played."""
+    played = 0
     for j in range(first, first + per):
         base = rollout(g, s, p, pool, faces[e], colors[e], key, j, code, objective)
+        played += 1
         for i in range(k):
-            if i != e and which[i]:
+            if alive[i]:
                 d = float(rollout(g, s, p, pool, faces[i], colors[i], key, j, code, objective) - base)
                 gain[i] += d
                 gain_sq[i] += d * d
+                played += 1
+    return played
+
+
+@njit(cache=True, inline="always")
+def standard_error(total, total_sq, n):
+    """The standard error of the mean of n paired gains with this sum and sum of squares."""
+    mean = total / n
+    var = (total_sq - n * mean * mean) / (n - 1)
+    return np.sqrt(max(var, 0.0) / n)
 
 
 @njit(cache=True)
 def choose(g, s, p, faces, colors, k, e, pool):
-    """The move to play: the expert's choice e, unless another move proves better. Half the
-    budget screens every move against e on the same determinizations; the move with the
-    largest mean gain (if positive) is then confirmed against e on fresh determinizations
-    with the other half, and replaces e only when its mean gain there exceeds CONFIDENCE_Z
-    standard errors (a fresh test, so the screen's luckiest move is not taken on luck).
-    A budget below two rollouts per move plays e."""
+    """The move to play: the baseline e (pro's choice) unless another move proves better.
+
+    Rounds of BATCH fresh determinizations, each played with e and with every move still in
+    the running (common random numbers: a move is judged by its paired gain over e). After
+    MIN_ROUNDS rounds, at the end of each round: a move whose mean gain is not above
+    CONFIDENCE_Z standard errors (mean + z * se <= 0) is dropped, and so is one whose upper
+    bound is below the leader's lower bound; the search stops early when no move is left
+    (e stays) or when one is left whose mean gain is DOMINANCE_Z standard errors above 0 (it
+    is played). When the budget (`rollouts`, counting every rollout) cannot pay for another
+    round, the leader replaces e only if its mean gain is SWITCH_Z standard errors above 0
+    (a stricter test than the one that keeps a move in the running: the leader of several
+    noisy moves is the luckiest). A budget too small for MIN_ROUNDS rounds of every move
+    plays e. Returns the move's index and the rollouts played."""
     budget = param(g, p, L.BP.rollouts)
+    if budget < MIN_ROUNDS * BATCH * k:
+        return e, 0
     code = ROLLOUT_CODES[param(g, p, L.BP.rollout_policy)]
     objective = param(g, p, L.BP.objective)
     key = decision_key(g, p)
-    screen = budget // (2 * k)
-    if screen < 1:  # too small a budget to screen every move once
-        return e
     copy_deck(g, s)
-    which = np.ones(k, dtype=np.bool_)
+    alive = np.ones(k, dtype=np.bool_)
+    alive[e] = False
+    left = k - 1
     gain = np.zeros(k, dtype=np.float64)
     gain_sq = np.zeros(k, dtype=np.float64)
-    evaluate(g, s, p, faces, colors, k, e, which, 0, screen, gain, gain_sq, pool, key, code, objective)
-    best = -1
-    for i in range(k):
-        if i != e and gain[i] > 0 and (best < 0 or gain[i] > gain[best]):
-            best = i
-    if best < 0:
-        return e
-    confirm = max(2, budget // 4)
-    for i in range(k):
-        which[i] = i == best
-    evaluate(g, s, p, faces, colors, k, e, which, screen, confirm, gain, gain_sq, pool, key, code, objective)
-    mean = gain[best] / confirm
-    var = (gain_sq[best] - confirm * mean * mean) / (confirm - 1)
-    se = np.sqrt(max(var, 0.0) / confirm)
-    return best if mean > CONFIDENCE_Z * se and mean > 0 else e
+    spent = 0
+    n = 0
+    lead = -1
+    while left > 0 and spent + (left + 1) * BATCH <= budget:
+        spent += evaluate(g, s, p, faces, colors, k, e, alive, n, BATCH, gain, gain_sq, pool, key, code, objective)
+        n += BATCH
+        if n < MIN_ROUNDS * BATCH:
+            continue
+        lead = -1
+        for i in range(k):
+            if alive[i] and (lead < 0 or gain[i] > gain[lead]):
+                lead = i
+        floor = max(0.0, gain[lead] / n - CONFIDENCE_Z * standard_error(gain[lead], gain_sq[lead], n))
+        for i in range(k):
+            if alive[i] and gain[i] / n + CONFIDENCE_Z * standard_error(gain[i], gain_sq[i], n) <= floor and (
+                    i != lead or floor == 0.0):
+                alive[i] = False
+                left -= 1
+        if left == 1 and alive[lead] and gain[lead] / n > DOMINANCE_Z * standard_error(gain[lead], gain_sq[lead], n):
+            return lead, spent
+    if left == 0 or lead < 0 or not alive[lead]:
+        return e, spent
+    return (lead if gain[lead] / n > SWITCH_Z * standard_error(gain[lead], gain_sq[lead], n) else e), spent
 
 
 @njit(cache=True)
 def plan_move(g, s, p):
     """Plan search bot p's move for the turn it is about to take (nothing to plan when it
-    has one move only, or when it may first challenge a Wild Draw Four: then the expert's
-    rules decide the whole turn)."""
+    has one move only, or when it may first challenge a Wild Draw Four: then pro's rules
+    decide the whole turn)."""
     planned.clear_plan(g)
     if g[S_PENDING] > 0 and g[S_CHAL_OK] != 0:
         return
@@ -171,8 +200,8 @@ def plan_move(g, s, p):
     if k <= 1:
         return
     pool = np.empty(POOL, dtype=np.int64)
-    e = expert_move(g, p, faces, colors, k)
-    best = choose(g, s, p, faces, colors, k, e, pool)
+    e = baseline_move(g, p, faces, colors, k)
+    best, _ = choose(g, s, p, faces, colors, k, e, pool)
     planned.set_plan(g, p, faces[best], colors[best])
 
 

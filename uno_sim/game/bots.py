@@ -35,7 +35,7 @@ BOT_CODES: dict[str, int] = {name: code for code, name in enumerate(BOT_NAMES)}
 # Bot parameters, in the kernel's column order (one int64 row per seat), and the choices of the
 # search bot's choice parameters (index = packed value).
 BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective")
-ROLLOUT_POLICIES = ("random", "greedy", "expert")
+ROLLOUT_POLICIES = ("random", "greedy", "expert", "pro")
 OBJECTIVES = ("win", "points")
 
 # Bots the engine plays (docs/BOTS.md describes each).
@@ -46,7 +46,7 @@ IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
 # own rule".
 AUTO = -1.0
 
-DEFAULT_ROLLOUTS = 1000
+DEFAULT_ROLLOUTS = 100
 MAX_ROLLOUTS = 100_000
 
 
@@ -109,7 +109,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("bluff_prob", "prob", 0.0, only=("random", "greedy", "expert", "bluffer", "pro")),  # search never bluffs
     Param("jump_in_prob", "prob", 1.0),
     Param("rollouts", "int", DEFAULT_ROLLOUTS, low=1, high=MAX_ROLLOUTS, only=("search",)),
-    Param("rollout_policy", "choice", "expert", choices=ROLLOUT_POLICIES, only=("search",)),
+    Param("rollout_policy", "choice", "pro", choices=ROLLOUT_POLICIES, only=("search",)),
     Param("objective", "choice", "win", choices=OBJECTIVES, only=("search",)),
 )}
 assert tuple(PARAMS) == BOT_PARAMS, "bots.PARAMS must list BOT_PARAMS in order"

@@ -2,9 +2,9 @@
 
 Each question goes, in this order, to a seat played from Python (external.py: its tape of
 actions), to a `search` bot's planned move (planned.py, set by the
-search before its turn, for the move that starts the turn), to `pro`'s own decisions (pro.py),
-to the strategy bots
-(strategy.py: `greedy`, `expert`, `bluffer`, and every other decision of `search`), or to
+search before its turn, for the move that starts the turn), to `pro`'s own decisions (pro.py,
+also every other decision of `search`), to the strategy bots
+(strategy.py: `greedy`, `expert`, `bluffer`, and pro's remaining decisions), or to
 the `random` bot (uniform.py). Decisions draw from the game's own generator and never change
 the cards.
 """
@@ -26,7 +26,7 @@ from . import uniform
 # How the engine plays each bot of the bot table (uno_sim/game/bots.py BOT_NAMES): "uniform" is
 # uniform.py (the random bot); "greedy" and "expert" are strategy.py with its greedy or expert
 # rules (strategy.is_expert); "search" plays the move search_rounds planned (planned.py) and
-# otherwise the expert's rules; "pro" asks pro.py for its turn card, drawn cards and colours and
+# otherwise pro's rules (as "pro"); "pro" asks pro.py for its turn card, drawn cards and colours and
 # otherwise plays the expert's rules. A bot of the table missing here stops the engine from importing
 # instead of silently playing as another; tests/test_bots.py
 # (test_every_bot_plays_the_style_the_engine_declares) asks the compiled switches below, bot
@@ -46,8 +46,9 @@ def strategic(g, p):
 
 @njit(cache=True, inline="always")
 def is_pro(g, p):
-    """Seat p plays `pro` (pro.py: its own turn card and colours; the expert's rules otherwise)."""
-    return g[O_BOTS + p] == L.BOT.pro
+    """Seat p plays `pro`'s rules (pro.py: its own turn card and colours; the expert's rules
+    otherwise): `pro` itself, and `search` wherever it plays no planned move."""
+    return g[O_BOTS + p] == L.BOT.pro or g[O_BOTS + p] == L.BOT.search
 
 
 @njit(cache=True)

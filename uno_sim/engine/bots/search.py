@@ -6,11 +6,13 @@ once per colour it could name, and drawing when the rules let it draw instead; w
 penalty pending, every legal answer and accepting it) and estimates each by rollouts: the
 game is copied into a scratch game, the cards the bot cannot see are dealt at random
 consistently with what it sees (`redeal`), the candidate is played, and the round is played
-to its end with a cheap policy in every seat (`rollout_policy`). The candidate with the best
-total over the rollouts is planned (planned.py) and the round code plays it when it asks the
-bot (dispatch.py). Every candidate is tried on the same determinizations with the same
-random numbers (common random numbers), so the comparison is not drowned in deal noise;
-ties go to the expert's own choice.
+to its end with a policy in every seat (`rollout_policy`, `pro` by default). The baseline is
+pro's own choice; a candidate replaces it only when its rollouts prove it better (rounds of
+determinizations, candidates dropped as they fall behind, an early stop when one dominates:
+search_rounds.choose). The chosen move is planned (planned.py) and the round code plays it
+when it asks the bot (dispatch.py); every other decision of the bot is pro's. Every
+candidate is tried on the same determinizations with the same random numbers (common random
+numbers), so the comparison is not drowned in deal noise.
 
 What the bot uses: its own hand, the discard pile, every hand's size, who is out, the
 colour, direction, pending penalty and everything else every player sees; never the other
@@ -20,7 +22,7 @@ their random numbers come from a generator derived from the real game's state wi
 advancing it: the real game's stream is untouched, results stay a function of (seed, game).
 
 Where the code is: this module holds everything the bot decides without playing: the
-candidate moves, the expert's choice among them, the determinization, the rollout seats,
+candidate moves, pro's choice among them (the baseline), the determinization, the rollout seats,
 what a finished rollout is worth, the rollouts' key, and what every player saw (`observe`).
 A rollout plays the round to its end, so it needs the round code (play.py), and play.py asks
 the bots (dispatch.py) for every decision: the part that plays, the rollouts, the choice by
@@ -37,15 +39,17 @@ from ..jit import njit
 from ...game.knobs import K
 from .. import layout as L
 from ...game.decks import MAX_COLORED_KINDS, MAX_DECK_SIZE, MAX_WILD_KINDS
-from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces
+from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, slot_of
 from ..layout import ONE
 from ..rng import next_u64
 from ..rules_check import candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
 from ..state import (
+    LACK_SLOT0,
     N_GAME,
     O_BOTS,
     O_DISC,
     O_HSIZE,
+    O_LACKS,
     O_PARAMS,
     O_PILE,
     O_PLACE,
@@ -60,14 +64,20 @@ from ..state import (
     S_PKIND,
 )
 from . import planned
+from . import pro
 from . import strategy
 
 # every coloured face (a sum set in force), the wild faces once per colour, draw / accept
 MAX_MOVES = N_COLORS * MAX_COLORED_KINDS + N_COLORS * MAX_WILD_KINDS + 1
 POOL = MAX_DECK_SIZE  # the unseen cards of a determinization (at most the whole deck)
-ROLLOUT_CODES = np.array([L.BOT.random, L.BOT.greedy, L.BOT.expert], dtype=np.int64)  # by rollout_policy
+ROLLOUT_CODES = np.array([L.BOT.random, L.BOT.greedy, L.BOT.expert, L.BOT.pro], dtype=np.int64)  # by rollout_policy
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-CONFIDENCE_Z = 1.0  # a move replaces the expert's choice only when its confirmed gain is this many standard errors above 0
+# The choice by rollouts (search_rounds.choose), in rounds of BATCH determinizations:
+BATCH = 4  # determinizations a round (every move still in the running plays each)
+MIN_ROUNDS = 2  # rounds before any move is dropped, stops the search or replaces the baseline
+CONFIDENCE_Z = 1.0  # a move is dropped when its mean gain is not this many standard errors above 0 (or the leader's lower bound)
+SWITCH_Z = 2.0  # a move replaces the baseline only when its mean gain is this many standard errors above 0
+DOMINANCE_Z = 2.0  # the search stops early when the last move left is this many standard errors above the baseline
 
 
 def scratch() -> np.ndarray:
@@ -125,15 +135,16 @@ def candidate_moves(g, p, faces, colors):
 
 
 @njit(cache=True)
-def expert_move(g, p, faces, colors, k):
-    """Index of the move the expert would choose (the tie-break), without drawing random numbers."""
+def baseline_move(g, p, faces, colors, k):
+    """Index of the move pro would choose (the baseline every other move must beat), without
+    drawing random numbers: pro's turn card and colour, the expert's answer to a penalty (as pro)."""
     color = g[S_COLOR]
     top = g[O_DISC + g[S_NDISC] - 1]
     if g[S_PENDING] > 0:
         f = strategy.choose_answer(g, p, color, top, g[S_PKIND])
     else:
-        f = strategy.choose_turn_card(g, p, color, top)  # draws no random number: search never bluffs
-    c = strategy.choose_color(g, p) if f >= 0 and is_wild(g, f) else -1
+        f = pro.choose_turn_card(g, p, color, top)  # draws no random number: search never bluffs
+    c = pro.choose_color(g, p) if f >= 0 and is_wild(g, f) else -1
     for i in range(k):
         if faces[i] == f and colors[i] == c:
             return i
@@ -143,12 +154,31 @@ def expert_move(g, p, faces, colors, k):
 # ---------------------------------------------------------------- determinization and rollouts
 
 
+@njit(cache=True, inline="always")
+def excluded(s, q, f):
+    """Seat q was seen not to hold face f: a coloured card of a colour it lacks (O_VOIDS, or
+    O_LACKS: seen to draw with that colour current) or of a kind it lacks (O_LACKS: seen to
+    draw on a card of that kind). Wild cards are never excluded: pro keeps a drawn wild card."""
+    c = color_of(s, f)
+    if c < 0:
+        return False
+    lacks = s[O_LACKS + q]
+    return ((s[O_VOIDS + q] | lacks) >> c) & 1 == 1 or (lacks >> (LACK_SLOT0 + slot_of(s, f))) & 1 == 1
+
+
+@njit(cache=True)
+def constrained(s, q):
+    """Seat q was seen to lack some cards (see excluded)."""
+    return s[O_VOIDS + q] != 0 or s[O_LACKS + q] != 0
+
+
 @njit(cache=True)
 def redeal(s, p, pool):
     """Deal the cards p cannot see at random: every other hand keeps its size, the rest is
     the draw pile. The unseen cards are the deck minus p's hand minus the discard pile; they
     are listed in face order before the shuffle, so the deal depends on what p can see only.
-    A player seen not to hold a colour (O_VOIDS, see observe) gets none of it."""
+    A player seen to lack some cards (`excluded`: O_VOIDS, see observe, and O_LACKS, kept by
+    play.py) gets none of them."""
     n = s[K.players]
     faces = n_faces(s)
     counts = np.zeros(HAND_WIDTH, dtype=np.int64)
@@ -172,20 +202,18 @@ def redeal(s, p, pool):
         t = pool[i]
         pool[i] = pool[j]
         pool[j] = t
-    # players seen not to hold some colours first: their cards come from the unseen cards of
-    # the other colours (and wilds), taken in the shuffled order; then everyone else
+    # players seen to lack some cards first: their cards come from the unseen cards they may
+    # hold, taken in the shuffled order; then everyone else
     used = 0
-    for constrained in range(2):
+    for rank in range(2):
         for q in range(n):
-            if q == p or (s[O_VOIDS + q] != 0) != (constrained == 0):
+            if q == p or constrained(s, q) != (rank == 0):
                 continue
             h = hand(q)
-            voids = s[O_VOIDS + q]
             for _ in range(s[O_HSIZE + q]):
                 pick = used
                 for i in range(used, m):
-                    c = color_of(s, pool[i])
-                    if c < 0 or (voids >> c) & 1 == 0:
+                    if not excluded(s, q, pool[i]):
                         pick = i
                         break
                 t = pool[pick]  # when no card fits (information out of date), the next card
@@ -209,7 +237,7 @@ def seat_rollout_bot(s, q, code):
     for k in range(L.N_BOT_PARAMS):
         s[base + k] = 0
     s[base + L.BP.jump_in_prob] = ONE
-    if code == L.BOT.expert:
+    if code == L.BOT.expert or code == L.BOT.pro:
         s[base + L.BP.challenge_prob] = -ONE  # the odds rule
 
 
