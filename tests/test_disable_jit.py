@@ -31,10 +31,12 @@ def test_engine_is_plain_python_without_jit():
     assert names == ["function", "function"]
 
 
+# search:rollouts=32: enough for search to play rounds of rollouts when a turn has up to four
+# candidates (a budget below 8 per candidate plays pro's choice without searching)
 RUNS = {
     "random bots": ["standard", "--games", "20", "--seed", "7"],
     "strategy and search bots": ["house", "--games", "3", "--seed", "7", "--bots",
-                                 "search:rollouts=8,expert,greedy,bluffer"],
+                                 "search:rollouts=32,expert,greedy,bluffer"],
 }
 
 
