@@ -6,6 +6,8 @@ everything the earlier snapshot has is unchanged in the later one:
 
 - CSV files: the rows (keyed by their first columns up to the first numeric one; for per-game
   files the row number) and columns both have are equal, cell by cell;
+- JSON documents (`--json` output): every key of the earlier one unchanged, its metric rows
+  kept (the later may hold more rows and keys);
 - JSON lines (traces): line by line, every key of the earlier event has the same value
   (nested dicts compared the same way: the later one may hold more keys);
 - files only in the later snapshot are listed as new; files only in the earlier one as missing.
@@ -45,12 +47,39 @@ def compare_jsonl(old: Path, new: Path) -> str:
     return "same" if a == b else "extended"
 
 
+def compare_json(old: Path, new: Path, roots: tuple[Path, Path]) -> str:
+    """The paths a document names are read relative to its snapshot's folder."""
+    def load(path: Path):
+        text = path.read_text()
+        for root in roots:
+            text = text.replace(f"{root.resolve()}/", "").replace(f"{root}/", "")
+        return json.loads(text)
+
+    a, b = load(old), load(new)
+    whole = b
+    if isinstance(a, dict) and isinstance(b, dict):  # a record list under a key may grow by whole rows
+        b = {k: _rows_like(v, b[k]) if k in b else None for k, v in a.items()} | {k: v for k, v in b.items() if k not in a}
+    if not contained(a, b):
+        return "DIFFERENT"
+    return "same" if a == whole else "extended"
+
+
+def _rows_like(old, new):
+    """`new` restricted to the rows `old` has, when both are lists of records with a `metric`."""
+    if isinstance(old, list) and isinstance(new, list) and all(isinstance(r, dict) and "metric" in r for r in old + new):
+        wanted = {(r.get("variant"), r["metric"]) for r in old}
+        return [r for r in new if (r.get("variant"), r["metric"]) in wanted]
+    return new
+
+
 def compare_csv(old: Path, new: Path) -> str:
     a, b = pd.read_csv(old, dtype=str, keep_default_na=False), pd.read_csv(new, dtype=str, keep_default_na=False)
     missing = [c for c in a.columns if c not in b.columns]
     if missing:
         return f"DIFFERENT (columns gone: {missing})"
-    keys = [c for c in a.columns if c in ("variant", "metric", "seat", "bot", "game", "point", "preset", "x")]
+    # a row's key: the columns before `value` (variant, a sweep's knobs, metric), else known names
+    keys = (list(a.columns[:list(a.columns).index("value")]) if "value" in a.columns else
+            [c for c in a.columns if c in ("variant", "metric", "seat", "bot", "game", "point", "preset", "x")])
     if keys and not a.duplicated(keys).any() and not b.duplicated(keys).any():
         b = b.set_index(keys).loc[lambda f: f.index.isin(a.set_index(keys).index)].reset_index()
         if len(b) != len(a):
@@ -85,6 +114,8 @@ def main() -> int:
             verdict = "new"
         elif name.endswith(".csv"):
             verdict = compare_csv(args.before / name, args.after / name)
+        elif name.endswith(".json"):
+            verdict = compare_json(args.before / name, args.after / name, (args.before, args.after))
         else:
             verdict = compare_jsonl(args.before / name, args.after / name)
         kind = verdict.split()[0]
