@@ -19,17 +19,23 @@ from .unowned import keep_alive, unowned
 
 
 @njit(cache=True)
+def _where_it_stopped(g, owner):
+    """(stopped at a question, trace end, overflow) of the game just played in g."""
+    stopped = g[S_EXT_STOPPED] != 0
+    end = g[S_TPOS]
+    overflow = g[S_OVERFLOW] != 0
+    keep_alive(owner)
+    return stopped, end, overflow
+
+
+@njit(cache=True)
 def play_to_question(owner, key, game, tracing):
     """Play game `game` of the run with this key in the game array `owner` (configuration,
     tape and output block filled in). Returns (stopped at a question, trace end, overflow)."""
     g = unowned(owner)
     seed_game(g, key, game)
     play_round(g, g[K.players] - 1, tracing, O_TRACE)
-    stopped = g[S_EXT_STOPPED] != 0
-    end = g[S_TPOS]
-    overflow = g[S_OVERFLOW] != 0
-    keep_alive(owner)
-    return stopped, end, overflow
+    return _where_it_stopped(g, owner)
 
 
 @njit(cache=True)
@@ -41,8 +47,4 @@ def play_round_to_question(owner, start, dealer, tracing):
     for i in range(4):
         g[O_RNG + i] = start[i]
     play_round(g, dealer, tracing, O_TRACE)
-    stopped = g[S_EXT_STOPPED] != 0
-    end = g[S_TPOS]
-    overflow = g[S_OVERFLOW] != 0
-    keep_alive(owner)
-    return stopped, end, overflow
+    return _where_it_stopped(g, owner)
