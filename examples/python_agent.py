@@ -38,7 +38,7 @@ def dump_points(observation: np.ndarray, mask: np.ndarray) -> int:
         return env.A_COLOR + int(np.argmax(held))
     if question == "play_drawn":
         return env.A_YES
-    return int(legal[0]) if env.A_NO not in legal else env.A_NO  # no challenge, no jump, no swap
+    return int(legal[0]) if env.A_NO not in legal else env.A_NO  # no challenge, jump, swap or extra card
 
 
 def policy(observation: np.ndarray, legal_actions: list[int]) -> int:

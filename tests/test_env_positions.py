@@ -168,3 +168,81 @@ def test_the_observation_carries_the_rule_set():
     assert known["stack_draw_two"] == 1 and known["stack_draw_four"] == 0
     assert known["hand_size"] == 5 and known["mercy_limit"] == 20 and known["players"] == 4
     assert known["wd4_rule"] == 0 and known["draw_rule"] == 1
+
+
+def test_a_multi_play_asks_for_one_more_card_at_a_time():
+    """same_symbol, R5 on top: after R5 the seat may add its other 5s (G5, the second R5), never
+    its Wild or R2; each card chosen leaves the hand it is asked about, the last chosen goes on
+    top, and it is asked again until nothing may follow."""
+    rules = Rules(multi_play="same_symbol")
+    hands = ["R5 R5 G5 R2 W", "R1 R2", "G1 G2", "B1 B2"]
+    pos = Position(rules, hands, top="R7", pile="Y9 Y8")
+    g = python_seat(pos, 0, [parse_face("R5")])
+    pos.run(1)
+    question, legal, obs = asked(g)
+    assert question == "extra_card" and legal == faces("R5 G5") | {L.A_NO}
+    assert obs[L.OB_ARG] == parse_face("R5")
+    assert obs[L.OB_HAND + parse_face("R5")] == 1 and obs[L.OB_HAND + parse_face("G5")] == 1
+
+    pos = Position(rules, hands, top="R7", pile="Y9 Y8")
+    g = python_seat(pos, 0, [parse_face("R5"), parse_face("G5")])
+    pos.run(1)
+    question, legal, obs = asked(g)
+    assert question == "extra_card" and legal == faces("R5") | {L.A_NO}
+    assert obs[L.OB_ARG] == parse_face("G5") and obs[L.OB_HAND + parse_face("G5")] == 0
+
+    pos = Position(rules, hands, top="R7", pile="Y9 Y8")
+    python_seat(pos, 0, [parse_face("R5"), parse_face("G5"), parse_face("R5")])  # then nothing may follow
+    events = pos.run(1)
+    assert events[0] == {"ev": "play", "p": 0, "cards": ["R5", "G5", "R5"], "color": "R"}
+    assert sorted(pos.hand(0)) == ["R2", "W"] and pos.record["plays"] == 3
+
+
+def test_a_seat_that_says_no_puts_down_one_card():
+    rules = Rules(multi_play="identical")
+    pos = Position(rules, ["RS RS G5 G6", "R1 R2", "G1 G2", "B1 B2"], top="R7", pile="Y9 Y8")
+    python_seat(pos, 0, [parse_face("RS"), L.A_NO])
+    events = pos.run(1)
+    assert events[0] == {"ev": "play", "p": 0, "card": "RS", "color": "R"}
+    assert sorted(pos.hand(0)) == ["G5", "G6", "RS"] and pos.next_to_act == 2
+
+
+def test_identical_offers_only_the_same_face_and_no_question_without_one():
+    rules = Rules(multi_play="identical")
+    pos = Position(rules, ["RS BS G5", "R1 R2", "G1 G2", "B1 B2"], top="R7", pile="Y9 Y8")
+    g = python_seat(pos, 0, [parse_face("RS")])  # BS is not identical: nothing to ask
+    events = pos.run(1)
+    assert g[S.S_EXT_STOPPED] == 0
+    assert events[0] == {"ev": "play", "p": 0, "card": "RS", "color": "R"}
+
+
+def test_number_finish_keeps_an_action_set_from_emptying_the_hand():
+    """Three Skips and nothing else: the second may follow the first, the third may not (the
+    set would empty the hand with action cards). Three 4s may all go down."""
+    rules = Rules(multi_play="identical", number_finish=True)
+    pos = Position(rules, ["RS RS RS", "R1 R2", "G1 G2", "B1 B2"], top="R7", pile="Y9 Y8")
+    g = python_seat(pos, 0, [parse_face("RS")])
+    pos.run(1)
+    question, legal, _ = asked(g)
+    assert question == "extra_card" and legal == faces("RS") | {L.A_NO}
+    pos = Position(rules, ["RS RS RS", "R1 R2", "G1 G2", "B1 B2"], top="R7", pile="Y9 Y8")
+    g = python_seat(pos, 0, [parse_face("RS"), parse_face("RS")])
+    events = pos.run(1)
+    assert g[S.S_EXT_STOPPED] == 0 and events[0]["cards"] == ["RS", "RS"] and pos.hand(0) == ["RS"]
+    pos = Position(rules, ["R4 R4 R4", "R1 R2", "G1 G2", "B1 B2"], top="R7", pile="Y9 Y8")
+    g = python_seat(pos, 0, [parse_face("R4"), parse_face("R4")])
+    pos.run(1)
+    question, legal, _ = asked(g)
+    assert question == "extra_card" and legal == faces("R4") | {L.A_NO}
+
+
+def test_a_penalty_answer_may_be_a_multi_play():
+    """stack_draw_two: after RD answers a pending Draw Two the seat is asked whether its second
+    RD follows."""
+    rules = Rules(multi_play="identical", stack_draw_two=True)
+    pos = Position(rules, ["RD RD G5", "R1 R2", "G1 G2", "B1 B2"], top="BD", color="B", pending=2,
+                   pending_kind=2, pile="Y9 Y8 Y7 Y6 Y5 Y4 Y3")
+    g = python_seat(pos, 0, [parse_face("RD")])
+    pos.run(1)
+    question, legal, _ = asked(g)
+    assert question == "extra_card" and legal == faces("RD") | {L.A_NO}

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from trace_checker import check_trace_lines
+from uno_sim.engine import layout as L
 from uno_sim.env import RandomBot, Table
 from uno_sim.env.policies import uniform_policy
+from uno_sim.game.errors import BadInput
 from uno_sim.running.trace import trace_table
 
 
-def traced_games(preset: str, policy, label: str, games: int, python_seats=(0,), players: int = 4) -> list[str]:
-    table = Table(preset, players=players, bots="random", python_seats=python_seats, seed=3)
+def traced_games(preset: str, policy, label: str, games: int, python_seats=(0,), players: int = 4,
+                 overrides: dict | None = None) -> list[str]:
+    table = Table(preset, players=players, bots="random", python_seats=python_seats, seed=3, overrides=overrides)
     lines = []
     for game in range(games):
         table.reset(game)
@@ -42,6 +46,37 @@ def test_any_legal_python_choices_replay_under_the_rules(preset):
     assert [v for r in reports for v in r.violations] == []
 
 
+def adds_every_card(seed: int):
+    """Uniform over the legal actions, but always puts down one more card in a multi-play."""
+    uniform = uniform_policy(seed)
+
+    def policy(observation, mask):
+        if L.QUESTIONS[int(observation[L.OB_QUESTION])] == "extra_card":
+            faces = np.flatnonzero(mask[: L.A_COLOR])
+            assert len(faces) > 0  # the question is asked only when a card may follow
+            return int(faces[0])
+        return uniform(observation, mask)
+    return policy
+
+
+@pytest.mark.parametrize("preset, overrides", [
+    ("standard", {"multi_play": "same_symbol"}),
+    ("stacking", {"multi_play": "identical"}),
+    ("seven-zero", {"multi_play": "same_symbol"}),
+    ("number-finish", {"multi_play": "same_symbol"}),
+])
+def test_python_multi_plays_replay_under_the_rules(preset, overrides):
+    """Python seats that put down every card they may, or a uniform choice of them, in a
+    multi-play: the checker finds every set legal, and sets of several cards were played."""
+    for policy in (adds_every_card(5), uniform_policy(seed=6)):
+        lines = traced_games(preset, policy, "python", 25, python_seats=(0, 2), overrides=overrides)
+        reports = check_trace_lines(lines)
+        assert len(reports) == 25
+        assert [v for r in reports for v in r.violations] == []
+        sets = [e for e in map(json.loads, lines) if e.get("ev") == "play" and len(e.get("cards", [])) > 1]
+        assert sets and {e["p"] for e in sets} <= {0, 2}
+
+
 def test_the_trace_is_the_game_that_was_played():
     table = Table("standard", players=3, bots="expert", python_seats=[1], seed=9)
     policy = RandomBot(seed=4)
@@ -54,3 +89,24 @@ def test_the_trace_is_the_game_that_was_played():
     end = events[-1]
     assert (end["winner"], end["turns"], end["points"]) == (record["winner"], record["turns"],
                                                             [record[f"points_{q}"] for q in range(3)])
+
+
+def test_an_illegal_extra_card_is_refused():
+    """At an extra_card question a face that may not follow, or any non-card action but A_NO,
+    is refused as at every question; the table is left as it was."""
+    table = Table("standard", players=4, bots="random", python_seats=[0, 1, 2, 3], seed=3,
+                  overrides={"multi_play": "identical"})
+    policy = uniform_policy(seed=8)
+    for game in range(50):
+        table.reset(game)
+        while not table.done and table.question != "extra_card":
+            table.step(policy(table.observation, table.mask))
+        if not table.done:
+            break
+    assert table.question == "extra_card"
+    legal = set(np.flatnonzero(table.mask).tolist())
+    for action in (L.A_YES, L.A_COLOR, next(f for f in range(L.A_COLOR) if f not in legal)):
+        with pytest.raises(BadInput, match="not legal"):
+            table.step(action)
+    assert table.question == "extra_card" and set(np.flatnonzero(table.mask).tolist()) == legal
+    table.step(L.A_NO)

@@ -153,12 +153,13 @@ M_TIE = -2  # M_WINNER / M_LOSER of a match whose sides tied: the tied sides are
 # legal actions and the observation below, and stops. docs/BOTS.md ("Your own bot in Python")
 # documents both for users.
 QUESTIONS = ("turn", "answer", "color", "roulette_color", "play_drawn", "challenge", "jump_in", "wild_swap",
-             "swap_card", "swap_target")
+             "swap_card", "swap_target", "extra_card")
 QUESTION = enum("Question", QUESTIONS)  # codes 0..; the output block holds code + 1 (0: no question)
 
 # The fixed action space: one action per face (play it, answer with it, give it away), per
 # colour, per other seat (k seats after you in seat order), then "no" (draw, accept the
-# penalty, keep the drawn card, do not challenge / jump in / swap) and "yes".
+# penalty, keep the drawn card, do not challenge / jump in / swap, no more cards in a
+# multi-play) and "yes".
 A_FACE = 0
 A_COLOR = MAX_FACES
 A_SEAT = A_COLOR + N_COLORS  # A_SEAT + k: the seat k places after you (k = 1 .. players - 1)
@@ -171,7 +172,8 @@ N_ACTIONS = A_YES + 1
 OBS = Blocks("observation")
 OB_QUESTION = OBS.block("question")  # QUESTION code
 OB_SEAT = OBS.block("seat")  # the observer's own seat
-OB_ARG = OBS.block("argument")  # play_drawn / jump_in: the face; challenge: k of the player challenged; else -1
+OB_ARG = OBS.block("argument")  # play_drawn / jump_in: the face; challenge: k of the player challenged;
+# extra_card: the card on top of the multi-play so far; else -1
 OB_PLAYERS = OBS.block("players")
 OB_TOP = OBS.block("top")  # face on top of the discard pile
 OB_COLOR = OBS.block("color")  # the colour in force

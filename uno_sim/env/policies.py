@@ -5,7 +5,7 @@ actions (bool[N_ACTIONS]) and returns one legal action. `RandomBot` makes every 
 engine's `random` bot does (docs/BOTS.md, "random"): uniform over the physical cards it may
 put down (a face weighted by the copies held), drawing or accepting a penalty only when no
 card may go down, always playing a playable drawn card, challenging with challenge_prob (0 by
-default), jumping in with jump_in_prob (1 by default), swapping with a Wild with probability
+default), jumping in with jump_in_prob (1 by default), no extra cards in a multi-play, swapping with a Wild with probability
 1/2, a colour and a swap target uniformly. It draws from its own generator, not the game's,
 so its games are not the `random` bot's games, but its statistics are the same
 (tests/test_env_equality.py).
@@ -58,6 +58,8 @@ class RandomBot:
             return self._card(observation, mask)
         if question == Q.play_drawn:
             return L.A_YES
+        if question == Q.extra_card:  # the random bot puts down no extra cards in a multi-play
+            return L.A_NO
         if question == Q.challenge:
             return self._yes(self.challenge_prob)
         if question == Q.jump_in:

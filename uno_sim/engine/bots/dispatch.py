@@ -186,6 +186,8 @@ def choose_swap_target(g, p):
 @njit(cache=True)
 def extra_cards(g, p, f):
     """Multi-play: further cards to put down after face f (appended at O_PLAYED)."""
+    if external.plays(g, p):
+        return external.extra_cards(g, p, f)
     if strategic(g, p):
         return strategy.extra_cards(g, p, f)
     return uniform.extra_cards(g, p, f)

@@ -10,18 +10,19 @@ player). Python appends the chosen action and plays the game again from its deal
 longer tape: the same key, game index and tape give the same game, because a seat playing
 from the tape never draws from the game's generator for its questions.
 
-What the seat is not asked it plays as the `random` bot it is seated as (its bot code stays
-`random`): whether it forgets to call UNO (with its forget_uno, 0 by default), which of
-several jump-in moves it makes once it jumps in (uniform; only sum jump-ins have several), and
-no extra cards in a multi-play (the random bot plays none). Those draws are the random bot's
-own, so the replay stays exact.
+Under multi_play the seat is asked for one more card at a time after its first (extra_card)
+until it says no or no card may follow. What the seat is not asked it plays as the `random`
+bot it is seated as (its bot code stays `random`): whether it forgets to call UNO (with its
+forget_uno, 0 by default) and which of several jump-in moves it makes once it jumps in
+(uniform; only sum jump-ins have several). Those draws are the random bot's own, so the replay
+stays exact.
 """
 
 from ..jit import njit
 
 from ...game.knobs import K
 from .. import layout as L
-from ..access import hand, n_faces
+from ..access import color_of, discards_color, hand, is_number, is_wild, n_faces, slot_of
 from ..rules_check import legal_answer, legal_turn_card
 from ..state import (
     O_DISC,
@@ -31,6 +32,7 @@ from ..state import (
     O_EXT_TAPE_LEN,
     O_HSIZE,
     O_PLACE,
+    O_PLAYED,
     O_REC,
     O_RULES,
     O_VOIDS,
@@ -41,6 +43,7 @@ from ..state import (
     S_EXT_CURSOR,
     S_EXT_STOPPED,
     S_NDISC,
+    S_NPLAYED,
     S_NPILE,
     S_PENDING,
     S_PLAYERS,
@@ -92,6 +95,12 @@ def write_mask(g, p, question, color, top, pkind):
         for f in range(n_faces(g)):
             if g[h + f] > 0:
                 g[out + L.A_FACE + f] = 1
+    elif question == Q.extra_card:
+        k = g[S_NPLAYED]
+        for f in range(n_faces(g)):
+            if may_follow(g, p, k, f):
+                g[out + L.A_FACE + f] = 1
+        g[out + L.A_NO] = 1
     elif question == Q.swap_target:
         for k in range(1, n):
             q = p + k if p + k < n else p + k - n
@@ -122,6 +131,9 @@ def write_observation(g, p, question, arg):
     for f in range(L.MAX_FACES):
         g[o + L.OB_HAND + f] = g[h + f]
         g[o + L.OB_DISCARD + f] = 0
+    if question == Q.extra_card:  # the cards chosen for the play so far are no longer to choose
+        for i in range(g[S_NPLAYED]):
+            g[o + L.OB_HAND + g[O_PLAYED + i]] -= 1
     for i in range(nd):
         g[o + L.OB_DISCARD + g[O_DISC + i]] += 1
     for i in range(L.N_KNOBS):  # the rule set
@@ -136,6 +148,51 @@ def write_observation(g, p, question, arg):
             g[o + L.OB_SIZES + k] = 0
             g[o + L.OB_PLACES + k] = 0
             g[o + L.OB_VOIDS + k] = 0
+
+
+@njit(cache=True)
+def kept_after(g, p, k):
+    """Cards p still holds once the k cards at O_PLAYED go down, with the cards of every colour
+    a Discard All among them takes down."""
+    h = hand(p)
+    colors = 0
+    for i in range(k):
+        if discards_color(g, g[O_PLAYED + i]):
+            colors |= 1 << color_of(g, g[O_PLAYED + i])
+    kept = 0
+    for f in range(n_faces(g)):
+        c = g[h + f]
+        for i in range(k):
+            if g[O_PLAYED + i] == f:
+                c -= 1
+        c_of = color_of(g, f)
+        if c > 0 and not (c_of >= 0 and (colors >> c_of) & 1):
+            kept += c
+    return kept
+
+
+@njit(cache=True)
+def may_follow(g, p, k, e):
+    """May face e follow the k cards of p's multi-play at O_PLAYED (the first one legal alone)?
+    The rules: a card p still holds besides those, never a Wild, identical to the first card
+    (multi_play identical) or of its number or action (same_symbol); under number_finish a set
+    of action cards does not empty the hand."""
+    f = g[O_PLAYED]
+    mode = g[K.multi_play]
+    if mode == 0 or is_wild(g, f) or is_wild(g, e):
+        return False
+    if (mode == 1 and e != f) or slot_of(g, e) != slot_of(g, f):
+        return False
+    held = g[hand(p) + e]
+    for i in range(k):
+        if g[O_PLAYED + i] == e:
+            held -= 1
+    if held <= 0:
+        return False
+    if g[K.number_finish] and not is_number(g, f):
+        g[O_PLAYED + k] = e  # judged as put down (O_PLAYED has room for a whole deck)
+        return kept_after(g, p, k + 1) > 0
+    return True
 
 
 @njit(cache=True)
@@ -231,3 +288,28 @@ def choose_swap_target(g, p):
             return q
     return p
 
+
+
+@njit(cache=True)
+def extra_cards(g, p, f):
+    """Multi-play: after face f (at O_PLAYED), p is asked for one more card at a time
+    (extra_card, `argument` the card on top so far) until it answers no or no card may follow;
+    each goes at O_PLAYED after the others, the last on top. Returns how many (0 when stopped:
+    the round is dropped)."""
+    k = 1
+    while True:
+        g[S_NPLAYED] = k  # the play so far, as write_mask reads it
+        any_card = False
+        for e in range(n_faces(g)):
+            if may_follow(g, p, k, e):
+                any_card = True
+                break
+        if not any_card:
+            return k - 1
+        a = answer(g, p, Q.extra_card, g[O_PLAYED + k - 1], 0, 0, 0)
+        if a < 0:
+            return 0
+        if a >= L.A_COLOR:  # A_NO
+            return k - 1
+        g[O_PLAYED + k] = a
+        k += 1
