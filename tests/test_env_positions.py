@@ -4,7 +4,10 @@ positions (tests/positions.py)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
+import pytest
 
 from positions import Position
 from uno_sim.engine import layout as L
@@ -246,3 +249,154 @@ def test_a_penalty_answer_may_be_a_multi_play():
     pos.run(1)
     question, legal, _ = asked(g)
     assert question == "extra_card" and legal == faces("RD") | {L.A_NO}
+
+
+# ---------------------------------------------------------------- choosing a sum jump-in move
+
+SUM_RULES = Rules(jump_in=True, sum_jump_in="any_color")
+# Seat 0 plays G6 on G3 (its only legal card); seat 2 (Python) then holds three jump-in moves for
+# it: the identical G6, and the sum sets R2 + Y4 and R2 + B4. Nobody else holds a move.
+SUM_HANDS = ["G6 B8 B9", "B7 B7", "G6 R2 B4 Y4 Y9", "Y1 Y7"]
+SUM_PILE = "B1 B2 B3 B5 B6 Y5 Y6 Y8 Y9"
+
+
+def sum_jump(tape: list[int], seed: int = 7, hands=SUM_HANDS, rules=SUM_RULES, top="G3") -> tuple[Position, np.ndarray]:
+    pos = Position(rules, hands, top=top, pile=SUM_PILE, seed=seed)
+    g = python_seat(pos, 2, tape)
+    return pos, g
+
+
+def jumps(events: list[dict]) -> list[dict]:
+    return [e for e in events if e["ev"] == "jump"]
+
+
+def test_a_sum_jump_in_with_several_moves_is_chosen_card_by_card():
+    """After A_YES to jump_in: every face of some move may come first, yes may not (nothing
+    chosen yet); `moves` counts the moves by their lowest card in face order (R2 begins both
+    sets, G6 is its own move); the argument is -1 before the first card."""
+    pos, g = sum_jump([L.A_YES])
+    pos.run(1)
+    question, legal, obs = asked(g)
+    assert question == "jump_card" and legal == faces("G6 R2 Y4 B4")
+    assert obs[L.OB_ARG] == -1 and obs[L.OB_TOP] == parse_face("G6")
+    moves = {f: int(obs[L.OB_MOVES + f]) for f in np.flatnonzero(obs[L.OB_MOVES : L.OB_MOVES + L.MAX_FACES])}
+    assert moves == {parse_face("R2"): 2, parse_face("G6"): 1}
+    assert obs[L.OB_HAND + parse_face("R2")] == 1
+
+    pos, g = sum_jump([L.A_YES, parse_face("R2")])
+    pos.run(1)
+    question, legal, obs = asked(g)
+    assert question == "jump_card" and legal == faces("Y4 B4")  # no yes: R2 alone is no move
+    assert obs[L.OB_ARG] == parse_face("R2") and obs[L.OB_HAND + parse_face("R2")] == 0
+    assert obs[L.OB_SIZES] == 5  # the chosen card is still in the hand until the move goes down
+    moves = {f: int(obs[L.OB_MOVES + f]) for f in np.flatnonzero(obs[L.OB_MOVES : L.OB_MOVES + L.MAX_FACES])}
+    assert moves == {parse_face("Y4"): 1, parse_face("B4"): 1}
+
+
+@pytest.mark.parametrize("tape, event", [
+    (["R2", "B4"], {"ev": "jump", "p": 2, "cards": ["R2", "B4"], "color": "B", "sum": 6}),
+    (["Y4", "R2"], {"ev": "jump", "p": 2, "cards": ["Y4", "R2"], "color": "R", "sum": 6}),
+    (["B4"], {"ev": "jump", "p": 2, "cards": ["B4", "R2"], "color": "R", "sum": 6}),  # R2 forced
+    (["G6"], {"ev": "jump", "p": 2, "card": "G6", "color": "G"}),  # nothing extends G6
+])
+def test_the_chosen_move_goes_down_in_the_order_chosen(tape, event):
+    """The cards chosen go down in that order, the last on top; a card that is the only one
+    that may follow, or a move nothing extends, is taken without asking."""
+    for seed in (1, 2, 3):  # the seat's move comes from the tape, not from the game's generator
+        pos, g = sum_jump([L.A_YES] + [parse_face(t) for t in tape], seed=seed)
+        events = pos.run(1)
+        assert jumps(events)[0] == event
+        # after a set nobody may jump in; after G6 the seat is asked whether it jumps in again
+        assert g[S.S_EXT_STOPPED] == ("card" in event)
+        put_down = event.get("cards") or [event["card"]]
+        assert sorted(pos.hand(2)) == sorted(set("G6 R2 B4 Y4 Y9".split()) - set(put_down))
+
+
+def test_yes_is_legal_once_the_cards_chosen_are_a_move_and_more_may_follow():
+    """same_color with jump_in, R5 played: R5 alone (identical), R5 + R0 and R2 + R3 (+ R0) are
+    moves; after R5 the seat may stop (yes) or add R0; after R5 R0 nothing extends."""
+    rules = Rules(jump_in=True, sum_jump_in="same_color")
+    hands = ["R5 B8 B9", "B7 B7", "R5 R0 R2 R3 Y9", "Y1 Y7"]
+    pos, g = sum_jump([L.A_YES], hands=hands, rules=rules, top="R4")
+    pos.run(1)
+    question, legal, obs = asked(g)
+    assert question == "jump_card" and legal == faces("R5 R0 R2 R3")
+    moves = {f: int(obs[L.OB_MOVES + f]) for f in np.flatnonzero(obs[L.OB_MOVES : L.OB_MOVES + L.MAX_FACES])}
+    # R5 | R0 R5 | R2 R3 | R0 R2 R3, by their lowest face (R0 < R1 < ... in face order)
+    assert moves == {parse_face("R5"): 1, parse_face("R0"): 2, parse_face("R2"): 1}
+
+    pos, g = sum_jump([L.A_YES, parse_face("R5")], hands=hands, rules=rules, top="R4")
+    pos.run(1)
+    question, legal, obs = asked(g)
+    assert question == "jump_card" and legal == faces("R0") | {L.A_YES}
+    pos, g = sum_jump([L.A_YES, parse_face("R5"), L.A_YES], hands=hands, rules=rules, top="R4")
+    assert jumps(pos.run(1))[0] == {"ev": "jump", "p": 2, "card": "R5", "color": "R"}
+    pos, g = sum_jump([L.A_YES, parse_face("R5"), parse_face("R0")], hands=hands, rules=rules, top="R4")
+    assert jumps(pos.run(1))[0] == {"ev": "jump", "p": 2, "cards": ["R5", "R0"], "color": "R", "sum": 5}
+    assert g[S.S_EXT_STOPPED] == 0
+
+
+def test_a_single_move_of_one_face_is_not_asked():
+    """Only the identical card (no sum set): no jump_card question."""
+    hands = ["G6 B8 B9", "B7 B7", "G6 Y9 Y8", "Y1 Y7"]
+    pos, g = sum_jump([L.A_YES], hands=hands)
+    events = pos.run(1)
+    assert g[S.S_EXT_STOPPED] == 0
+    assert jumps(events)[0] == {"ev": "jump", "p": 2, "card": "G6", "color": "G"}
+
+
+def test_a_single_sum_set_of_two_faces_asks_for_the_order():
+    """The rules let the jumper order its set: one set of R2 and Y4 is still a choice of the
+    card on top, so the first card is asked."""
+    hands = ["G6 B8 B9", "B7 B7", "R2 Y4 Y9", "Y1 Y7"]
+    pos, g = sum_jump([L.A_YES], hands=hands)
+    pos.run(1)
+    question, legal, _ = asked(g)
+    assert question == "jump_card" and legal == faces("R2 Y4")
+
+
+def moves_taken(policy, runs: int, hands, rules, top) -> Counter:
+    """How often `policy`, seated at seat 2 and jumping in, makes each move (its cards in the
+    order they went down), over `runs` deals of the same position."""
+    seen = Counter()
+    for seed in range(runs):
+        tape = [L.A_YES]
+        while True:
+            pos, g = sum_jump(tape, seed=seed, hands=hands, rules=rules, top=top)
+            events = pos.run(1)
+            if g[S.S_EXT_STOPPED] and asked(g)[0] == "jump_card":
+                _, legal, obs = asked(g)
+                mask = np.zeros(L.N_ACTIONS, dtype=bool)
+                mask[sorted(legal)] = True
+                tape.append(policy(obs, mask))
+                continue
+            jump = jumps(events)[0]
+            seen[tuple(jump.get("cards") or [jump["card"]])] += 1
+            break
+    return seen
+
+
+@pytest.mark.parametrize("hands, rules, top, moves", [
+    (SUM_HANDS, SUM_RULES, "G3", [("G6",), ("R2", "Y4"), ("R2", "B4")]),
+    (["R5 B8 B9", "B7 B7", "R5 R0 R2 R3 Y9", "Y1 Y7"], Rules(jump_in=True, sum_jump_in="same_color"), "R4",
+     [("R5",), ("R0", "R5"), ("R2", "R3"), ("R0", "R2", "R3")]),
+])
+def test_random_bot_makes_each_move_equally_often_in_face_order(hands, rules, top, moves):
+    """RandomBot as the `random` bot: uniform over the moves (not over the cards at each
+    step), a set in face order. A policy uniform over the legal actions at each step is told
+    apart by the same test (chi-square, level 0.001)."""
+    from scipy import stats
+
+    from uno_sim.env import RandomBot
+    from uno_sim.env.policies import uniform_policy
+
+    runs = 1200
+    seen = moves_taken(RandomBot(seed=3), runs, hands, rules, top)
+    assert set(seen) == set(moves), seen
+    assert stats.chisquare([seen[m] for m in moves]).pvalue > 0.001, seen
+    card_by_card = moves_taken(uniform_policy(seed=3), runs, hands, rules, top)
+    counts = Counter({m: n for m, n in card_by_card.items()})
+    by_set = Counter()
+    for m, n in counts.items():
+        by_set[tuple(sorted(m, key=parse_face))] += n
+    assert stats.chisquare([by_set[m] for m in moves]).pvalue < 0.001, by_set

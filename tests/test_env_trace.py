@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from trace_checker import check_trace_lines
+from trace_checker import check_trace_lines, sum_set_order
 from uno_sim.engine import layout as L
 from uno_sim.env import RandomBot, Table
 from uno_sim.env.policies import uniform_policy
@@ -29,7 +29,8 @@ def traced_games(preset: str, policy, label: str, games: int, python_seats=(0,),
     return lines
 
 
-@pytest.mark.parametrize("preset", ["standard", "house", "wild-swap", "no-mercy", "jump-in", "stacking"])
+@pytest.mark.parametrize("preset", ["standard", "house", "wild-swap", "no-mercy", "jump-in", "stacking",
+                                    "sum-jump-in"])
 def test_a_random_python_seat_replays_as_the_random_bot(preset):
     reports = check_trace_lines(traced_games(preset, RandomBot(seed=1), "random", 40))
     assert len(reports) == 40
@@ -110,3 +111,66 @@ def test_an_illegal_extra_card_is_refused():
             table.step(action)
     assert table.question == "extra_card" and set(np.flatnonzero(table.mask).tolist()) == legal
     table.step(L.A_NO)
+
+
+def makes_big_jumps(seed: int):
+    """Uniform over the legal actions, but jumps in whenever it may and builds the largest move
+    it can card by card: a card whenever one may follow (the highest face first, so that its
+    sets do not go down in face order), yes only when none may."""
+    uniform = uniform_policy(seed)
+
+    def policy(observation, mask):
+        question = L.QUESTIONS[int(observation[L.OB_QUESTION])]
+        if question == "jump_in":
+            return L.A_YES
+        if question == "jump_card":
+            faces = np.flatnonzero(mask[: L.A_COLOR])
+            return int(faces[-1]) if len(faces) else L.A_YES
+        return uniform(observation, mask)
+    return policy
+
+
+@pytest.mark.parametrize("players, overrides", [
+    (2, {"sum_jump_in": "any_color"}),
+    (3, {"sum_jump_in": "same_color"}),
+    (4, {"sum_jump_in": "any_color"}),
+    (4, {"sum_jump_in": "any_color", "sum_jump_win_only": True}),
+])
+def test_python_sum_jump_ins_replay_under_the_rules(players, overrides):
+    """House rules with sum jump-ins, Python seats choosing their moves card by card (the
+    largest they can build, or uniformly at every question): the checker finds every move
+    legal, and the Python seats put down sum sets in orders of their own."""
+    python = (0, 1) if players > 2 else (0,)
+    sets = []
+    for policy in (makes_big_jumps(5), uniform_policy(seed=6)):
+        lines = traced_games("house", policy, "python", 25, python_seats=python, players=players,
+                             overrides=overrides)
+        reports = check_trace_lines(lines)
+        assert len(reports) == 25
+        assert [v for r in reports for v in r.violations] == []
+        sets += [e for e in map(json.loads, lines) if e.get("ev") == "jump" and "cards" in e and e["p"] in python]
+    assert sets
+    if not overrides.get("sum_jump_win_only"):  # (a whole hand is seldom a set: few are played)
+        assert any(e["cards"] != sum_set_order(e["cards"]) for e in sets)
+
+
+def test_an_illegal_jump_card_is_refused():
+    """At the first jump_card question yes is refused (no card chosen is no move), as are no,
+    a colour and a face of no move; the question and its legal actions stay."""
+    table = Table("sum-jump-in", players=4, bots="random", python_seats=[0, 1, 2, 3], seed=3,
+                  overrides={"sum_jump_in": "any_color"})
+    policy = makes_big_jumps(8)
+    for game in range(50):
+        table.reset(game)
+        while not table.done and table.question != "jump_card":
+            table.step(policy(table.observation, table.mask))
+        if not table.done:
+            break
+    assert table.question == "jump_card" and table.observation[L.OB_ARG] == -1
+    legal = set(np.flatnonzero(table.mask).tolist())
+    assert L.A_YES not in legal and len(legal) >= 2
+    for action in (L.A_YES, L.A_NO, L.A_COLOR, next(f for f in range(L.A_COLOR) if f not in legal)):
+        with pytest.raises(BadInput, match="not legal"):
+            table.step(action)
+    assert table.question == "jump_card" and set(np.flatnonzero(table.mask).tolist()) == legal
+    table.step(min(legal))

@@ -153,13 +153,13 @@ M_TIE = -2  # M_WINNER / M_LOSER of a match whose sides tied: the tied sides are
 # legal actions and the observation below, and stops. docs/BOTS.md ("Your own bot in Python")
 # documents both for users.
 QUESTIONS = ("turn", "answer", "color", "roulette_color", "play_drawn", "challenge", "jump_in", "wild_swap",
-             "swap_card", "swap_target", "extra_card")
+             "swap_card", "swap_target", "extra_card", "jump_card")
 QUESTION = enum("Question", QUESTIONS)  # codes 0..; the output block holds code + 1 (0: no question)
 
 # The fixed action space: one action per face (play it, answer with it, give it away), per
 # colour, per other seat (k seats after you in seat order), then "no" (draw, accept the
 # penalty, keep the drawn card, do not challenge / jump in / swap, no more cards in a
-# multi-play) and "yes".
+# multi-play) and "yes" (also: the cards chosen for a jump-in are the move).
 A_FACE = 0
 A_COLOR = MAX_FACES
 A_SEAT = A_COLOR + N_COLORS  # A_SEAT + k: the seat k places after you (k = 1 .. players - 1)
@@ -173,7 +173,8 @@ OBS = Blocks("observation")
 OB_QUESTION = OBS.block("question")  # QUESTION code
 OB_SEAT = OBS.block("seat")  # the observer's own seat
 OB_ARG = OBS.block("argument")  # play_drawn / jump_in: the face; challenge: k of the player challenged;
-# extra_card: the card on top of the multi-play so far; else -1
+# extra_card: the card on top of the multi-play so far; jump_card: the card on top of the
+# jump-in move so far, -1 before its first card; else -1
 OB_PLAYERS = OBS.block("players")
 OB_TOP = OBS.block("top")  # face on top of the discard pile
 OB_COLOR = OBS.block("color")  # the colour in force
@@ -187,6 +188,10 @@ OB_PLACES = OBS.block("places", MAX_PLAYERS)  # + k: finishing place, 0 while in
 OB_VOIDS = OBS.block("voids", MAX_PLAYERS)  # + k: bit c set when seen to lack colour c (drew and passed)
 OB_DISCARD = OBS.block("discard", MAX_FACES)  # + face: copies in the discard pile (played since the last reshuffle)
 OB_RULES = OBS.block("rules", N_KNOBS)  # + i: the value of kernel knob i (game/knobs.py KERNEL_NAMES), as the engine reads it
+# jump_card: + face: the moves still possible whose lowest card still to choose (face order) is
+# that face (with 1 for the cards chosen so far when they are a move, these add up to the moves
+# still possible); 0 at every other question
+OB_MOVES = OBS.block("moves", MAX_FACES)
 N_OBS = OBS.size
 
 RECORD.check()

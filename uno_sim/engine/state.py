@@ -143,6 +143,15 @@ O_SUM_TAKE = GAME.block("sum_take", N_SUM_FACES)  # how many of each the set bei
 O_SUM_REST = GAME.block("sum_rest", N_SUM_FACES + 1)  # the most the faces from here on can add
 O_SWAP3 = GAME.block("swap3", 6)  # work space of a Wild swap: the cards given, then the cards got
 O_CATCHERS = GAME.block("catchers", MAX_PLAYERS)  # work space: who caught a forgotten UNO call (uno_catchers = each)
+# A Python seat choosing its sum jump-in move card by card (bots/external.py jump_move): the
+# cards chosen so far (kept apart from O_PLAYED, which the moves are enumerated into), and for
+# each face whether it may come next and how many moves still possible have it as their lowest
+# card still to choose (face order).
+O_JUMP_CHOSEN = GAME.block("jump_chosen", MAX_DECK_SIZE)
+S_JUMP_NCHOSEN = GAME.block("jump_chosen_size")
+S_JUMP_COMPLETE = GAME.block("jump_complete")  # the cards chosen so far are a move
+O_JUMP_NEXT = GAME.block("jump_next", HAND_WIDTH)  # + face: 1 when it may be chosen next
+O_JUMP_LOWEST = GAME.block("jump_lowest", HAND_WIDTH)  # + face: moves with it as their lowest card still to choose
 # What each hand can do with sums (sum_jump_in, hand_sum_win), kept per seat and recomputed only
 # after the hand changed: every change to a hand must mark its seat's entry stale
 # (sumsets.stale: a zero at O_SUM_CACHE + seat * SUM_CACHE_WIDTH). Layout: sumsets.C_*.

@@ -5,10 +5,11 @@ actions (bool[N_ACTIONS]) and returns one legal action. `RandomBot` makes every 
 engine's `random` bot does (docs/BOTS.md, "random"): uniform over the physical cards it may
 put down (a face weighted by the copies held), drawing or accepting a penalty only when no
 card may go down, always playing a playable drawn card, challenging with challenge_prob (0 by
-default), jumping in with jump_in_prob (1 by default), no extra cards in a multi-play, swapping with a Wild with probability
-1/2, a colour and a swap target uniformly. It draws from its own generator, not the game's,
-so its games are not the `random` bot's games, but its statistics are the same
-(tests/test_env_equality.py).
+default), jumping in with jump_in_prob (1 by default) and then uniformly over its moves (each
+identical card and each distinct sum set one move, a set put down in face order), no extra
+cards in a multi-play, swapping with a Wild with probability 1/2, a colour and a swap target
+uniformly. It draws from its own generator, not the game's, so its games are not the `random`
+bot's games, but its statistics are the same (tests/test_env_equality.py).
 """
 
 from __future__ import annotations
@@ -47,6 +48,29 @@ class RandomBot:
                 return L.A_FACE + f
         raise AssertionError("unreachable: r < the copies held")
 
+    def _jump_card(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """The next card of a jump-in move, so that the move is uniform over the moves still
+        possible and goes down in face order: the cards are chosen lowest face first, so the
+        moves left are those whose cards still to choose are no lower than the last one chosen
+        (the argument); the observation's `moves` counts them by their lowest card still to
+        choose, and A_YES (the cards chosen are a move) is one more."""
+        last = int(observation[L.OB_ARG])
+        moves = observation[L.OB_MOVES : L.OB_MOVES + L.MAX_FACES].tolist()
+        done = 1 if mask[L.A_YES] else 0
+        first = max(last, 0)
+        total = done + sum(moves[first:])
+        if total == 0:  # not a move this bot began in face order: uniform over every move left
+            first, total = 0, sum(moves)
+        r = self.rng.randrange(total)
+        if r < done:
+            return L.A_YES
+        r -= done
+        for f in range(first, L.MAX_FACES):
+            r -= moves[f]
+            if r < 0:
+                return L.A_FACE + f
+        raise AssertionError("unreachable: r < the moves counted")
+
     def _yes(self, probability: float) -> int:
         if probability >= 1:
             return L.A_YES
@@ -64,6 +88,8 @@ class RandomBot:
             return self._yes(self.challenge_prob)
         if question == Q.jump_in:
             return self._yes(self.jump_in_prob)
+        if question == Q.jump_card:
+            return self._jump_card(observation, mask)
         if question == Q.wild_swap:
             return self._yes(0.5)
         return self.rng.choice(np.flatnonzero(mask).tolist())  # a colour, a swap target

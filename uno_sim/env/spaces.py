@@ -43,6 +43,7 @@ def describe(observation: np.ndarray) -> dict:
     out["hand"] = {int(f): int(o[L.OB_HAND + f]) for f in np.flatnonzero(o[L.OB_HAND : L.OB_HAND + L.MAX_FACES])}
     out["discard"] = {int(f): int(o[L.OB_DISCARD + f])
                       for f in np.flatnonzero(o[L.OB_DISCARD : L.OB_DISCARD + L.MAX_FACES])}
+    out["moves"] = {int(f): int(o[L.OB_MOVES + f]) for f in np.flatnonzero(o[L.OB_MOVES : L.OB_MOVES + L.MAX_FACES])}
     for name, offset in (("hand_sizes", L.OB_SIZES), ("places", L.OB_PLACES), ("voids", L.OB_VOIDS)):
         out[name] = [int(v) for v in o[offset : offset + n]]
     out["rules"] = {name: int(o[L.OB_RULES + i]) for i, name in enumerate(KERNEL_NAMES)}

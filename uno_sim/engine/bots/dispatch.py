@@ -146,6 +146,8 @@ def jump_move(g, p, f, idents, sums):
     """The move of seat p, picked to jump in after face f: a face to jump in with (identical to
     f, or after a sum set to a card of the set), or -1 for a sum set, then written at O_PLAYED
     (S_NPLAYED cards, last on top). `idents` and `sums` as for wants_jump."""
+    if external.plays(g, p):
+        return external.jump_move(g, p, f, idents, sums)
     if strategic(g, p):
         return strategy.jump_move(g, p, f, idents, sums)
     return uniform.jump_move(g, p, f, idents, sums)

@@ -11,19 +11,22 @@ longer tape: the same key, game index and tape give the same game, because a sea
 from the tape never draws from the game's generator for its questions.
 
 Under multi_play the seat is asked for one more card at a time after its first (extra_card)
-until it says no or no card may follow. What the seat is not asked it plays as the `random`
-bot it is seated as (its bot code stays `random`): whether it forgets to call UNO (with its
-forget_uno, 0 by default) and which of several jump-in moves it makes once it jumps in
-(uniform; only sum jump-ins have several). Those draws are the random bot's own, so the replay
-stays exact.
+until it says no or no card may follow. Once it jumps in with a choice of moves (sum jump-ins:
+its identical card, its sum sets, or after a sum set the set's faces it holds) it builds its
+move card by card (jump_card) in the order the cards go down, and says yes when they are a
+move; a step with a single legal action is taken without asking. What the seat is not asked
+it plays as the `random` bot it is seated as (its bot code stays `random`): whether it forgets
+to call UNO (with its forget_uno, 0 by default). That draw is the random bot's own, so the
+replay stays exact.
 """
 
 from ..jit import njit
 
 from ...game.knobs import K
 from .. import layout as L
-from ..access import color_of, discards_color, hand, is_number, is_wild, n_faces, slot_of
+from ..access import color_of, discards_color, hand, hsize, is_number, is_wild, n_faces, number_of, slot_of
 from ..rules_check import legal_answer, legal_turn_card
+from ..sumsets import ENUMERATE, collect, sum_sets
 from ..state import (
     O_DISC,
     O_EXT_OUT,
@@ -31,6 +34,9 @@ from ..state import (
     O_EXT_TAPE,
     O_EXT_TAPE_LEN,
     O_HSIZE,
+    O_JUMP_CHOSEN,
+    O_JUMP_LOWEST,
+    O_JUMP_NEXT,
     O_PLACE,
     O_PLAYED,
     O_REC,
@@ -42,12 +48,16 @@ from ..state import (
     S_ENDED,
     S_EXT_CURSOR,
     S_EXT_STOPPED,
+    S_JUMP_COMPLETE,
+    S_JUMP_NCHOSEN,
     S_NDISC,
     S_NPLAYED,
     S_NPILE,
     S_PENDING,
     S_PLAYERS,
+    S_SET_COLORS,
 )
+from . import uniform
 
 Q = L.QUESTION
 
@@ -101,6 +111,12 @@ def write_mask(g, p, question, color, top, pkind):
             if may_follow(g, p, k, f):
                 g[out + L.A_FACE + f] = 1
         g[out + L.A_NO] = 1
+    elif question == Q.jump_card:
+        for f in range(n_faces(g)):
+            if g[O_JUMP_NEXT + f]:
+                g[out + L.A_FACE + f] = 1
+        if g[S_JUMP_COMPLETE]:
+            g[out + L.A_YES] = 1
     elif question == Q.swap_target:
         for k in range(1, n):
             q = p + k if p + k < n else p + k - n
@@ -134,6 +150,12 @@ def write_observation(g, p, question, arg):
     if question == Q.extra_card:  # the cards chosen for the play so far are no longer to choose
         for i in range(g[S_NPLAYED]):
             g[o + L.OB_HAND + g[O_PLAYED + i]] -= 1
+    jumping = question == Q.jump_card
+    for f in range(L.MAX_FACES):
+        g[o + L.OB_MOVES + f] = g[O_JUMP_LOWEST + f] if jumping else 0
+    if jumping:
+        for i in range(g[S_JUMP_NCHOSEN]):
+            g[o + L.OB_HAND + g[O_JUMP_CHOSEN + i]] -= 1
     for i in range(nd):
         g[o + L.OB_DISCARD + g[O_DISC + i]] += 1
     for i in range(L.N_KNOBS):  # the rule set
@@ -313,3 +335,107 @@ def extra_cards(g, p, f):
             return k - 1
         g[O_PLAYED + k] = a
         k += 1
+
+
+@njit(cache=True)
+def _copies(g, at, k, e):
+    """Copies of face e among the k faces at g[at:]."""
+    c = 0
+    for i in range(k):
+        if g[at + i] == e:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def _note_move(g, k, size):
+    """The move of `size` faces at O_PLAYED (face order): when it holds the k cards chosen at
+    O_JUMP_CHOSEN, mark the faces it still has as choosable next (O_JUMP_NEXT), count it for
+    its lowest one (O_JUMP_LOWEST), or, holding no more, say the chosen cards are a move."""
+    for i in range(k):
+        e = g[O_JUMP_CHOSEN + i]
+        if _copies(g, O_PLAYED, size, e) < _copies(g, O_JUMP_CHOSEN, k, e):
+            return
+    if size == k:
+        g[S_JUMP_COMPLETE] = 1
+        return
+    lowest = -1
+    for i in range(size):
+        e = g[O_PLAYED + i]
+        if _copies(g, O_PLAYED, size, e) > _copies(g, O_JUMP_CHOSEN, k, e):
+            g[O_JUMP_NEXT + e] = 1
+            if lowest < 0:
+                lowest = e
+    g[O_JUMP_LOWEST + lowest] += 1
+
+
+@njit(cache=True)
+def jump_options(g, p, f, idents, sums, k):
+    """What p may do next while choosing its jump-in move after face f, with the k cards at
+    O_JUMP_CHOSEN chosen: every move (the `idents` identical cards, each distinct sum set when
+    `sums`; the random bot's moves, uniform.jump_move) is enumerated at O_PLAYED and noted
+    (_note_move). Returns the number of legal actions (faces, and yes when complete)."""
+    for e in range(L.MAX_FACES):
+        g[O_JUMP_NEXT + e] = 0
+        g[O_JUMP_LOWEST + e] = 0
+    g[S_JUMP_COMPLETE] = 0
+    for r in range(idents):
+        g[O_PLAYED] = f if g[S_SET_COLORS] == 0 else uniform.set_face(g, p, r)
+        _note_move(g, k, 1)
+    if sums:
+        n = number_of(g, f)
+        whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
+        m = collect(g, p, f)
+        for r in range(sum_sets(g, m, n, whole, -1, ENUMERATE)):
+            _note_move(g, k, sum_sets(g, m, n, whole, r, ENUMERATE))
+    legal = g[S_JUMP_COMPLETE]
+    for e in range(n_faces(g)):
+        legal += g[O_JUMP_NEXT + e]
+    return legal
+
+
+@njit(cache=True)
+def jump_move(g, p, f, idents, sums):
+    """p jumps in after face f with a choice of moves (dispatch.jump_move): it is asked for its
+    move one card at a time (jump_card; `argument` the card on top of the move so far, -1
+    before the first), each card going down after the others, and says yes (A_YES) once the
+    cards chosen are a move. A step with one legal action is taken without asking (a forced
+    card; a move nothing extends), so a single move of one face is never asked. Returns the
+    face of an identical jump-in, or -1 with the sum set at O_PLAYED (S_NPLAYED cards, last
+    on top), as uniform.jump_move."""
+    k = 0
+    g[S_JUMP_NCHOSEN] = 0
+    while True:
+        legal = jump_options(g, p, f, idents, sums, k)
+        if legal <= 1:
+            if g[S_JUMP_COMPLETE] or legal == 0:
+                break
+            a = 0
+            while g[O_JUMP_NEXT + a] == 0:
+                a += 1
+        else:
+            a = answer(g, p, Q.jump_card, g[O_JUMP_CHOSEN + k - 1] if k > 0 else -1, 0, 0, 0)
+            if a < 0:  # stopped: the random bot's first move keeps the game whole until it is dropped
+                return first_move(g, p, f, idents)
+            if a == L.A_YES:
+                break
+        g[O_JUMP_CHOSEN + k] = a
+        k += 1
+        g[S_JUMP_NCHOSEN] = k
+    if k == 1:  # a sum set has two cards or more: one card is an identical jump-in
+        return g[O_JUMP_CHOSEN]
+    for i in range(k):
+        g[O_PLAYED + i] = g[O_JUMP_CHOSEN + i]
+    g[S_NPLAYED] = k
+    return -1
+
+
+@njit(cache=True)
+def first_move(g, p, f, idents):
+    """The first of p's moves in the random bot's order (uniform.jump_move with draw 0)."""
+    if idents > 0:
+        return f if g[S_SET_COLORS] == 0 else uniform.set_face(g, p, 0)
+    whole = hsize(g, p) if g[K.sum_jump_win_only] else 0
+    m = collect(g, p, f)
+    g[S_NPLAYED] = sum_sets(g, m, number_of(g, f), whole, 0, ENUMERATE)
+    return -1
