@@ -1,12 +1,13 @@
 """A Python seat playing as the `random` bot (uno_sim.env.RandomBot, through the stepping core)
-gives the engine's own `random` statistics: at 4 players on `standard`, `house` and
-`wild-swap`, the seat win rates (with games without a winner), the mean turns and the mean
+gives the engine's own `random` statistics: at 4 players on `standard`, `house`, `wild-swap`
+and `sum-jump-in` with sets of any colours (a Python seat choosing its jump-in moves card by
+card, `jump_card`), the seat win rates (with games without a winner), the mean turns and the mean
 winner points of games with seat 0 played from Python match those of games where the engine's
 `random` bot plays every seat.
 
 Tolerance: each comparison is a test at level 0.001 (chi-square test of homogeneity on the
-winning seats; Welch's z for the two means), so the nine tests together would fail by chance
-in under 1% of seeds; the seeds are fixed, so the outcome is reproducible. With 10,000 Python
+winning seats; Welch's z for the two means), so the twelve tests together would fail by chance
+in about 1% of seeds; the seeds are fixed, so the outcome is reproducible. With 10,000 Python
 games against 50,000 engine games a seat's win rate is checked to about +-1.6 percentage
 points and the mean turns to about +-1 turn (3.3 standard errors).
 """
@@ -29,9 +30,12 @@ ENGINE_GAMES = 50_000
 LEVEL = 0.001
 
 
+OVERRIDES = {"sum-jump-in": {"sum_jump_in": "any_color"}}  # any colours: more moves to choose from
+
+
 def python_games(preset: str) -> np.ndarray:
     """(winner, turns, winner_points) of games with seat 0 played by RandomBot."""
-    table = Table(preset, players=4, bots="random", python_seats=[0], seed=11)
+    table = Table(preset, players=4, bots="random", python_seats=[0], seed=11, overrides=OVERRIDES.get(preset))
     policy = RandomBot(seed=5)
     rows = []
     for game in range(PYTHON_GAMES):
@@ -44,7 +48,7 @@ def python_games(preset: str) -> np.ndarray:
 
 
 def engine_games(preset: str) -> np.ndarray:
-    rules = presets.load(preset, None, 4)
+    rules = presets.load(preset, OVERRIDES.get(preset), 4)
     codes, params = pack_bots([Bot("random")] * 4)
     rec = run_chunk(rules.pack(), codes, params, run_key(12), 0, ENGINE_GAMES, deck=rules.cards)
     return rec[:, [L.COL_WINNER, L.COL_TURNS, L.COL_WINNER_POINTS]]
@@ -55,7 +59,7 @@ def welch_p(a: np.ndarray, b: np.ndarray) -> float:
     return float(2 * stats.norm.sf(abs(z)))
 
 
-@pytest.mark.parametrize("preset", ["standard", "house", "wild-swap"])
+@pytest.mark.parametrize("preset", ["standard", "house", "wild-swap", "sum-jump-in"])
 def test_a_python_random_seat_plays_as_the_random_bot(preset):
     py, en = python_games(preset), engine_games(preset)
     outcomes = np.arange(-1, 4)  # no winner, seats 0-3
