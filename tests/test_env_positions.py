@@ -400,3 +400,19 @@ def test_random_bot_makes_each_move_equally_often_in_face_order(hands, rules, to
     for m, n in counts.items():
         by_set[tuple(sorted(m, key=parse_face))] += n
     assert stats.chisquare([by_set[m] for m in moves]).pvalue < 0.001, by_set
+
+
+def test_after_a_sum_set_each_face_of_it_held_is_a_move_of_one_card():
+    """Seat 2 puts down R1 Y2 B3 for G6; seat 3 (Python) holds R1 and B3, each a jump-in move
+    of one card: it is asked which, and the card chosen is jumped in alone."""
+    hands = ["G6 B8 B9", "B7 B7", "R1 Y2 B3 G7 G8", "R1 B3 G9 G8"]
+    pos = Position(SUM_RULES, hands, top="G3", pile=SUM_PILE)
+    g = python_seat(pos, 3, [L.A_YES])
+    events = pos.run(1)
+    assert jumps(events)[0]["cards"] == ["R1", "Y2", "B3"]
+    question, legal, obs = asked(g)
+    assert question == "jump_card" and legal == faces("R1 B3") and obs[L.OB_ARG] == -1
+    assert obs[L.OB_MOVES + parse_face("R1")] == 1 and obs[L.OB_MOVES + parse_face("B3")] == 1
+    pos = Position(SUM_RULES, hands, top="G3", pile=SUM_PILE)
+    python_seat(pos, 3, [L.A_YES, parse_face("B3")])
+    assert jumps(pos.run(1))[1] == {"ev": "jump", "p": 3, "card": "B3", "color": "B"}
