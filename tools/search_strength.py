@@ -85,8 +85,8 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
                     marker="o", capsize=3, label=line)
         for _, row in part.iterrows():
             text = f"endgame={row['endgame']}" if row["endgame"] else f"rollouts={row['rollouts']}"
-            ax.annotate(text, (row["games_per_s"], 100 * row["win_rate"]),
-                        textcoords="offset points", xytext=(5, 5), fontsize=7)
+            ax.annotate(text, (row["games_per_s"], 100 * row["win_rate"]), textcoords="offset points",
+                        xytext=(5, -10) if row["endgame"] else (5, 5), fontsize=7)  # the lines' labels apart
     for players in frame["players"].unique():
         ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log")
