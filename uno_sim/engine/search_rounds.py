@@ -81,8 +81,8 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     """One rollout: determinization j of p's view, move (f, c), then the rollout policy. The
     game is copied into s but for the deck's tables (copy_deck), the unused ends of the piles,
     and the cards of a play and the work space (written before they are read). With `sees`
-    all (1) the hidden cards stay as they are (the true game; only the generator differs from
-    one determinization to the next); with `sees` hands (2) only the draw pile is shuffled."""
+    all the hidden cards stay as they are (the true game; only the generator differs from
+    one determinization to the next); with `sees` hands only the draw pile is shuffled."""
     for i in range(O_DECK):
         s[i] = g[i]
     for i in range(O_DECK_END, O_PILE):
@@ -97,9 +97,9 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     s[S_TRACING] = 0
     s[O_EXT_SEATS] = 0  # a rollout plays every seat with compiled bots (no tape in the scratch game)
     seed_game(s, key, j)
-    if sees == 0:
+    if sees == L.SEE.fair:
         redeal(s, p, pool)
-    elif sees == 2:
+    elif sees == L.SEE.hands:
         shuffle_pile(s)
     for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
         stale(s, q)
