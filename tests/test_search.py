@@ -11,7 +11,7 @@ from numba import njit
 from positions import Position, cards
 from replay import assert_clean
 from uno_sim import api
-from uno_sim.game.bots import DEFAULT_ROLLOUTS, Bot, BotError, pack_bots, parse_bot, parse_bots
+from uno_sim.game.bots import DEFAULT_ROLLOUTS, MAX_ENDGAME, Bot, BotError, pack_bots, parse_bot, parse_bots
 from uno_sim.game.cards import FACE_TEXTS, N_FACES
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
@@ -252,5 +252,111 @@ def test_search_parameters_parse_pack_and_label():
     ("search:bluff_prob=0.5", "unknown parameter 'bluff_prob' for bot 'search'"),
 ])
 def test_bad_search_parameters(spec, needle):
+    with pytest.raises(BotError, match=needle):
+        parse_bots(spec, 4)
+
+
+# ---------------------------------------------------------------- sees (the cheats) and endgame
+
+
+def hidden_card(seat_one: str, sees: str) -> Position:
+    """Two players. Seat 0 holds R4 G4 on R4; seat 1 holds one card, R1 or G1; the draw pile
+    holds the other of the two under cards nobody can play. Seat 0 sees the same either way.
+    With R1 in seat 1, G4 wins (seat 1 cannot follow green, draws Y7, and R4 goes out) and R4
+    loses (seat 1 follows in red); with G1 it is the other way round."""
+    other = "G1" if seat_one == "R1" else "R1"
+    return Position(Rules(players=2), ["R4 G4", seat_one], top="R4", pile=f"Y7 B8 Y9 {other}",
+                    bots=[Bot("search", {"rollouts": 200, "sees": sees}), EXPERT])
+
+
+def planned_face(pos: Position) -> str:
+    g = pos.build()
+    plan_from(g, scratch(), 0)
+    assert g[S.S_PLAN] != 0 and g[S.S_PLAN_SEAT] == 0
+    return "draw" if g[S.S_PLAN] - 2 < 0 else pos.table.texts[g[S.S_PLAN] - 2]
+
+
+@pytest.mark.parametrize("sees", ["all", "hands"])
+def test_search_that_sees_the_hands_finds_the_move_only_the_hidden_card_decides(sees):
+    """`hands` shuffles the pile: the drawn card may be the other 1, which still makes the
+    right move the better one."""
+    assert planned_face(hidden_card("R1", sees)) == "G4"
+    assert planned_face(hidden_card("G1", sees)) == "R4"
+
+
+def test_search_that_sees_all_plays_the_hidden_card_s_move_out():
+    """...and wins the game with it."""
+    pos = hidden_card("G1", "all")
+    events = run_searching(pos, 3)
+    assert events[0]["card"] == "R4" and pos.g[S.O_REC + L.COL_WINNER] == 0
+
+
+def test_the_fair_search_cannot_know_the_hidden_card():
+    """Seat 0's view is the same in both positions, so the fair search plans the same move in
+    both: the wrong one in one of them."""
+    assert planned_face(hidden_card("R1", "fair")) == planned_face(hidden_card("G1", "fair"))
+
+
+def plan_or_none(pos: Position) -> int:
+    """The planned face + 2 (planned.py), 0 when nothing was planned (pro's rules play)."""
+    g = pos.build()
+    plan_from(g, scratch(), pos.to_act)
+    return int(g[S.S_PLAN])
+
+
+def test_endgame_searches_only_once_a_hand_is_that_small():
+    """R2 RS B5 G5 Y1 (5 cards) against 7 cards: endgame=4 plans nothing (pro's rules play the
+    turn), endgame=5 searches (its own hand counts), as does the default (0: every turn)."""
+    rules = Rules(players=2)
+    hands = ["R2 RS B5 G5 Y1", "Y2 Y3 Y4 Y5 Y6 Y7 Y8"]
+
+    def position(**params):
+        return Position(rules, hands, top="R5", pile="G1 G2 G3",
+                        bots=[Bot("search", {"rollouts": 400, **params}), EXPERT])
+
+    assert plan_or_none(position(endgame=4)) == 0
+    assert plan_or_none(position(endgame=5)) != 0
+    assert plan_or_none(position()) != 0
+    hands[1] = "Y2 Y3 Y4"  # the other hand counts too
+    assert plan_or_none(position(endgame=3)) != 0 and plan_or_none(position(endgame=2)) == 0
+
+
+def test_endgame_ignores_players_already_out():
+    """last_standing: seat 2 went out (no cards, a place); seats 0 and 1 hold 5 and 7."""
+    rules = load_preset("last-standing").replace(players=3)
+    bot = Bot("search", {"rollouts": 400, "endgame": 2})
+    pos = Position(rules, ["R2 RS B5 G5 Y1", "Y2 Y3 Y4 Y5 Y6 Y7 Y8", ""], top="R5", pile="G1 G2 G3",
+                   bots=[bot, EXPERT, EXPERT], out={2: 1})
+    assert plan_or_none(pos) == 0
+    pos.hands[1], pos.g = "Y2 Y3", None
+    assert plan_or_none(pos) != 0
+
+
+def test_endgame_beyond_every_hand_is_every_turn():
+    kw = dict(games=40, players=2, rotate_seats=True, seed=5, per_game=True)
+    a = api.run("standard", bots="search:rollouts=40,pro", **kw).games
+    b = api.run("standard", bots=f"search:rollouts=40:endgame={MAX_ENDGAME},pro", **kw).games
+    assert a.equals(b)
+
+
+def test_sees_and_endgame_parse_pack_and_label():
+    bot = parse_bot("search:sees=all:endgame=3")
+    assert bot.label == "search:endgame=3:sees=all"
+    codes, params = pack_bots([bot, Bot("search")])
+    assert params[0, L.BP.sees] == 1 and params[0, L.BP.endgame] == 3
+    assert params[1, L.BP.sees] == 0 and params[1, L.BP.endgame] == 0  # fair, every turn
+    assert pack_bots([parse_bot("search:sees=hands")])[1][0, L.BP.sees] == 2
+    assert Bot("search", {"sees": "fair", "endgame": 0}).label == "search"
+
+
+@pytest.mark.parametrize("spec, needle", [
+    ("search:sees=some", "fair, all, hands"),
+    ("search:endgame=-1", "'endgame'"),
+    ("search:endgame=two", "whole number"),
+    (f"search:endgame={MAX_ENDGAME + 1}", "'endgame'"),
+    ("pro:sees=all", "unknown parameter 'sees' for bot 'pro'"),
+    ("expert:endgame=2", "unknown parameter 'endgame' for bot 'expert'"),
+])
+def test_bad_sees_and_endgame(spec, needle):
     with pytest.raises(BotError, match=needle):
         parse_bots(spec, 4)

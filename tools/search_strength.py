@@ -1,13 +1,18 @@
 """The search bot's strength against `pro` and its speed, for several rollout budgets.
 
-For each budget, plays `search:rollouts=R` against pro (standard rules, seats rotated, one
-run of the CLI's engine through the API) and writes one row: the budget, search's win rate
-with its 95% interval, and games per second. With several budgets it draws the curve of
-win rate against games per second (docs/search_curve.png):
+For each budget (and each `endgame` setting), plays `search:rollouts=R` against pro (standard
+rules, seats rotated, one run of the CLI's engine through the API) and writes one row: the
+settings, search's win rate with its 95% interval, and games per second; a setting measured
+with the fair search on every turn at the same budget (first in the same call) also gets the
+paired difference to it on the same deals (95% interval, McNemar's p). With several rows it
+draws the curve of win rate against games per second (docs/search_curve.png), one line for
+the budgets searched on every turn and one per budget searched only near the end:
 
     python tools/search_strength.py --players 2 --games 4000 --rollouts 25,50,100,200,400 \\
         --csv docs/search_curve.csv --png docs/search_curve.png
     python tools/search_strength.py --players 4 --games 20000 --rollouts 200   # the 4-player target
+    python tools/search_strength.py --games 2000 --rollouts 100 --endgame 0,1,2,3,5   # search near the end only
+    python tools/search_strength.py --games 2000 --rollouts 100 --sees fair,hands,all   # the cheats: the ceiling
 
 Speeds depend on the machine and on what else runs on it; the first run compiles the engine
 (not timed).
@@ -19,20 +24,49 @@ import argparse
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from uno_sim import BadInput, api
+from uno_sim.stats.paired import mcnemar_exact, newcombe_paired_interval
 
 
-def measure(rollouts: int, players: int, games: int, workers: int, seed: int, rules: str) -> dict:
-    """One budget: search's win rate against pro (95% interval) and games per second."""
-    bots = ",".join([f"search:rollouts={rollouts}"] + ["pro"] * (players - 1))
-    result = api.run(rules, games=games, players=players, bots=bots, rotate_seats=True, seed=seed, workers=workers)
+def measure(rollouts: int, players: int, games: int, workers: int, seed: int, rules: str,
+            sees: str = "fair", endgame: int = 0) -> tuple[dict, np.ndarray]:
+    """One setting: search's win rate against pro (95% interval) and games per second, and
+    whether search won each game (for the paired comparisons)."""
+    search = f"search:rollouts={rollouts}" + (f":sees={sees}" if sees != "fair" else "") + (
+        f":endgame={endgame}" if endgame else "")
+    bots = ",".join([search] + ["pro"] * (players - 1))
+    result = api.run(rules, games=games, players=players, bots=bots, rotate_seats=True, seed=seed, workers=workers,
+                     per_game=True)
     rows = result.summary.set_index("metric")
     search_row = rows.loc[[m for m in rows.index if m.startswith("win_rate_bot_search")][0]]
-    return {"rules": rules, "players": players, "rollouts": rollouts, "games": games, "threads": workers,
+    per_game = result.games.sort_values("game")
+    won = (per_game["winner"] == per_game["game"] % players).to_numpy()  # search is slot 0: seat game % players
+    assert abs(won.mean() - search_row["value"]) < 1e-12, "per-game wins disagree with the summary"
+    return {"rules": rules, "players": players, "rollouts": rollouts, "sees": sees, "endgame": endgame,
+            "games": games, "threads": workers,
             "win_rate": search_row["value"], "ci_low": search_row["ci_low"], "ci_high": search_row["ci_high"],
-            "fair_share": 1 / players, "games_per_s": result.result.games / result.result.seconds}
+            "fair_share": 1 / players, "games_per_s": result.result.games / result.result.seconds}, won
+
+
+def paired(base: np.ndarray, other: np.ndarray) -> dict:
+    """other's win rate minus base's on the same deals: Newcombe's paired 95% interval and
+    McNemar's exact p-value (uno_sim.stats.paired, as compare's paired differences)."""
+    both, base_only = int(np.sum(base & other)), int(np.sum(base & ~other))
+    other_only, neither = int(np.sum(~base & other)), int(np.sum(~base & ~other))
+    low, high = newcombe_paired_interval(both, base_only, other_only, neither)
+    return {"diff_vs_every_turn": other.mean() - base.mean(), "diff_low": low, "diff_high": high,
+            "diff_p": mcnemar_exact(base_only, other_only)}
+
+
+KEY = ["rules", "players", "rollouts", "sees", "endgame"]
+
+
+def series_label(endgame: int, rollouts: int, players: int) -> str:
+    who = f"search vs {players - 1} pro ({players} players)"
+    return f"{who}, rollouts={rollouts} near the end only" if endgame else f"{who}, every turn"
 
 
 def plot(frame: pd.DataFrame, path: Path) -> None:
@@ -43,14 +77,17 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
     import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for players, part in frame.groupby("players"):
+    frame = frame.assign(line=[series_label(r.endgame, r.rollouts, r.players) for r in frame.itertuples()])
+    for line, part in frame.groupby("line", sort=False):
         part = part.sort_values("games_per_s")
         ax.errorbar(part["games_per_s"], 100 * part["win_rate"],
                     yerr=[100 * (part["win_rate"] - part["ci_low"]), 100 * (part["ci_high"] - part["win_rate"])],
-                    marker="o", capsize=3, label=f"search vs {players - 1} pro ({players} players)")
+                    marker="o", capsize=3, label=line)
         for _, row in part.iterrows():
-            ax.annotate(f"rollouts={row['rollouts']}", (row["games_per_s"], 100 * row["win_rate"]),
-                        textcoords="offset points", xytext=(5, 5), fontsize=8)
+            text = f"endgame={row['endgame']}" if row["endgame"] else f"rollouts={row['rollouts']}"
+            ax.annotate(text, (row["games_per_s"], 100 * row["win_rate"]), textcoords="offset points",
+                        xytext=(5, -10) if row["endgame"] else (5, 5), fontsize=7)  # the lines' labels apart
+    for players in frame["players"].unique():
         ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
@@ -69,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--rollouts", default="25,50,100,200,400", help="budgets, comma-separated")
+    parser.add_argument("--endgame", default="0", help="search only when a hand holds at most N cards "
+                        "(0: every turn); comma-separated")
+    parser.add_argument("--sees", default="fair", help="fair, all or hands (the cheats that see hidden cards); "
+                        "comma-separated")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="standard")
@@ -77,29 +118,42 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         budgets = [int(x) for x in args.rollouts.split(",")]
+        endgames = [int(x) for x in args.endgame.split(",")]
     except ValueError:
-        print(f"error: --rollouts must be whole numbers separated by commas, not {args.rollouts!r}", file=sys.stderr)
+        print(f"error: --rollouts and --endgame must be whole numbers separated by commas, not "
+              f"{args.rollouts!r} / {args.endgame!r}", file=sys.stderr)
         return 2
-    rows = []
+    rows, wins = [], {}
     for rollouts in budgets:
-        try:
-            row = measure(rollouts, args.players, args.games, args.workers, args.seed, args.rules)
-        except BadInput as e:  # one line, as the command line does (nothing written)
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        rows.append(row)
-        print(f"rollouts={rollouts:>5}  win rate {100 * row['win_rate']:.2f}% ({100 * row['ci_low']:.2f}% - "
-              f"{100 * row['ci_high']:.2f}%)  {row['games_per_s']:,.0f} games/s", flush=True)
+        for sees in [s.strip() for s in args.sees.split(",")]:
+            for endgame in endgames:
+                try:
+                    row, wins[rollouts, sees, endgame] = measure(rollouts, args.players, args.games, args.workers,
+                                                                 args.seed, args.rules, sees, endgame)
+                except BadInput as e:  # one line, as the command line does (nothing written)
+                    print(f"error: {e}", file=sys.stderr)
+                    return 2
+                base = wins.get((rollouts, "fair", 0))
+                if base is not None and (sees, endgame) != ("fair", 0):
+                    row |= paired(base, wins[rollouts, sees, endgame])
+                rows.append(row)
+                line = (f"rollouts={rollouts:>5} sees={sees} endgame={endgame}  win rate {100 * row['win_rate']:.2f}% "
+                        f"({100 * row['ci_low']:.2f}% - {100 * row['ci_high']:.2f}%)  {row['games_per_s']:,.0f} games/s")
+                if "diff_p" in row:
+                    line += (f"  vs every turn {100 * row['diff_vs_every_turn']:+.2f} ({100 * row['diff_low']:+.2f} "
+                             f"to {100 * row['diff_high']:+.2f}) points, p = {row['diff_p']:.3g}")
+                print(line, flush=True)
     frame = pd.DataFrame(rows)
     if args.csv:
         if args.csv.exists():
-            old = pd.read_csv(args.csv)
-            keep = ~old.set_index(["rules", "players", "rollouts"]).index.isin(
-                frame.set_index(["rules", "players", "rollouts"]).index)
+            old = pd.read_csv(args.csv, keep_default_na=False)
+            old = old.assign(sees=old.get("sees", "fair"), endgame=old.get("endgame", 0))  # files before sees/endgame
+            keep = ~old.set_index(KEY).index.isin(frame.set_index(KEY).index)
             frame = pd.concat([old[keep], frame], ignore_index=True)
-        frame.sort_values(["players", "rollouts"]).to_csv(args.csv, index=False)
-    if args.png:  # the curve of this player count
-        plot(frame[frame["players"] == args.players], args.png)
+        frame = frame.sort_values(["players", "sees", "endgame", "rollouts"])
+        frame[[*KEY, *[c for c in frame.columns if c not in KEY]]].to_csv(args.csv, index=False)
+    if args.png:  # the curve of this player count, fair search only (the cheats are no setting to choose)
+        plot(frame[(frame["players"] == args.players) & (frame["sees"] == "fair")], args.png)
     return 0
 
 

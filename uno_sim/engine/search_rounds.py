@@ -32,10 +32,12 @@ from .bots.search import (
     candidate_moves,
     decision_key,
     has_search,
+    near_the_end,
     observe,
     outcome,
     redeal,
     seat_rollout_bot,
+    shuffle_pile,
 )
 from .play import continue_round, setup_round
 from .rng import seed_game
@@ -75,10 +77,12 @@ def copy_deck(g, s):
 
 
 @njit(cache=True)
-def rollout(g, s, p, pool, f, c, key, j, code, objective):
+def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     """One rollout: determinization j of p's view, move (f, c), then the rollout policy. The
     game is copied into s but for the deck's tables (copy_deck), the unused ends of the piles,
-    and the cards of a play and the work space (written before they are read)."""
+    and the cards of a play and the work space (written before they are read). With `sees`
+    all the hidden cards stay as they are (the true game; only the generator differs from
+    one determinization to the next); with `sees` hands only the draw pile is shuffled."""
     for i in range(O_DECK):
         s[i] = g[i]
     for i in range(O_DECK_END, O_PILE):
@@ -93,7 +97,10 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
     s[S_TRACING] = 0
     s[O_EXT_SEATS] = 0  # a rollout plays every seat with compiled bots (no tape in the scratch game)
     seed_game(s, key, j)
-    redeal(s, p, pool)
+    if sees == L.SEE.fair:
+        redeal(s, p, pool)
+    elif sees == L.SEE.hands:
+        shuffle_pile(s)
     for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
         stale(s, q)
     for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then pro's rules
@@ -109,17 +116,17 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective):
 
 
 @njit(cache=True)
-def evaluate(g, s, p, faces, colors, k, e, alive, first, per, gain, gain_sq, pool, key, code, objective):
+def evaluate(g, s, p, faces, colors, k, e, alive, first, per, gain, gain_sq, pool, key, code, objective, sees):
     """Determinizations first .. first + per - 1, each played with move e (the baseline) and
     with every move i still alive: gain[i] (gain_sq[i]) adds the difference (its square)
     between move i's outcome and move e's. Returns the rollouts played."""
     played = 0
     for j in range(first, first + per):
-        base = rollout(g, s, p, pool, faces[e], colors[e], key, j, code, objective)
+        base = rollout(g, s, p, pool, faces[e], colors[e], key, j, code, objective, sees)
         played += 1
         for i in range(k):
             if alive[i]:
-                d = float(rollout(g, s, p, pool, faces[i], colors[i], key, j, code, objective) - base)
+                d = float(rollout(g, s, p, pool, faces[i], colors[i], key, j, code, objective, sees) - base)
                 gain[i] += d
                 gain_sq[i] += d * d
                 played += 1
@@ -154,6 +161,7 @@ def choose(g, s, p, faces, colors, k, e, pool):
         return e, 0
     code = ROLLOUT_CODES[param(g, p, L.BP.rollout_policy)]
     objective = param(g, p, L.BP.objective)
+    sees = param(g, p, L.BP.sees)
     key = decision_key(g, p)
     copy_deck(g, s)
     alive = np.ones(k, dtype=np.bool_)
@@ -165,7 +173,7 @@ def choose(g, s, p, faces, colors, k, e, pool):
     n = 0
     lead = -1
     while left > 0 and spent + (left + 1) * BATCH <= budget:
-        spent += evaluate(g, s, p, faces, colors, k, e, alive, n, BATCH, gain, gain_sq, pool, key, code, objective)
+        spent += evaluate(g, s, p, faces, colors, k, e, alive, n, BATCH, gain, gain_sq, pool, key, code, objective, sees)
         n += BATCH
         if n < MIN_ROUNDS * BATCH:
             continue
@@ -189,10 +197,13 @@ def choose(g, s, p, faces, colors, k, e, pool):
 @njit(cache=True)
 def plan_move(g, s, p):
     """Plan search bot p's move for the turn it is about to take (nothing to plan when it
-    has one move only, or when it may first challenge a Wild Draw Four: then pro's rules
-    decide the whole turn)."""
+    has one move only, when it may first challenge a Wild Draw Four, or with `endgame` N > 0
+    while every player still in the round holds more than N cards: then pro's rules decide
+    the whole turn)."""
     planned.clear_plan(g)
     if g[S_PENDING] > 0 and g[S_CHAL_OK] != 0:
+        return
+    if not near_the_end(g, param(g, p, L.BP.endgame)):
         return
     faces = np.empty(MAX_MOVES, dtype=np.int64)
     colors = np.empty(MAX_MOVES, dtype=np.int64)

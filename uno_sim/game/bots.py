@@ -34,9 +34,15 @@ BOT_CODES: dict[str, int] = {name: code for code, name in enumerate(BOT_NAMES)}
 
 # Bot parameters, in the kernel's column order (one int64 row per seat), and the choices of the
 # search bot's choice parameters (index = packed value).
-BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective")
+BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective",
+              "sees", "endgame")
 ROLLOUT_POLICIES = ("random", "greedy", "expert", "pro")
 OBJECTIVES = ("win", "points")
+# What the search's determinizations are: `fair` deals the cards it cannot see at random
+# (what a player may know); `all` plays the true hidden hands and draw pile, `hands` the true
+# hands with the draw pile shuffled (cheats, only for measuring what hidden information costs
+# the search; never a default).
+SEES = ("fair", "all", "hands")
 
 # Bots the engine plays (docs/BOTS.md describes each).
 IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
@@ -48,6 +54,7 @@ AUTO = -1.0
 
 DEFAULT_ROLLOUTS = 100
 MAX_ROLLOUTS = 100_000
+MAX_ENDGAME = 1_000  # `endgame` beyond any hand: the same as 0 (search every turn)
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,8 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("rollouts", "int", DEFAULT_ROLLOUTS, low=1, high=MAX_ROLLOUTS, only=("search",)),
     Param("rollout_policy", "choice", "pro", choices=ROLLOUT_POLICIES, only=("search",)),
     Param("objective", "choice", "win", choices=OBJECTIVES, only=("search",)),
+    Param("sees", "choice", "fair", choices=SEES, only=("search",)),
+    Param("endgame", "int", 0, low=0, high=MAX_ENDGAME, only=("search",)),
 )}
 assert tuple(PARAMS) == BOT_PARAMS, "bots.PARAMS must list BOT_PARAMS in order"
 

@@ -17,8 +17,11 @@ numbers), so the comparison is not drowned in deal noise.
 What the bot uses: its own hand, the discard pile, every hand's size, who is out, the
 colour, direction, pending penalty and everything else every player sees; never the other
 hands, the order of the draw pile, or whether a challenged Wild Draw Four was a bluff
-(resampled from the determinized hand). Rollouts run with tracing off in a scratch game, and
-their random numbers come from a generator derived from the real game's state without
+(resampled from the determinized hand); except with `sees=all`, a cheat for measuring what
+the hidden cards cost the search, whose determinizations are the true game (no `redeal`),
+and `sees=hands`, the true hands with the draw pile shuffled (`shuffle_pile`). With
+`endgame` N > 0 it searches only once some hand holds at most N cards. Rollouts run with
+tracing off in a scratch game, and their random numbers come from a generator derived from the real game's state without
 advancing it: the real game's stream is untouched, results stay a function of (seed, game).
 
 Where the code is: this module holds everything the bot decides without playing: the
@@ -227,6 +230,30 @@ def redeal(s, p, pool):
     # A Wild Draw Four p may challenge: p takes the other players for players of the rollout
     # policy, which never bluffs, so in its view the card was not a bluff.
     s[S_CHAL_GUILTY] = 0
+
+
+@njit(cache=True)
+def near_the_end(g, endgame):
+    """Does the bot search this turn: always when `endgame` is 0, else only when some player
+    still in the round holds at most `endgame` cards (before that, pro's choice is played at
+    pro's speed)."""
+    if endgame <= 0:
+        return True
+    for q in range(g[K.players]):
+        if g[O_PLACE + q] == 0 and g[O_HSIZE + q] <= endgame:
+            return True
+    return False
+
+
+@njit(cache=True)
+def shuffle_pile(s):
+    """The draw pile in random order (the scratch game's generator), every hand as it is:
+    `sees=hands`, which knows the hands but not the order of the pile."""
+    for i in range(s[S_NPILE] - 1, 0, -1):
+        j = np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        t = s[O_PILE + i]
+        s[O_PILE + i] = s[O_PILE + j]
+        s[O_PILE + j] = t
 
 
 @njit(cache=True)
