@@ -18,7 +18,8 @@ def bench(
     repeats: Annotated[int, typer.Option("--repeats", help="Runs per case; the median is reported.")] = 3,
     timings: Annotated[bool, typer.Option("--timings/--no-timings",
                                           help="Also time the kernel alone, start-up and (--cold) a cold compile.")] = True,
-    cold: Annotated[bool, typer.Option("--cold/--no-cold", help="Include a cold compile of every kernel (several minutes on a slow 2-core machine).")] = True,
+    cold: Annotated[bool, typer.Option("--cold/--no-cold",
+                                       help="Include a cold compile of every kernel (minutes on a slow machine).")] = True,
     write: Annotated[
         Optional[Path],
         typer.Option("--write", show_default=False,
