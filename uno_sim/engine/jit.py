@@ -90,6 +90,8 @@ def njit(*args, **options):
 
 def _plain_arguments(dispatcher):
     """`dispatcher`, typed from compiled callers with its arguments' literal types made plain."""
+    if config.DISABLE_JIT:  # numba.njit gave back the plain Python function
+        return dispatcher
     typed = dispatcher.get_call_template
 
     def get_call_template(args, kws):
