@@ -21,8 +21,7 @@ from pathlib import Path
 
 import numba
 import platformdirs
-from numba import njit
-from numba.core import config, event
+from numba.core import config, event, types
 
 ENGINE_DIR = Path(__file__).resolve().parent
 # The game's tables the engine reads (tests/test_layers.py checks that this lists every module of
@@ -67,6 +66,39 @@ def cache_dir() -> Path:
 
 
 numba.config.CACHE_DIR = str(cache_dir())
+
+
+def njit(*args, **options):
+    """numba's `njit`, compiling each function once for the plain types of its arguments.
+
+    numba types a constant argument as a literal (`continue_round(g, -1)`: Literal[int](-1)) and
+    compiles a function once for every distinct constant its callers pass, each version linked
+    with everything it calls and optimised again: continue_round was compiled three times,
+    play_round_any and evaluate twice, some of the bots' and Python seats' helpers up to four
+    times. Here a call from compiled code asks for the version with plain types (int64, bool,
+    ...) and passes its constants to it, so each function is compiled once per kind of
+    argument. What the code computes is the same (integer code, a constant is the same value);
+    only LLVM's chance to fold a constant into a function it does not inline is lost."""
+    if args and callable(args[0]) and not options:  # @njit without arguments
+        return _plain_arguments(numba.njit(args[0]))
+
+    def wrap(function):
+        return _plain_arguments(numba.njit(*args, **options)(function))
+
+    return wrap
+
+
+def _plain_arguments(dispatcher):
+    """`dispatcher`, typed from compiled callers with its arguments' literal types made plain."""
+    if config.DISABLE_JIT:  # numba.njit gave back the plain Python function
+        return dispatcher
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 # Functions declared with an explicit signature (`njit_typed`), in the order they were

@@ -296,7 +296,7 @@ def after_round(g, seatings, match, rnd, dealer, out, history):
     return (dealer + 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: inlined (docs/ARCHITECTURE.md, "Inlining and compile time")
 def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     """Play match number `match` into the record row `out` (layout.M_*).
 

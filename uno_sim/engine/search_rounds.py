@@ -115,7 +115,7 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     return outcome(s, p, objective)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: inlined (docs/ARCHITECTURE.md, "Inlining and compile time")
 def evaluate(g, s, p, faces, colors, k, e, alive, first, per, gain, gain_sq, pool, key, code, objective, sees):
     """Determinizations first .. first + per - 1, each played with move e (the baseline) and
     with every move i still alive: gain[i] (gain_sq[i]) adds the difference (its square)
@@ -141,7 +141,7 @@ def standard_error(total, total_sq, n):
     return np.sqrt(max(var, 0.0) / n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: inlined (docs/ARCHITECTURE.md, "Inlining and compile time")
 def choose(g, s, p, faces, colors, k, e, pool):
     """The move to play: the baseline e (pro's choice) unless another move proves better.
 
@@ -194,7 +194,7 @@ def choose(g, s, p, faces, colors, k, e, pool):
     return (lead if gain[lead] / n > SWITCH_Z * standard_error(gain[lead], gain_sq[lead], n) else e), spent
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: inlined (docs/ARCHITECTURE.md, "Inlining and compile time")
 def plan_move(g, s, p):
     """Plan search bot p's move for the turn it is about to take (nothing to plan when it
     has one move only, when it may first challenge a Wild Draw Four, or with `endgame` N > 0
@@ -219,7 +219,7 @@ def plan_move(g, s, p):
 # ---------------------------------------------------------------- rounds with search bots
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: inlined (docs/ARCHITECTURE.md, "Inlining and compile time")
 def continue_searching(g, s, max_steps):
     """continue_round (play.py), planning each search bot's move before its turn; s is the
     scratch game for the rollouts."""

@@ -30,11 +30,13 @@ LOADING = "loading the engine"
 KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching", "matches": "match.play_matches",
            "trace": "batch._trace_game"}
 
-# What a cold compile of each kernel takes on the reference machine (2 cores, idle; measured
-# there under load and divided by the load share, compiled in this order in one process: later
-# kernels reuse the functions compiled for the earlier ones), and how long `probe` took there
-# (CPU seconds). `compile_estimate` scales them to this machine.
-REFERENCE_SECONDS = {"games": 70.0, "search": 70.0, "matches": 30.0, "trace": 15.0}
+# What a cold compile of each kernel takes on the reference machine (AMD EPYC, 2 cores; CPU
+# seconds of the compiling process, compiled in this order in one process: later kernels
+# reuse the functions compiled for the earlier ones; 165 s in all, 168 s of wall time, while
+# other work shared the machine: the same cold start took 115 s when it was nearly idle, so the
+# estimate errs on the long side), and how long `probe` took there (CPU seconds).
+# `compile_estimate` scales them to this machine.
+REFERENCE_SECONDS = {"games": 110.0, "search": 32.0, "matches": 15.0, "trace": 8.0}
 REFERENCE_PROBE = 0.009
 
 
