@@ -92,18 +92,24 @@ def test_the_trace_is_the_game_that_was_played():
                                                             [record[f"points_{q}"] for q in range(3)])
 
 
+def asked(table: Table, question: str, policy, games: int = 50) -> Table:
+    """`table` dealt game after game (at most `games`) and played by `policy` until a Python
+    seat is asked `question`; the table stops there (or done, when no game asked it)."""
+    for game in range(games):
+        table.reset(game)
+        while not table.done and table.question != question:
+            table.step(policy(table.observation, table.mask))
+        if not table.done:
+            break
+    return table
+
+
 def test_an_illegal_extra_card_is_refused():
     """At an extra_card question a face that may not follow, or any non-card action but A_NO,
     is refused as at every question; the table is left as it was."""
     table = Table("standard", players=4, bots="random", python_seats=[0, 1, 2, 3], seed=3,
                   overrides={"multi_play": "identical"})
-    policy = uniform_policy(seed=8)
-    for game in range(50):
-        table.reset(game)
-        while not table.done and table.question != "extra_card":
-            table.step(policy(table.observation, table.mask))
-        if not table.done:
-            break
+    asked(table, "extra_card", uniform_policy(seed=8))
     assert table.question == "extra_card"
     legal = set(np.flatnonzero(table.mask).tolist())
     for action in (L.A_YES, L.A_COLOR, next(f for f in range(L.A_COLOR) if f not in legal)):
@@ -159,13 +165,7 @@ def test_an_illegal_jump_card_is_refused():
     a colour and a face of no move; the question and its legal actions stay."""
     table = Table("sum-jump-in", players=4, bots="random", python_seats=[0, 1, 2, 3], seed=3,
                   overrides={"sum_jump_in": "any_color"})
-    policy = makes_big_jumps(8)
-    for game in range(50):
-        table.reset(game)
-        while not table.done and table.question != "jump_card":
-            table.step(policy(table.observation, table.mask))
-        if not table.done:
-            break
+    asked(table, "jump_card", makes_big_jumps(8))
     assert table.question == "jump_card" and table.observation[L.OB_ARG] == -1
     legal = set(np.flatnonzero(table.mask).tolist())
     assert L.A_YES not in legal and len(legal) >= 2
