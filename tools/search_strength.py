@@ -90,6 +90,7 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
     for players in frame["players"].unique():
         ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log")
+    ax.margins(x=0.15)  # room for the labels of the fastest points
     ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel(f"games per second ({int(frame['threads'].iloc[0])} threads)")
