@@ -58,6 +58,7 @@ from .rules_check import (
     playable_drawn,
 )
 from .seats import step
+from .snapshots import save_turn_start
 from .sigs import B, G, I, VOID
 from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
@@ -1297,10 +1298,12 @@ def setup_round(g, dealer, tracing, trace_start):
 def continue_round(g, max_steps):
     """Take regular turns until the round ends (or max_steps turns, when >= 0); then score.
 
-    Position tests build a state in g and call this directly."""
+    Position tests build a state in g and call this directly. A game played from Python keeps
+    the state as each turn begins (snapshots.py), so that its next step resumes there."""
     steps = 0
     while g[S_ENDED] == 0 and steps != max_steps:
         steps += 1
+        save_turn_start(g)
         p = g[S_NEXT]
         g[S_ACTIVITY] = 0
         g[S_JUMP_RUN] = 0

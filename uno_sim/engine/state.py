@@ -75,6 +75,7 @@ O_EXT_SEATS = GAME.block("external_seats")  # bit p: seat p answers from the tap
 O_EXT_TAPE = GAME.block("tape_at")  # index in g of the tape of actions
 O_EXT_TAPE_LEN = GAME.block("tape_length")  # actions on the tape
 O_EXT_OUT = GAME.block("question_at")  # index in g of the output block: layout.N_ACTIONS mask entries, then the observation
+O_EXT_SNAP = GAME.block("snapshot_at")  # index in g of the turn-start snapshot block (engine/snapshots.py); 0: none
 N_CONFIG = GAME.size
 
 # ---- generator state (xoshiro256**, 4 words)

@@ -1,8 +1,9 @@
 """Your own agent at the table: Python policies and reinforcement-learning environments.
 
 `Table` (table.py) is the stepping core: one game at a time, some seats played from Python,
-each step one compiled call of the engine that replays the game from its deal with the
-actions chosen so far (engine/stepping.py, engine/bots/external.py). On top of it sit the
+each step one compiled call of the engine that plays on from the start of the turn the game
+stopped in, with the actions chosen so far (engine/stepping.py, engine/snapshots.py,
+engine/bots/external.py). On top of it sit the
 PettingZoo AEC environment `uno_env` (every seat an agent) and the Gymnasium environment
 `gym_env` (one seat yours, the others uno-sim's compiled bots); both need the optional extra
 `uno-sim[rl]` (pettingzoo, gymnasium). `RandomBot` plays as the `random` bot does. The

@@ -5,8 +5,8 @@ A match is the engine's own: engine/match.py's begin_match seeds it and draws th
 dealer, before_round seats each round (seats rotated: every seat gets its player's bot), and
 after_round scores the round and decides whether the match goes on and who deals next, as in
 the compiled matches. Only the rounds are played from here: each round starts from the
-generator state and dealer the match reached and is stepped like a game of `run` (the tape
-of the Python seats' actions replayed from the round's deal, engine/stepping.py
+generator state and dealer the match reached and is stepped like a game of `run` (each step
+resumes the round at the start of the turn it stopped in, engine/stepping.py
 play_round_to_question), so the compiled bots play the other seats at engine speed.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..engine import layout as L
 from ..engine.match import HISTORY_ROUNDS, after_round, before_round, begin_match, player_at
-from ..engine.state import N_GAME, O_CAPACITY, O_EXT_OUT, O_EXT_SEATS, O_EXT_TAPE, O_RNG
+from ..engine.state import N_GAME, O_CAPACITY, O_EXT_OUT, O_EXT_SEATS, O_EXT_SNAP, O_EXT_TAPE, O_RNG
 from ..game.bots import Bot
 from ..game.rules import Rules
 from .policies import load_policy
@@ -51,9 +51,9 @@ class RoundTable(Table):
         g = super()._array(tape, trace)
         current = getattr(self, "_g", None)
         if current is not None:
-            kept = g[O_CAPACITY], g[O_EXT_OUT], g[O_EXT_TAPE]
+            kept = g[O_CAPACITY], g[O_EXT_OUT], g[O_EXT_SNAP], g[O_EXT_TAPE]
             g[:N_GAME] = current[:N_GAME]
-            g[O_CAPACITY], g[O_EXT_OUT], g[O_EXT_TAPE] = kept
+            g[O_CAPACITY], g[O_EXT_OUT], g[O_EXT_SNAP], g[O_EXT_TAPE] = kept
         return g
 
     def play_round(self, dealer: int) -> None:

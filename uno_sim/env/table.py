@@ -2,8 +2,9 @@
 
 A `Table` holds the game array of one rule set with its seats (compiled bots, and the seats
 played from Python), a run key and a tape of the actions the Python seats chose so far. Each
-step appends the chosen action and plays the game again from its deal up to the next question
-of a Python seat (engine/stepping.py); the engine writes that question, the mask of legal
+step appends the chosen action and plays on from the start of the turn the game stopped in (a
+snapshot the engine keeps, engine/snapshots.py) up to the next question of a Python seat
+(engine/stepping.py); the engine writes that question, the mask of legal
 actions and the observation into the array, so a step creates no Python objects per card.
 docs/BOTS.md ("Your own bot in Python") documents the actions and the observation.
 """
@@ -17,12 +18,14 @@ import numpy as np
 
 from ..engine import layout as L
 from ..engine.keys import run_key
+from ..engine.snapshots import SNAPSHOT_SIZE
 from ..engine.state import (
     N_CONFIG,
     N_GAME,
     O_CAPACITY,
     O_EXT_OUT,
     O_EXT_SEATS,
+    O_EXT_SNAP,
     O_EXT_TAPE,
     O_EXT_TAPE_LEN,
     O_REC,
@@ -120,13 +123,16 @@ class Table:
         self._play_step = _compiled_entry(play_to_question, self._g, self.key, self.game)
 
     def _array(self, tape: int, trace: int) -> np.ndarray:
-        """A game array: the game, a trace buffer of `trace` entries, the output block, a tape."""
-        g = np.zeros(N_GAME + trace + N_ACTIONS + N_OBS + tape, dtype=np.int64)
+        """A game array: the game, a trace buffer of `trace` entries, the output block, then
+        (without a trace buffer) a turn-start snapshot block (engine/snapshots.py), a tape."""
+        snapshot = 0 if trace else SNAPSHOT_SIZE
+        g = np.zeros(N_GAME + trace + N_ACTIONS + N_OBS + snapshot + tape, dtype=np.int64)
         g[:N_CONFIG] = self._config
         out = N_GAME + trace
         g[O_CAPACITY] = out
         g[O_EXT_OUT] = out
-        g[O_EXT_TAPE] = out + N_ACTIONS + N_OBS
+        g[O_EXT_SNAP] = out + N_ACTIONS + N_OBS if snapshot else 0
+        g[O_EXT_TAPE] = out + N_ACTIONS + N_OBS + snapshot
         return g
 
     def _use(self, g: np.ndarray) -> None:
@@ -176,7 +182,10 @@ class Table:
         self.done = not self._play_step(g, self.key, self.game, 0)[0]
 
     def _play(self) -> None:
-        self._g[O_EXT_TAPE_LEN] = self.length
+        """Play the game from its deal (the snapshot of an earlier game cleared)."""
+        g = self._g
+        g[g[O_EXT_SNAP]] = 0
+        g[O_EXT_TAPE_LEN] = self.length
         self.done = not self._play_step(self._g, self.key, self.game, 0)[0]
 
     # ------------------------------------------------------------ the question
