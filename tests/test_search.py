@@ -122,7 +122,8 @@ def test_search_stops_as_soon_as_one_move_dominates():
 def test_search_keeps_pro_s_choice_unless_a_move_proves_better():
     """On R5 with R2 RS B5 G5 Y1 at two players pro plays the Skip (it moves again) where the
     expert plays R2. With a budget too small to test every move the search plays pro's
-    choice; a larger budget is never exceeded."""
+    choice; a larger budget is never exceeded. (Every hand holds more than 2 cards: the
+    default `endgame` would not search at all, so these search on every turn.)"""
     rules = Rules(players=2)
     hands = ["R2 RS B5 G5 Y1", "Y2 Y3 Y4 Y5 Y6 Y7 Y8"]
 
@@ -130,20 +131,22 @@ def test_search_keeps_pro_s_choice_unless_a_move_proves_better():
         return Position(rules, hands, top="R5", pile="G1 G2 G3", bots=[bot, EXPERT])
 
     assert position(EXPERT).run(1)[0]["card"] == "R2"
-    small = position(Bot("search", {"rollouts": 1}))
+    small = position(Bot("search", {"rollouts": 1, "endgame": 0}))
     g = small.build()
     baseline, chosen, k, spent = choose_from(g, scratch(), 0)
     assert small.table.texts[baseline] == "RS" and chosen == baseline and spent == 0
     assert k == 5  # R2, RS, B5, G5, draw
     assert run_searching(small, 1)[0]["card"] == "RS"
-    big = position(Bot("search", {"rollouts": 400}))
+    big = position(Bot("search", {"rollouts": 400, "endgame": 0}))
     g = big.build()
     _, _, k, spent = choose_from(g, scratch(), 0)
     assert MIN_ROUNDS * BATCH * k <= spent <= 400
 
 
-def test_search_with_too_small_a_budget_plays_like_pro_that_never_challenges():
-    a = api.run("standard", games=800, bots="search:rollouts=1,pro,pro,pro", rotate_seats=True,
+@pytest.mark.parametrize("endgame", [0, 2])
+def test_search_with_too_small_a_budget_plays_like_pro_that_never_challenges(endgame):
+    """On every turn (endgame=0) and near the end only (2, the default; pro's choice before)."""
+    a = api.run("standard", games=800, bots=f"search:rollouts=1:endgame={endgame},pro,pro,pro", rotate_seats=True,
                 per_game=True, seed=2)
     b = api.run("standard", games=800, bots="pro:challenge_prob=0,pro,pro,pro", rotate_seats=True,
                 per_game=True, seed=2)
@@ -204,8 +207,9 @@ def test_the_plan_depends_only_on_what_the_bot_sees():
 def test_search_plays_legally_under_every_rule_set(preset):
     rules = load_preset(preset)
     n = rules.players
-    bots = [Bot("search", {"rollouts": 12})] + [Bot("search", {"rollouts": 8, "rollout_policy": "random",
-                                                                "objective": "points"})] + [EXPERT] * (n - 2)
+    # the first searches on every turn, the second near the end only (the default endgame)
+    bots = [Bot("search", {"rollouts": 12, "endgame": 0})] + [Bot("search", {"rollouts": 8, "rollout_policy": "random",
+                                                                              "objective": "points"})] + [EXPERT] * (n - 2)
     assert_clean(rules, 6, 3, bots)
 
 
@@ -306,7 +310,8 @@ def plan_or_none(pos: Position) -> int:
 
 def test_endgame_searches_only_once_a_hand_is_that_small():
     """R2 RS B5 G5 Y1 (5 cards) against 7 cards: endgame=4 plans nothing (pro's rules play the
-    turn), endgame=5 searches (its own hand counts), as does the default (0: every turn)."""
+    turn), endgame=5 searches (its own hand counts), as does endgame=0 (every turn); the
+    default (2) plans nothing until a hand holds 2 cards."""
     rules = Rules(players=2)
     hands = ["R2 RS B5 G5 Y1", "Y2 Y3 Y4 Y5 Y6 Y7 Y8"]
 
@@ -316,9 +321,26 @@ def test_endgame_searches_only_once_a_hand_is_that_small():
 
     assert plan_or_none(position(endgame=4)) == 0
     assert plan_or_none(position(endgame=5)) != 0
-    assert plan_or_none(position()) != 0
+    assert plan_or_none(position(endgame=0)) != 0
+    assert plan_or_none(position()) == 0
     hands[1] = "Y2 Y3 Y4"  # the other hand counts too
     assert plan_or_none(position(endgame=3)) != 0 and plan_or_none(position(endgame=2)) == 0
+    assert plan_or_none(position()) == 0
+
+
+def test_the_default_searches_once_a_hand_holds_two_cards():
+    """The default `endgame` is 2, seen in play: with the search bot's parameters left at their
+    defaults it plans nothing while every hand holds 3 cards or more (its own or the other's),
+    and searches once either holds 2 or 1."""
+    rules = Rules(players=2)
+
+    def planned(own: str, other: str) -> bool:
+        return plan_or_none(Position(rules, [own, other], top="R5", pile="G1 G2 G3",
+                                     bots=[Bot("search"), EXPERT])) != 0
+
+    assert not planned("R2 RS B5", "Y2 Y3 Y4") and not planned("R2 RS B5 G5 Y1", "Y2 Y3 Y4 Y5 Y6 Y7 Y8")
+    assert planned("R2 RS B5", "Y2 Y3") and planned("R2 RS B5 G5 Y1", "Y2")
+    assert planned("R2 B5", "Y2 Y3 Y4")
 
 
 def test_endgame_ignores_players_already_out():
@@ -334,7 +356,7 @@ def test_endgame_ignores_players_already_out():
 
 def test_endgame_beyond_every_hand_is_every_turn():
     kw = dict(games=40, players=2, rotate_seats=True, seed=5, per_game=True)
-    a = api.run("standard", bots="search:rollouts=40,pro", **kw).games
+    a = api.run("standard", bots="search:rollouts=40:endgame=0,pro", **kw).games
     b = api.run("standard", bots=f"search:rollouts=40:endgame={MAX_ENDGAME},pro", **kw).games
     assert a.equals(b)
 
@@ -344,9 +366,11 @@ def test_sees_and_endgame_parse_pack_and_label():
     assert bot.label == "search:endgame=3:sees=all"
     codes, params = pack_bots([bot, Bot("search")])
     assert params[0, L.BP.sees] == 1 and params[0, L.BP.endgame] == 3
-    assert params[1, L.BP.sees] == 0 and params[1, L.BP.endgame] == 0  # fair, every turn
+    assert params[1, L.BP.sees] == 0 and params[1, L.BP.endgame] == 2  # fair, near the end (2 cards)
     assert pack_bots([parse_bot("search:sees=hands")])[1][0, L.BP.sees] == 2
-    assert Bot("search", {"sees": "fair", "endgame": 0}).label == "search"
+    assert Bot("search", {"sees": "fair", "endgame": 2}).label == "search"
+    every_turn = parse_bot("search:endgame=0")
+    assert every_turn.label == "search:endgame=0" and pack_bots([every_turn])[1][0, L.BP.endgame] == 0
 
 
 @pytest.mark.parametrize("spec, needle", [
