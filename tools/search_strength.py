@@ -1,17 +1,19 @@
 """The search bot's strength against `pro` and its speed, for several rollout budgets.
 
-For each budget (and each `endgame` setting), plays `search:rollouts=R` against pro (standard
-rules, seats rotated, one run of the CLI's engine through the API) and writes one row: the
+For each budget (and each `endgame` setting), plays `search:rollouts=R:endgame=N` against pro
+(standard rules, seats rotated, one run of the CLI's engine through the API) and writes one row: the
 settings, search's win rate with its 95% interval, and games per second; a setting measured
 with the fair search on every turn at the same budget (first in the same call) also gets the
 paired difference to it on the same deals (95% interval, McNemar's p). With several rows it
 draws the curve of win rate against games per second (docs/search_curve.png), one line for
-the budgets searched on every turn and one per budget searched only near the end:
+the budgets searched on every turn and one per budget searched only near the end.
+`--endgame` defaults to 0 (every turn, the reference the paired differences are taken
+against), not to the bot's own default (2): name `--endgame 2` (or `0,2`) to measure that.
 
     python tools/search_strength.py --players 2 --games 4000 --rollouts 25,50,100,200,400 \\
         --csv docs/search_curve.csv --png docs/search_curve.png
     python tools/search_strength.py --players 4 --games 20000 --rollouts 200   # the 4-player target
-    python tools/search_strength.py --games 2000 --rollouts 100 --endgame 0,1,2,3,5   # search near the end only
+    python tools/search_strength.py --games 2000 --rollouts 100 --endgame 0,1,2,3,5   # search near the end only (2: the default)
     python tools/search_strength.py --games 2000 --rollouts 100 --sees fair,hands,all   # the cheats: the ceiling
 
 Speeds depend on the machine and on what else runs on it; the first run compiles the engine
@@ -35,8 +37,8 @@ def measure(rollouts: int, players: int, games: int, workers: int, seed: int, ru
             sees: str = "fair", endgame: int = 0) -> tuple[dict, np.ndarray]:
     """One setting: search's win rate against pro (95% interval) and games per second, and
     whether search won each game (for the paired comparisons)."""
-    search = f"search:rollouts={rollouts}" + (f":sees={sees}" if sees != "fair" else "") + (
-        f":endgame={endgame}" if endgame else "")
+    # endgame always named: left out, the bot's default (2, not every turn) would apply
+    search = f"search:rollouts={rollouts}" + (f":sees={sees}" if sees != "fair" else "") + f":endgame={endgame}"
     bots = ",".join([search] + ["pro"] * (players - 1))
     result = api.run(rules, games=games, players=players, bots=bots, rotate_seats=True, seed=seed, workers=workers,
                      per_game=True)
@@ -108,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--rollouts", default="25,50,100,200,400", help="budgets, comma-separated")
     parser.add_argument("--endgame", default="0", help="search only when a hand holds at most N cards "
-                        "(0: every turn); comma-separated")
+                        "(0: every turn, this tool's default and the paired reference; the bot's "
+                        "default is 2); comma-separated")
     parser.add_argument("--sees", default="fair", help="fair, all or hands (the cheats that see hidden cards); "
                         "comma-separated")
     parser.add_argument("--workers", type=int, default=2)

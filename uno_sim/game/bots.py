@@ -144,7 +144,8 @@ BOT_PARAM_DEFAULTS: dict[str, dict[str, float]] = {
 DEFAULT_BOT = "random"
 # The bot whose win rate against players - 1 random bots (seats rotated) is the skill index of
 # `--skill` and the designer's skill_index: the strongest bot fast enough for 200,000 games a
-# rule set (pro beats expert on every preset; search plays hundreds of games a second at best; docs/BOTS.md).
+# rule set (pro beats expert on every preset; search, with its defaults, plays hundreds of games a second,
+# some 80 times fewer; docs/BOTS.md).
 SKILL_BOT = "pro"
 # The bots of a tournament unless told otherwise: every built-in bot fast enough to play every
 # table of a tournament (not search).

@@ -20,7 +20,8 @@ hands, the order of the draw pile, or whether a challenged Wild Draw Four was a 
 (resampled from the determinized hand); except with `sees=all`, a cheat for measuring what
 the hidden cards cost the search, whose determinizations are the true game (no `redeal`),
 and `sees=hands`, the true hands with the draw pile shuffled (`shuffle_pile`). With
-`endgame` N > 0 it searches only once some hand holds at most N cards. Rollouts run with
+`endgame` N > 0 (default 2) it searches only once some hand holds at most N cards; with 0, on
+every turn. Rollouts run with
 tracing off in a scratch game, and their random numbers come from a generator derived from the real game's state without
 advancing it: the real game's stream is untouched, results stay a function of (seed, game).
 
