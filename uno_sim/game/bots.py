@@ -124,7 +124,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("objective", "choice", "win", choices=OBJECTIVES, only=("search",)),
     Param("sees", "choice", "fair", choices=SEES, only=("search",)),
     Param("endgame", "int", 0, low=0, high=MAX_ENDGAME, only=("search",)),
-    Param("infer", "choice", "draws", choices=INFERS, only=("search",)),
+    Param("infer", "choice", "plays", choices=INFERS, only=("search",)),
 )}
 assert tuple(PARAMS) == BOT_PARAMS, "bots.PARAMS must list BOT_PARAMS in order"
 
