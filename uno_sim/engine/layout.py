@@ -9,7 +9,7 @@ The rule knobs and their indices live in uno_sim/game/knobs.py (`K`).
 
 from __future__ import annotations
 
-from ..game.bots import BOT_NAMES, BOT_PARAMS, OBJECTIVES, ROLLOUT_POLICIES, SEES
+from ..game.bots import BOT_NAMES, BOT_PARAMS, INFERS, OBJECTIVES, ROLLOUT_POLICIES, SEES
 from ..game.decks import MAX_FACES, N_COLORS
 from ..game.knobs import MAX_PLAYERS, N_KNOBS
 from ..game.packing import ONE, enum, fixed_point  # noqa: F401  (the engine reads them from here)
@@ -125,6 +125,7 @@ BOT = enum("BotCode", BOT_NAMES)
 BP = enum("BotParam", BOT_PARAMS)
 N_BOT_PARAMS = len(BOT_PARAMS)
 SEE = enum("Sees", SEES)  # the search's `sees` (SEE.fair; the measurement cheats SEE.all, SEE.hands)
+INFER = enum("Infers", INFERS)  # what a fair search infers the hidden hands from (INFER.draws, INFER.plays)
 
 # ---------------------------------------------------------------- per-match record (int64)
 # A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated

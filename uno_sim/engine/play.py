@@ -107,6 +107,13 @@ from .state import (
     S_PKIND,
     S_PLAYERS,
     S_PREV_COLOR,
+    S_SEEN_COLOR,
+    S_SEEN_FACE,
+    S_SEEN_NAMED,
+    S_SEEN_NDISC,
+    S_SEEN_SEAT,
+    S_SEEN_SIZE,
+    S_SEEN_TOP,
     S_SET_COLORS,
     S_SET_FACES,
     S_SET_NUMS,
@@ -1106,13 +1113,18 @@ def seen_lacking(g, p, color, top):
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
+    g[S_SEEN_SEAT] = 0
     color = g[S_COLOR]
     top = top_card(g)
     f = bot.choose_turn_card(g, p, color, top)
     if f >= 0:
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
+        single = g[S_NPLAYED] == 1
+        before = g[S_NDISC]
         play_cards(g, p)
+        if single:
+            note_play(g, p, f, color, top, before)
         return
     drawn = draw_cards(g, p, 1, L.WHY.turn, g[K.draw_rule] == 1)
     if g[S_ENDED]:
@@ -1136,9 +1148,33 @@ def normal_turn(g, p):
         g[S_NEXT] = step(g, p, 1)
 
 
+@njit(cache=True)
+def note_play(g, p, f, color, top, before):
+    """Keep what every player saw of p's play of f on colour / top on an ordinary turn: what
+    the search's `infer=plays` checks a determinization against (bots/search.py plays_as_seen).
+    Only a play that left p holding the hand it chose from, less f: one card, onto a discard
+    pile of `before` cards that it alone joined (no Discard All, no reshuffle), no hand effect,
+    7-swap, 0-rotation or Wild swap, p still in the round."""
+    if g[S_ENDED] or g[O_PLACE + p] != 0 or hand_effect(g, f) or (g[K.wild_swap] != 0 and is_wild(g, f)):
+        return
+    if g[S_NDISC] != before + 1 or g[O_DISC + before] != f:
+        return
+    v = number_of(g, f)
+    if (v == 7 and g[K.seven_swap] != 0) or (v == 0 and g[K.zero_rotate] != 0):
+        return
+    g[S_SEEN_SEAT] = p + 1
+    g[S_SEEN_FACE] = f
+    g[S_SEEN_TOP] = top
+    g[S_SEEN_COLOR] = color
+    g[S_SEEN_NAMED] = g[S_COLOR]
+    g[S_SEEN_SIZE] = g[O_HSIZE + p]
+    g[S_SEEN_NDISC] = g[S_NDISC]
+
+
 @njit(cache=True, inline="always")
 def penalty_turn(g, v):
     """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
+    g[S_SEEN_SEAT] = 0
     if g[S_CHAL_OK]:
         g[S_CHAL_OK] = 0
         target = g[S_CHAL_PLAYER]

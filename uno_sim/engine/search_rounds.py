@@ -23,6 +23,7 @@ from .bots.search import (
     BATCH,
     CONFIDENCE_Z,
     DOMINANCE_Z,
+    INFER_TRIES,
     SWITCH_Z,
     MAX_MOVES,
     MIN_ROUNDS,
@@ -35,6 +36,7 @@ from .bots.search import (
     near_the_end,
     observe,
     outcome,
+    plays_as_seen,
     redeal,
     seat_rollout_bot,
     shuffle_pile,
@@ -106,6 +108,13 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then pro's rules
         if q != p:
             seat_rollout_bot(s, q, code)
+    if sees == L.SEE.fair and code == L.BOT.pro and param(g, p, L.BP.infer) == L.INFER.plays:
+        tries = 1  # deal again until the last play is one pro would have made (at most INFER_TRIES deals)
+        while tries < INFER_TRIES and not plays_as_seen(s, p):
+            redeal(s, p, pool)
+            for q in range(s[K.players]):
+                stale(s, q)
+            tries += 1
     planned.set_plan(s, p, f, c)
     continue_round(s, 1)
     planned.clear_plan(s)

@@ -35,7 +35,7 @@ BOT_CODES: dict[str, int] = {name: code for code, name in enumerate(BOT_NAMES)}
 # Bot parameters, in the kernel's column order (one int64 row per seat), and the choices of the
 # search bot's choice parameters (index = packed value).
 BOT_PARAMS = ("forget_uno", "challenge_prob", "bluff_prob", "jump_in_prob", "rollouts", "rollout_policy", "objective",
-              "sees", "endgame")
+              "sees", "endgame", "infer")
 ROLLOUT_POLICIES = ("random", "greedy", "expert", "pro")
 OBJECTIVES = ("win", "points")
 # What the search's determinizations are: `fair` deals the cards it cannot see at random
@@ -43,6 +43,10 @@ OBJECTIVES = ("win", "points")
 # hands with the draw pile shuffled (cheats, only for measuring what hidden information costs
 # the search; never a default).
 SEES = ("fair", "all", "hands")
+# What a fair search infers the hidden hands from: `draws` (the cards a player was seen to lack
+# when it drew) or `plays` (also that the player who just played a card would have played it,
+# and named its colour, by the rollout policy's rules, holding the hand dealt to it).
+INFERS = ("draws", "plays")
 
 # Bots the engine plays (docs/BOTS.md describes each).
 IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
@@ -124,6 +128,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("objective", "choice", "win", choices=OBJECTIVES, only=("search",)),
     Param("sees", "choice", "fair", choices=SEES, only=("search",)),
     Param("endgame", "int", DEFAULT_ENDGAME, low=0, high=MAX_ENDGAME, only=("search",)),
+    Param("infer", "choice", "plays", choices=INFERS, only=("search",)),
 )}
 assert tuple(PARAMS) == BOT_PARAMS, "bots.PARAMS must list BOT_PARAMS in order"
 

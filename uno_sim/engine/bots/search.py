@@ -43,7 +43,7 @@ from ..jit import njit
 from ...game.knobs import K
 from .. import layout as L
 from ...game.decks import MAX_COLORED_KINDS, MAX_DECK_SIZE, MAX_WILD_KINDS
-from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, slot_of
+from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, reverses, slot_of
 from ..layout import ONE
 from ..rng import next_u64
 from ..rules_check import candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
@@ -62,6 +62,14 @@ from ..state import (
     O_VOIDS,
     S_CHAL_GUILTY,
     S_COLOR,
+    S_DIR,
+    S_SEEN_COLOR,
+    S_SEEN_FACE,
+    S_SEEN_NAMED,
+    S_SEEN_NDISC,
+    S_SEEN_SEAT,
+    S_SEEN_SIZE,
+    S_SEEN_TOP,
     S_NDISC,
     S_NPILE,
     S_PENDING,
@@ -82,6 +90,7 @@ MIN_ROUNDS = 2  # rounds before any move is dropped, stops the search or replace
 CONFIDENCE_Z = 1.0  # a move is dropped when its mean gain is not this many standard errors above 0 (or the leader's lower bound)
 SWITCH_Z = 2.0  # a move replaces the baseline only when its mean gain is this many standard errors above 0
 DOMINANCE_Z = 2.0  # the search stops early when the last move left is this many standard errors above the baseline
+INFER_TRIES = 16  # `infer=plays`: deals tried for a determinization before one that fails the check is kept
 
 
 def scratch() -> np.ndarray:
@@ -231,6 +240,40 @@ def redeal(s, p, pool):
     # A Wild Draw Four p may challenge: p takes the other players for players of the rollout
     # policy, which never bluffs, so in its view the card was not a bluff.
     s[S_CHAL_GUILTY] = 0
+
+
+@njit(cache=True)
+def plays_as_seen(s, p):
+    """`infer=plays`: would the player who made the last turn's play (play.py note_play) have
+    played that card, and named that colour, by pro's rules, holding the hand dealt to it in
+    this determinization? The position before the play is rebuilt in s (the card back in the
+    hand, off the discard pile; the colour and direction before it), pro is asked, and s is put
+    back. True when there is nothing to check (another kind of turn, p's own play, a card
+    taken or put down since)."""
+    w = s[S_SEEN_SEAT] - 1
+    if w < 0 or w == p:
+        return True
+    f = s[S_SEEN_FACE]
+    nd = s[S_NDISC]
+    if nd != s[S_SEEN_NDISC] or nd < 2 or s[O_HSIZE + w] != s[S_SEEN_SIZE] or s[O_DISC + nd - 1] != f:
+        return True
+    h = hand(w)
+    color, direction = s[S_COLOR], s[S_DIR]
+    s[h + f] += 1
+    s[O_HSIZE + w] += 1
+    s[S_NDISC] = nd - 1
+    s[S_COLOR] = s[S_SEEN_COLOR]
+    if reverses(s, f):
+        s[S_DIR] = -direction
+    same = pro.choose_turn_card(s, w, s[S_SEEN_COLOR], s[S_SEEN_TOP]) == f
+    s[h + f] -= 1
+    s[O_HSIZE + w] -= 1
+    s[S_NDISC] = nd
+    s[S_DIR] = direction
+    if same and is_wild(s, f):  # named with the card on the pile, the colour before still current
+        same = pro.choose_color(s, w) == s[S_SEEN_NAMED]
+    s[S_COLOR] = color
+    return same
 
 
 @njit(cache=True)
