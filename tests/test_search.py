@@ -11,11 +11,13 @@ from numba import njit
 from positions import Position, cards
 from replay import assert_clean
 from uno_sim import api
-from uno_sim.game.bots import DEFAULT_ROLLOUTS, MAX_ENDGAME, Bot, BotError, pack_bots, parse_bot, parse_bots
+from uno_sim.game.bots import (DEFAULT_ROLLOUTS, MAX_ENDGAME, Bot, BotError, default_param, pack_bots, parse_bot,
+                               parse_bots)
 from uno_sim.game.cards import FACE_TEXTS, N_FACES
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.engine.bots.search import BATCH, MAX_MOVES, MIN_ROUNDS, POOL, baseline_move, candidate_moves, redeal, scratch
+from uno_sim.engine.bots.search import (BATCH, MAX_MOVES, MIN_ROUNDS, POOL, baseline_move, candidate_moves, plays_as_seen,
+                                        redeal, scratch)
 from uno_sim.engine.rng import seed_game
 from uno_sim.engine.search_rounds import choose, continue_searching, plan_move
 from uno_sim.engine.unowned import keep_alive, unowned
@@ -384,3 +386,63 @@ def test_sees_and_endgame_parse_pack_and_label():
 def test_bad_sees_and_endgame(spec, needle):
     with pytest.raises(BotError, match=needle):
         parse_bots(spec, 4)
+
+
+# ---------------------------------------------------------------- infer=plays
+
+
+@njit(cache=True)
+def plays_as_seen_from(owner, p):
+    from_g = unowned(owner)
+    same = plays_as_seen(from_g, p)
+    keep_alive(owner)
+    return same
+
+
+def wild_played() -> Position:
+    """Seat 0 (pro) holds W B1 B2 on G7: only the Wild can go down (and pro plays a Wild rather
+    than draw beside at most 2 other cards), and pro names the colour it holds most, blue."""
+    pos = Position(Rules(players=2), ["W B1 B2", "R1 R2 G3"], top="G7", pile="R5 R6 R7 R8",
+                   bots=[Bot("pro"), Bot("pro")])
+    pos.run(1)
+    return pos
+
+
+def test_the_table_keeps_the_last_play_as_everyone_saw_it():
+    pos = wild_played()
+    g = pos.g
+    assert g[S.S_SEEN_SEAT] == 1  # seat 0, + 1
+    assert FACE_TEXTS[g[S.S_SEEN_FACE]] == "W" and FACE_TEXTS[g[S.S_SEEN_TOP]] == "G7"
+    assert (g[S.S_SEEN_COLOR], g[S.S_SEEN_NAMED]) == (2, 3)  # green before, blue named (colours R Y G B)
+    assert g[S.S_SEEN_SIZE] == 2 and pos.color_now == "B"
+    pos.run(1)  # seat 1 holds no blue and no wild: it draws, and the last turn is no play
+    assert g[S.S_SEEN_SEAT] == 0
+
+
+@pytest.mark.parametrize("hand, consistent", [
+    ("B1 B2", True),  # the true hand: the Wild, then blue
+    ("B5 B9", True),  # another hand that plays the same: the Wild, then blue
+    ("Y1 Y2", False),  # pro would have named yellow
+    ("G1 B2", False),  # pro would have played the green card, not the Wild
+])
+def test_a_deal_is_kept_only_when_the_last_play_is_the_one_pro_would_make(hand, consistent):
+    """search.plays_as_seen from seat 1's view, with seat 0's hand replaced by `hand` (as a
+    determinization would deal it), and the game array left as it was."""
+    pos = wild_played()
+    g = pos.g
+    h = S.O_HANDS
+    g[h : h + S.HAND_WIDTH] = 0
+    for f in cards(hand):
+        g[h + f] += 1
+    before = g.copy()
+    assert plays_as_seen_from(g, 1) == consistent
+    assert np.array_equal(g, before)
+
+
+def test_infer_parses():
+    assert default_param("search", "infer") == "plays"
+    assert parse_bot("search:infer=draws").params["infer"] == "draws"
+    with pytest.raises(BotError, match="infer"):
+        parse_bot("search:infer=everything")
+    with pytest.raises(BotError):
+        parse_bot("pro:infer=plays")
