@@ -408,15 +408,17 @@ def wild_played() -> Position:
     return pos
 
 
-def test_the_table_keeps_the_last_play_as_everyone_saw_it():
+def test_the_table_keeps_each_seat_s_last_play_as_everyone_saw_it():
     pos = wild_played()
     g = pos.g
-    assert g[S.S_SEEN_SEAT] == 1  # seat 0, + 1
-    assert FACE_TEXTS[g[S.S_SEEN_FACE]] == "W" and FACE_TEXTS[g[S.S_SEEN_TOP]] == "G7"
-    assert (g[S.S_SEEN_COLOR], g[S.S_SEEN_NAMED]) == (2, 3)  # green before, blue named (colours R Y G B)
-    assert g[S.S_SEEN_SIZE] == 2 and pos.color_now == "B"
-    pos.run(1)  # seat 1 holds no blue and no wild: it draws, and the last turn is no play
-    assert g[S.S_SEEN_SEAT] == 0
+    zero, one = S.O_SEEN, S.O_SEEN + S.SEEN_WIDTH  # seats 0 and 1
+    assert FACE_TEXTS[g[zero + S.SEEN_FACE] - 1] == "W" and FACE_TEXTS[g[zero + S.SEEN_TOP]] == "G7"
+    assert (g[zero + S.SEEN_COLOR], g[zero + S.SEEN_NAMED]) == (2, 3)  # green before, blue named (colours R Y G B)
+    assert g[zero + S.SEEN_SIZE] == 2 and pos.color_now == "B"
+    pos.run(1)  # seat 1 holds no blue and no wild: it draws; seat 0's hand has not changed
+    assert g[one + S.SEEN_FACE] == 0 and FACE_TEXTS[g[zero + S.SEEN_FACE] - 1] == "W"
+    pos.run(1)  # seat 0's next play replaces it
+    assert FACE_TEXTS[g[zero + S.SEEN_FACE] - 1] in ("B1", "B2") and g[zero + S.SEEN_SIZE] == 1
 
 
 @pytest.mark.parametrize("hand, consistent", [

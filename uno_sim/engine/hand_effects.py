@@ -16,7 +16,7 @@ from .access import HAND_WIDTH, hand, hsize, n_faces
 from .rng import shuffle
 from .seats import step
 from .sumsets import stale
-from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
+from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_SEEN, SEEN_FACE, SEEN_WIDTH, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
 
 
 @njit(cache=True)
@@ -82,6 +82,7 @@ def shuffle_and_deal(g, p):
                 g[h + f] = 0
             g[O_HSIZE + q] = 0
             g[O_LACKS + q] = 0  # a new hand: nothing is known of it
+            g[O_SEEN + q * SEEN_WIDTH + SEEN_FACE] = 0
             stale(g, q)
     shuffle(g, O_WORK_HANDS, m)
     q = p

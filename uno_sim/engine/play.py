@@ -64,6 +64,13 @@ from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
     LACK_SLOT0,
     LACK_WILD,
+    SEEN_COLOR,
+    SEEN_FACE,
+    SEEN_NAMED,
+    SEEN_NDISC,
+    SEEN_SIZE,
+    SEEN_TOP,
+    SEEN_WIDTH,
     O_ASIDE,
     O_CAPACITY,
     O_CARDS,
@@ -71,6 +78,7 @@ from .state import (
     O_DISC,
     O_HSIZE,
     O_LACKS,
+    O_SEEN,
     O_PILE,
     O_PLACE,
     O_PLAYED,
@@ -107,13 +115,6 @@ from .state import (
     S_PKIND,
     S_PLAYERS,
     S_PREV_COLOR,
-    S_SEEN_COLOR,
-    S_SEEN_FACE,
-    S_SEEN_NAMED,
-    S_SEEN_NDISC,
-    S_SEEN_SEAT,
-    S_SEEN_SIZE,
-    S_SEEN_TOP,
     S_SET_COLORS,
     S_SET_FACES,
     S_SET_NUMS,
@@ -271,6 +272,7 @@ def draw_cards(g, p, n, why, until_playable):
         g[O_REC + L.COL_DRAWS] += drawn
         g[S_ACTIVITY] = 1
         g[O_LACKS + p] = 0  # the cards taken may be of any colour
+        g[O_SEEN + p * SEEN_WIDTH + SEEN_FACE] = 0
         stale(g, p)
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
@@ -622,6 +624,8 @@ def wild_swap(g, p):
     g[O_HSIZE + t] += k
     g[O_LACKS + p] = 0  # cards of any colour changed hands
     g[O_LACKS + t] = 0
+    g[O_SEEN + p * SEEN_WIDTH + SEEN_FACE] = 0
+    g[O_SEEN + t * SEEN_WIDTH + SEEN_FACE] = 0
     stale(g, p)
     stale(g, t)
     g[O_REC + L.COL_WILD_SWAPS] += 1
@@ -650,6 +654,8 @@ def swap_hands(g, a, b):
     t = g[O_LACKS + a]  # what was seen of a hand goes with it
     g[O_LACKS + a] = g[O_LACKS + b]
     g[O_LACKS + b] = t
+    g[O_SEEN + a * SEEN_WIDTH + SEEN_FACE] = 0  # (a play is judged by its player's seat)
+    g[O_SEEN + b * SEEN_WIDTH + SEEN_FACE] = 0
     stale(g, a)
     stale(g, b)
     g[O_REC + L.COL_SWAPS] += 1
@@ -672,6 +678,7 @@ def rotate_hands(g):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * HAND_WIDTH + f]
             g[O_HSIZE + q] = g[sizes + q]
             g[O_LACKS + q] = 0  # (not followed round the table: rotations are rare)
+            g[O_SEEN + q * SEEN_WIDTH + SEEN_FACE] = 0
             stale(g, q)
     g[O_REC + L.COL_ROTATIONS] += 1
 
@@ -1113,7 +1120,7 @@ def seen_lacking(g, p, color, top):
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
-    g[S_SEEN_SEAT] = 0
+    g[O_SEEN + p * SEEN_WIDTH + SEEN_FACE] = 0  # a new choice: the last one's hand is gone
     color = g[S_COLOR]
     top = top_card(g)
     f = bot.choose_turn_card(g, p, color, top)
@@ -1150,8 +1157,9 @@ def normal_turn(g, p):
 
 @njit(cache=True)
 def note_play(g, p, f, color, top, before):
-    """Keep what every player saw of p's play of f on colour / top on an ordinary turn: what
-    the search's `infer=plays` checks a determinization against (bots/search.py plays_as_seen).
+    """Keep what every player saw of p's play of f on colour / top on an ordinary turn (O_SEEN):
+    what the search's `infer=plays` checks a determinization against (bots/search.py
+    plays_as_seen).
     Only a play that left p holding the hand it chose from, less f: one card, onto a discard
     pile of `before` cards that it alone joined (no Discard All, no reshuffle), no hand effect,
     7-swap, 0-rotation or Wild swap, p still in the round."""
@@ -1162,19 +1170,19 @@ def note_play(g, p, f, color, top, before):
     v = number_of(g, f)
     if (v == 7 and g[K.seven_swap] != 0) or (v == 0 and g[K.zero_rotate] != 0):
         return
-    g[S_SEEN_SEAT] = p + 1
-    g[S_SEEN_FACE] = f
-    g[S_SEEN_TOP] = top
-    g[S_SEEN_COLOR] = color
-    g[S_SEEN_NAMED] = g[S_COLOR]
-    g[S_SEEN_SIZE] = g[O_HSIZE + p]
-    g[S_SEEN_NDISC] = g[S_NDISC]
+    e = O_SEEN + p * SEEN_WIDTH
+    g[e + SEEN_FACE] = f + 1
+    g[e + SEEN_TOP] = top
+    g[e + SEEN_COLOR] = color
+    g[e + SEEN_NAMED] = g[S_COLOR]
+    g[e + SEEN_SIZE] = g[O_HSIZE + p]
+    g[e + SEEN_NDISC] = g[S_NDISC]
 
 
 @njit(cache=True, inline="always")
 def penalty_turn(g, v):
     """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
-    g[S_SEEN_SEAT] = 0
+    g[O_SEEN + v * SEEN_WIDTH + SEEN_FACE] = 0
     if g[S_CHAL_OK]:
         g[S_CHAL_OK] = 0
         target = g[S_CHAL_PLAYER]

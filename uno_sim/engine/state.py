@@ -121,21 +121,19 @@ S_KNOCKED = GAME.block("knocked")  # bit q for each seat q knocked out by the me
 S_COLOR_POS = GAME.block("color_pos")  # trace position of the colour of the play event being resolved, -1: none
 S_EXT_CURSOR = GAME.block("tape_cursor")  # next action to read from the tape
 S_EXT_STOPPED = GAME.block("tape_stopped")  # the tape ran out at a question: the round stopped there
-# The last turn's play as every player saw it, when it was one card from the hand on an ordinary
-# turn (play.py note_play; the search's `infer=plays` reads it): the seat + 1 (0: the last turn
-# was anything else), the face, the top card and colour it was played on, the colour it left
-# current, and the player's hand size and the discard pile's size just after it.
-S_SEEN_SEAT = GAME.block("seen_seat")
-S_SEEN_FACE = GAME.block("seen_face")
-S_SEEN_TOP = GAME.block("seen_top")
-S_SEEN_COLOR = GAME.block("seen_color")
-S_SEEN_NAMED = GAME.block("seen_named")
-S_SEEN_SIZE = GAME.block("seen_hand_size")
-S_SEEN_NDISC = GAME.block("seen_discard_size")
 O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen not to hold: drew and passed (bots/search.py)
 O_LACKS = GAME.block("lacks", MAX_PLAYERS)  # what a seat was seen to lack since it last took a card (LACK_*; play.py, bots/pro.py)
 LACK_WILD = 4  # O_LACKS bits: 0-3 the colours, LACK_WILD every wild card, LACK_SLOT0 + s the kind in slot s, any colour
 LACK_SLOT0 = 5
+# Each seat's last play as every player saw it, when it was one card from the hand on an
+# ordinary turn (play.py note_play; the search's `infer=plays` checks its deals against it),
+# kept while the seat's hand changes by nothing else: SEEN_WIDTH entries a seat, at
+# O_SEEN + seat * SEEN_WIDTH + SEEN_*: the face + 1 (0: nothing kept), the top card and colour
+# it went on, the colour it left current, the seat's hand size and the discard pile's size
+# just after it.
+SEEN_FACE, SEEN_TOP, SEEN_COLOR, SEEN_NAMED, SEEN_SIZE, SEEN_NDISC = range(6)
+SEEN_WIDTH = 6
+O_SEEN = GAME.block("seen_plays", MAX_PLAYERS * SEEN_WIDTH)
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
 O_REC = GAME.block("record", N_COLS)

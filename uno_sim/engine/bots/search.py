@@ -63,13 +63,14 @@ from ..state import (
     S_CHAL_GUILTY,
     S_COLOR,
     S_DIR,
-    S_SEEN_COLOR,
-    S_SEEN_FACE,
-    S_SEEN_NAMED,
-    S_SEEN_NDISC,
-    S_SEEN_SEAT,
-    S_SEEN_SIZE,
-    S_SEEN_TOP,
+    O_SEEN,
+    SEEN_COLOR,
+    SEEN_FACE,
+    SEEN_NAMED,
+    SEEN_NDISC,
+    SEEN_SIZE,
+    SEEN_TOP,
+    SEEN_WIDTH,
     S_NDISC,
     S_NPILE,
     S_PENDING,
@@ -243,37 +244,46 @@ def redeal(s, p, pool):
 
 
 @njit(cache=True)
-def plays_as_seen(s, p):
-    """`infer=plays`: would the player who made the last turn's play (play.py note_play) have
-    played that card, and named that colour, by pro's rules, holding the hand dealt to it in
-    this determinization? The position before the play is rebuilt in s (the card back in the
-    hand, off the discard pile; the colour and direction before it), pro is asked, and s is put
-    back. True when there is nothing to check (another kind of turn, p's own play, a card
-    taken or put down since)."""
-    w = s[S_SEEN_SEAT] - 1
-    if w < 0 or w == p:
+def played_as_seen(s, w):
+    """Would seat w have made its last play kept in O_SEEN (play.py note_play), and named that
+    colour, by pro's rules, holding the hand it holds in this determinization plus the card?
+    The card is put back in the hand (and off the discard pile, with the direction before it,
+    when nothing went down since), the colour before it made current, pro asked, and s put
+    back. True when nothing is kept for w or its hand has changed since."""
+    e = O_SEEN + w * SEEN_WIDTH
+    f = s[e + SEEN_FACE] - 1
+    if f < 0 or s[O_HSIZE + w] != s[e + SEEN_SIZE]:
         return True
-    f = s[S_SEEN_FACE]
     nd = s[S_NDISC]
-    if nd != s[S_SEEN_NDISC] or nd < 2 or s[O_HSIZE + w] != s[S_SEEN_SIZE] or s[O_DISC + nd - 1] != f:
-        return True
+    last = nd == s[e + SEEN_NDISC] and nd >= 2 and s[O_DISC + nd - 1] == f  # nothing went down since
     h = hand(w)
     color, direction = s[S_COLOR], s[S_DIR]
     s[h + f] += 1
     s[O_HSIZE + w] += 1
-    s[S_NDISC] = nd - 1
-    s[S_COLOR] = s[S_SEEN_COLOR]
-    if reverses(s, f):
-        s[S_DIR] = -direction
-    same = pro.choose_turn_card(s, w, s[S_SEEN_COLOR], s[S_SEEN_TOP]) == f
+    if last:
+        s[S_NDISC] = nd - 1
+        if reverses(s, f):
+            s[S_DIR] = -direction
+    s[S_COLOR] = s[e + SEEN_COLOR]
+    same = pro.choose_turn_card(s, w, s[e + SEEN_COLOR], s[e + SEEN_TOP]) == f
     s[h + f] -= 1
     s[O_HSIZE + w] -= 1
     s[S_NDISC] = nd
     s[S_DIR] = direction
     if same and is_wild(s, f):  # named with the card on the pile, the colour before still current
-        same = pro.choose_color(s, w) == s[S_SEEN_NAMED]
+        same = pro.choose_color(s, w) == s[e + SEEN_NAMED]
     s[S_COLOR] = color
     return same
+
+
+@njit(cache=True)
+def plays_as_seen(s, p):
+    """`infer=plays`: does this determinization agree with every other player's last play kept
+    in O_SEEN (played_as_seen)?"""
+    for w in range(s[K.players]):
+        if w != p and not played_as_seen(s, w):
+            return False
+    return True
 
 
 @njit(cache=True)
