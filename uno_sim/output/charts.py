@@ -221,11 +221,14 @@ def _subtitle_text(variants: list[Variant]) -> str:
     return textwrap.shorten(f"{len(variants)} variants: {players} players, bots: {bots}, {games} games each", 160)
 
 
-def _legend_below(ax, ncol: int, handles=None, labels=None) -> None:
+def _legend_below(ax, ncol: int, handles=None, labels=None, tick_lines: int = 1) -> None:
+    """The legend under the axes, below the x axis's label (`tick_lines`: the most lines a tick
+    label of that axis takes, each pushing the axis label down)."""
     kwargs = {} if handles is None else {"handles": handles, "labels": labels}
     if handles is None and not ax.get_legend_handles_labels()[0]:
         return  # nothing drawn with a label (no game had a winner, say): no empty legend
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=max(1, ncol), fontsize=8, frameon=False, **kwargs)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14 - 0.045 * (tick_lines - 1)), ncol=max(1, ncol),
+              fontsize=8, frameon=False, **kwargs)
 
 
 def _bar_groups(n_groups: int, n_bars: int) -> tuple[np.ndarray, float]:
@@ -345,7 +348,8 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     ax.set_yticks([t for t in ax.get_yticks() if bottom - 1e-9 <= t <= min(top, 1.0) + 1e-9])  # none above 100%
     ax.set_ylim(bottom, top)  # setting the ticks may have widened the limits
     ax.set_xticks(np.arange(len(labels)))
-    ax.set_xticklabels([textwrap.fill(label, 24) for label in labels], fontsize=9)
+    tick_labels = [textwrap.fill(label, 24) for label in labels]  # a python:path:policy label takes two lines
+    ax.set_xticklabels(tick_labels, fontsize=9)
     ax.set_xlim(-0.5, len(labels) - 0.5)
     ax.set_xlabel("bot (all seats playing it)")
     ax.set_ylabel("win rate (% of games; axis zoomed around the fair shares)")
@@ -368,7 +372,7 @@ def bot_win_rates(variants: list[Variant]) -> Figure:
     else:
         finding = _finding(variants, "The strongest bot: {}", "The strongest bot (win rate against fair share)", best)
     _title(ax, finding, variants)
-    _legend_below(ax, min(k + 1, 3))
+    _legend_below(ax, min(k + 1, 3), tick_lines=max(t.count("\n") + 1 for t in tick_labels))
     fig.tight_layout()
     return fig
 
