@@ -28,6 +28,7 @@ from uno_sim.engine import layout as L
 from uno_sim.engine.batch import run_matches
 from uno_sim.engine.keys import run_key
 from uno_sim.engine.match import seating_classes
+from uno_sim.engine.state import O_EXT_SNAP
 from uno_sim.env import matches as env_matches
 from uno_sim.env.matches import PythonMatches
 from uno_sim.game import presets
@@ -125,6 +126,29 @@ def test_the_match_is_the_engines_around_the_python_rounds(policy_file, rotate):
     decided = py[:, L.M_WINNER] >= 0
     winners = py[decided, L.M_WINNER]
     assert (py[decided][np.arange(len(winners)), L.M_TOTALS + winners] >= 500).all()
+
+
+@pytest.mark.parametrize("preset", ["standard", "house"])
+def test_a_round_resumed_at_its_turn_is_the_round_replayed_from_its_deal(policy_file, preset):
+    """Each step of a match's round resumes at the start of the turn it stopped in (engine/
+    snapshots.py): the match records are the same as when every step plays the round again
+    from its deal (the snapshot cleared before each step)."""
+    def rows(replay: bool) -> np.ndarray:
+        matches = PythonMatches(presets.load(preset, None, 3), parse_bots(f"python:{policy_file}:first,random,expert", 3),
+                                run_key(9), seating_classes(3))
+        table = matches.table
+        if replay:
+            answer = table._answer
+
+            def replayed(action):
+                table._g[table._g[O_EXT_SNAP]] = 0
+                answer(action)
+            table._answer = replayed
+        return matches.records(0, 12)
+
+    resumed = rows(False)
+    assert resumed[:, L.M_ROUNDS].sum() > 12  # rounds were played
+    assert np.array_equal(resumed, rows(True))
 
 
 def invoke(capsys, *args):
