@@ -20,6 +20,16 @@ from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_SEEN, SEEN_FACE, SEEN_W
 
 
 @njit(cache=True)
+def hand_taken(g, q):
+    """q's hand changed in a way the table could not follow (it took cards, or got a new hand):
+    what was seen of it is forgotten (O_LACKS, its last play in O_SEEN) and its sum sets are
+    stale."""
+    g[O_LACKS + q] = 0
+    g[O_SEEN + q * SEEN_WIDTH + SEEN_FACE] = 0
+    stale(g, q)
+
+
+@njit(cache=True)
 def over_limit(g, q):
     """Seat q, still in the round, holds mercy_limit cards or more (the mercy rule is on)."""
     return g[K.mercy_limit] > 0 and g[O_PLACE + q] == 0 and hsize(g, q) >= g[K.mercy_limit]
@@ -81,9 +91,7 @@ def shuffle_and_deal(g, p):
             for f in range(HAND_WIDTH):
                 g[h + f] = 0
             g[O_HSIZE + q] = 0
-            g[O_LACKS + q] = 0  # a new hand: nothing is known of it
-            g[O_SEEN + q * SEEN_WIDTH + SEEN_FACE] = 0
-            stale(g, q)
+            hand_taken(g, q)  # a new hand: nothing is known of it
     shuffle(g, O_WORK_HANDS, m)
     q = p
     for i in range(m):

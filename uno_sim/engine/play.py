@@ -44,7 +44,7 @@ from .access import (
 )
 from .bots import dispatch as bot
 from .bots.uniform import uniform_card
-from .hand_effects import last_in, mercy_scores, over_limit, set_aside, shuffle_and_deal
+from .hand_effects import hand_taken, last_in, mercy_scores, over_limit, set_aside, shuffle_and_deal
 from .rng import chance, randint, shuffle
 from .rules_check import (
     challenge_possible,
@@ -271,9 +271,7 @@ def draw_cards(g, p, n, why, until_playable):
     if drawn > 0:
         g[O_REC + L.COL_DRAWS] += drawn
         g[S_ACTIVITY] = 1
-        g[O_LACKS + p] = 0  # the cards taken may be of any colour
-        g[O_SEEN + p * SEEN_WIDTH + SEEN_FACE] = 0
-        stale(g, p)
+        hand_taken(g, p)  # the cards taken may be of any colour
     if tracing and g[S_DRAW_WROTE] == 0 and g[S_ENDED] == 0:
         ev(g, L.EV_DRAW, 2, p, why, 0)  # nothing could be drawn: an empty draw event
     if drawn > 0 and over_limit(g, p):
@@ -622,12 +620,8 @@ def wild_swap(g, p):
         g[hp + g[O_SWAP3 + 3 + i]] += 1
     g[O_HSIZE + p] += k
     g[O_HSIZE + t] += k
-    g[O_LACKS + p] = 0  # cards of any colour changed hands
-    g[O_LACKS + t] = 0
-    g[O_SEEN + p * SEEN_WIDTH + SEEN_FACE] = 0
-    g[O_SEEN + t * SEEN_WIDTH + SEEN_FACE] = 0
-    stale(g, p)
-    stale(g, t)
+    hand_taken(g, p)  # cards of any colour changed hands
+    hand_taken(g, t)
     g[O_REC + L.COL_WILD_SWAPS] += 1
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_SWAP3)
@@ -677,9 +671,7 @@ def rotate_hands(g):
             for f in range(HAND_WIDTH):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * HAND_WIDTH + f]
             g[O_HSIZE + q] = g[sizes + q]
-            g[O_LACKS + q] = 0  # (not followed round the table: rotations are rare)
-            g[O_SEEN + q * SEEN_WIDTH + SEEN_FACE] = 0
-            stale(g, q)
+            hand_taken(g, q)  # (not followed round the table: rotations are rare)
     g[O_REC + L.COL_ROTATIONS] += 1
 
 

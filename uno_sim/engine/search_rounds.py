@@ -99,22 +99,23 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     s[S_TRACING] = 0
     s[O_EXT_SEATS] = 0  # a rollout plays every seat with compiled bots (no tape in the scratch game)
     seed_game(s, key, j)
-    if sees == L.SEE.fair:
-        redeal(s, p, pool)
-    elif sees == L.SEE.hands:
-        shuffle_pile(s)
-    for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
-        stale(s, q)
     for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then pro's rules
         if q != p:
             seat_rollout_bot(s, q, code)
-    if sees == L.SEE.fair and code == L.BOT.pro and param(g, p, L.BP.infer) == L.INFER.plays:
-        tries = 1  # deal again until the last play is one pro would have made (at most INFER_TRIES deals)
-        while tries < INFER_TRIES and not plays_as_seen(s, p):
+    # infer=plays: deal again until every other player's last play is one pro would have made
+    # with the hand dealt (at most INFER_TRIES deals)
+    infer = sees == L.SEE.fair and code == L.BOT.pro and param(g, p, L.BP.infer) == L.INFER.plays
+    tries = 0
+    while True:
+        if sees == L.SEE.fair:
             redeal(s, p, pool)
-            for q in range(s[K.players]):
-                stale(s, q)
-            tries += 1
+        elif sees == L.SEE.hands:
+            shuffle_pile(s)
+        for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
+            stale(s, q)
+        tries += 1
+        if not infer or tries == INFER_TRIES or plays_as_seen(s, p):
+            break
     planned.set_plan(s, p, f, c)
     continue_round(s, 1)
     planned.clear_plan(s)

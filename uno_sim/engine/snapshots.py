@@ -42,6 +42,7 @@ SNAPSHOT_SIZE = 1 + N_GAME - O_RNG  # the flag, then room for every entry from O
 def _transfer(g, snap, save):
     """Copy the turn-start state g -> snapshot (save) or snapshot -> g (restore)."""
     base = snap + 1 - O_RNG  # g[i] is saved at g[base + i]
+    to, frm = (base, 0) if save else (0, base)
     n = g[K.players]
     spans = (
         (O_RNG, O_HANDS + n * HAND_WIDTH),  # generator, scalars, knowledge, record, hands at the table
@@ -50,17 +51,11 @@ def _transfer(g, snap, save):
     )
     for start, stop in spans:
         for i in range(start, stop):
-            if save:
-                g[base + i] = g[i]
-            else:
-                g[i] = g[base + i]
-    # the piles, up to their sizes (the sizes are among the scalars, restored above)
+            g[to + i] = g[frm + i]
+    # the piles, up to their sizes (the sizes are among the scalars, copied above)
     for block, size in ((O_PILE, S_NPILE), (O_DISC, S_NDISC), (O_ASIDE, S_NASIDE)):
         for i in range(block, block + g[size]):
-            if save:
-                g[base + i] = g[i]
-            else:
-                g[i] = g[base + i]
+            g[to + i] = g[frm + i]
 
 
 @njit(cache=True)

@@ -186,7 +186,7 @@ class Table:
         g = self._g
         g[g[O_EXT_SNAP]] = 0
         g[O_EXT_TAPE_LEN] = self.length
-        self.done = not self._play_step(self._g, self.key, self.game, 0)[0]
+        self.done = not self._play_step(g, self.key, self.game, 0)[0]
 
     # ------------------------------------------------------------ the question
     @property
