@@ -165,8 +165,8 @@ def test_pack_bots_defaults():
     assert codes.dtype == np.int64 and list(codes) == [L.BOT.random, L.BOT.random]
     assert params.shape == (2, L.N_BOT_PARAMS) and params.dtype == np.int64  # fixed point
     # forget_uno, challenge, bluff, jump_in (fixed point), then search's rollouts, rollout_policy (pro), objective (win),
-    # sees (fair), endgame (2: search once a hand holds 2 cards), infer (plays); packed for every bot, read by search only
-    assert list(params[0]) == [0, 0, 0, L.ONE, DEFAULT_ROLLOUTS, 3, 0, 0, 2, 1]
+    # sees (fair), endgame (2: search once a hand holds 2 cards), infer (history); packed for every bot, read by search only
+    assert list(params[0]) == [0, 0, 0, L.ONE, DEFAULT_ROLLOUTS, 3, 0, 0, 2, 2]
     assert params[1, L.BP.challenge_prob] == L.ONE // 4
 
 

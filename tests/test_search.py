@@ -388,13 +388,13 @@ def test_bad_sees_and_endgame(spec, needle):
         parse_bots(spec, 4)
 
 
-# ---------------------------------------------------------------- infer=plays
+# ---------------------------------------------------------------- infer=plays / history
 
 
 @njit(cache=True)
-def plays_as_seen_from(owner, p):
+def plays_as_seen_from(owner, p, depth):
     from_g = unowned(owner)
-    same = plays_as_seen(from_g, p)
+    same, _ = plays_as_seen(from_g, p, depth)
     keep_alive(owner)
     return same
 
@@ -408,17 +408,52 @@ def wild_played() -> Position:
     return pos
 
 
-def test_the_table_keeps_each_seat_s_last_play_as_everyone_saw_it():
+def turns_kept(g, seat) -> list[dict]:
+    """Seat's turns kept in O_SEEN, oldest first, as named fields."""
+    names = ("kind", "face", "top", "color", "named", "size", "ndisc", "dir", "next_size", "next_lacks", "shuffles")
+    base = S.O_SEEN + seat * S.SEEN_SEAT
+    return [dict(zip(names, g[base + 1 + k * S.SEEN_WIDTH: base + 1 + (k + 1) * S.SEEN_WIDTH]))
+            for k in range(g[base])]
+
+
+def test_the_table_keeps_each_seat_s_turns_as_everyone_saw_them():
     pos = wild_played()
     g = pos.g
-    zero, one = S.O_SEEN, S.O_SEEN + S.SEEN_WIDTH  # seats 0 and 1
-    assert FACE_TEXTS[g[zero + S.SEEN_FACE] - 1] == "W" and FACE_TEXTS[g[zero + S.SEEN_TOP]] == "G7"
-    assert (g[zero + S.SEEN_COLOR], g[zero + S.SEEN_NAMED]) == (2, 3)  # green before, blue named (colours R Y G B)
-    assert g[zero + S.SEEN_SIZE] == 2 and pos.color_now == "B"
-    pos.run(1)  # seat 1 holds no blue and no wild: it draws; seat 0's hand has not changed
-    assert g[one + S.SEEN_FACE] == 0 and FACE_TEXTS[g[zero + S.SEEN_FACE] - 1] == "W"
-    pos.run(1)  # seat 0's next play replaces it
-    assert FACE_TEXTS[g[zero + S.SEEN_FACE] - 1] in ("B1", "B2") and g[zero + S.SEEN_SIZE] == 1
+    (wild,) = turns_kept(g, 0)
+    assert wild["kind"] == S.SEEN_PLAYED_KIND and FACE_TEXTS[wild["face"]] == "W" and FACE_TEXTS[wild["top"]] == "G7"
+    assert (wild["color"], wild["named"]) == (2, 3)  # green before, blue named (colours R Y G B)
+    assert wild["size"] == 2 and pos.color_now == "B" and (wild["next_size"], wild["dir"]) == (3, 1)
+    pos.run(1)  # seat 1 holds no blue and no wild: a forced draw (a red card, kept); seat 0's turns stay
+    (drew,) = turns_kept(g, 1)
+    assert drew["kind"] == S.SEEN_DREW_KEPT_KIND and drew["face"] == -1 and drew["size"] == 4 and drew["color"] == 3
+    assert turns_kept(g, 0) == [wild]
+    pos.run(1)  # seat 0's next play joins its chain: the hand it chose from is the one the Wild left
+    first, second = turns_kept(g, 0)
+    assert first == wild and second["kind"] == S.SEEN_PLAYED_KIND
+    assert FACE_TEXTS[second["face"]] in ("B1", "B2") and second["size"] == 1 and second["next_size"] == 4
+
+
+def test_a_penalty_forgets_a_seat_s_turns():
+    """Every card here is the only legal one: seat 0 Y1, seat 1 Y8, seat 0 R8, seat 1 a red
+    card, seat 0 its Draw Two; seat 1, whose two plays were kept, takes the penalty: it took
+    cards no one saw, so nothing is kept for it; seat 0's three plays are kept as a chain."""
+    pos = Position(Rules(players=2), ["Y1 RD R8 B1", "Y8 R4 R6 B9"], top="Y5", pile="G1 G2 G3 G5 G6 G7",
+                   bots=[Bot("pro"), Bot("pro")])
+    pos.run(4)
+    assert [FACE_TEXTS[t["face"]] for t in turns_kept(pos.g, 0)] == ["Y1", "R8"]
+    assert len(turns_kept(pos.g, 1)) == 2
+    pos.run(1)  # the Draw Two, and seat 1 draws its two cards at once
+    assert [FACE_TEXTS[t["face"]] for t in turns_kept(pos.g, 0)] == ["Y1", "R8", "RD"]
+    assert [t["size"] for t in turns_kept(pos.g, 0)] == [3, 2, 1]
+    assert pos.hand_size(1) == 4 and turns_kept(pos.g, 1) == []
+
+
+def replace_hand(g, seat, text):
+    h = S.O_HANDS + seat * S.HAND_WIDTH
+    g[h : h + S.HAND_WIDTH] = 0
+    for f in cards(text):
+        g[h + f] += 1
+    g[S.O_HSIZE + seat] = len(cards(text))
 
 
 @pytest.mark.parametrize("hand, consistent", [
@@ -430,19 +465,66 @@ def test_the_table_keeps_each_seat_s_last_play_as_everyone_saw_it():
 def test_a_deal_is_kept_only_when_the_last_play_is_the_one_pro_would_make(hand, consistent):
     """search.plays_as_seen from seat 1's view, with seat 0's hand replaced by `hand` (as a
     determinization would deal it), and the game array left as it was."""
-    pos = wild_played()
-    g = pos.g
-    h = S.O_HANDS
-    g[h : h + S.HAND_WIDTH] = 0
-    for f in cards(hand):
-        g[h + f] += 1
+    g = wild_played().g
+    replace_hand(g, 0, hand)
     before = g.copy()
-    assert plays_as_seen_from(g, 1) == consistent
+    assert plays_as_seen_from(g, 1, 1) == consistent
+    assert plays_as_seen_from(g, 1, S.SEEN_DEPTH) == consistent
+    assert np.array_equal(g, before)
+
+
+def wild_then_blue() -> tuple[Position, str]:
+    """wild_played, then seat 1's forced draw, then seat 0's blue card: seat 0 holds one card
+    (the other blue one), seat 1 four (R1 R2 G3 and the red card it drew)."""
+    pos = wild_played()
+    pos.run(2)
+    assert pos.hand_size(0) == 1 and pos.hand_size(1) == 4
+    return pos, pos.hand(0)[0]
+
+
+@pytest.mark.parametrize("hand, last_play, history", [
+    ("true", True, True),  # the blue card seat 0 kept
+    ("B9", True, True),  # any blue card: the Wild named blue, then a blue card went down
+    ("Y5", True, False),  # the blue card could go down beside it, but with it the Wild would have named yellow
+    ("G4", True, False),  # only the blue card could go on the Wild's blue, but G4 could have gone on G7 instead of the Wild
+])
+def test_history_checks_every_play_since_the_hand_last_took_cards(hand, last_play, history):
+    """From seat 1's view, seat 0's one card replaced: infer=plays checks only seat 0's last
+    play (its blue card, chosen from the hand dealt plus that card), infer=history also the
+    Wild before it (chosen from the hand dealt plus both cards): a yellow 5 is consistent with
+    the blue play but not with the Wild naming blue (pro names its most-held colour, ties by
+    points)."""
+    pos, kept = wild_then_blue()
+    g = pos.g
+    replace_hand(g, 0, kept if hand == "true" else hand)
+    before = g.copy()
+    assert plays_as_seen_from(g, 1, 1) == last_play
+    assert plays_as_seen_from(g, 1, S.SEEN_DEPTH) == history
+    assert np.array_equal(g, before)
+
+
+@pytest.mark.parametrize("hand, consistent", [
+    ("true", True),  # R1 R2 G3 and the red card drawn
+    ("R1 R2 G3 Y9", True),  # no blue card, no wild: the draw was forced, whichever card came
+    ("R1 R2 G3 B7", False),  # B7 could only be the card drawn, and pro would have played it
+    ("R1 B2 G3 B7", False),  # two blue cards: it would not have drawn
+])
+def test_a_forced_draw_tells_that_the_hand_held_no_legal_card(hand, consistent):
+    """From seat 0's view, seat 1's four cards replaced: seat 1 drew on blue (after the Wild)
+    and kept the card, so the hand it drew to held no blue card (pro draws rather than play a
+    coloured card), and the card it drew, kept, is not one pro would have played."""
+    pos, _ = wild_then_blue()
+    g = pos.g
+    replace_hand(g, 1, " ".join(pos.hand(1)) if hand == "true" else hand)
+    before = g.copy()
+    assert plays_as_seen_from(g, 0, S.SEEN_DEPTH) == consistent
+    rng = slice(S.O_RNG, S.O_RNG + 4)  # a card drawn may be chosen with the generator
+    g[rng] = before[rng]
     assert np.array_equal(g, before)
 
 
 def test_infer_parses():
-    assert default_param("search", "infer") == "plays"
+    assert default_param("search", "infer") == "history"
     assert parse_bot("search:infer=draws").params["infer"] == "draws"
     with pytest.raises(BotError, match="infer"):
         parse_bot("search:infer=everything")

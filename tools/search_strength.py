@@ -9,6 +9,9 @@ draws the curve of win rate against games per second (docs/search_curve.png), on
 the budgets searched on every turn and one per budget searched only near the end.
 `--endgame` defaults to 0 (every turn, the reference the paired differences are taken
 against), not to the bot's own default (2): name `--endgame 2` (or `0,2`) to measure that.
+`--infer` (default `history`, the bot's default) is named in every spec and kept in every row;
+the curve draws the rows of the `--infer` given (rows written before the column existed were
+measured without inference from plays: `draws`).
 
     python tools/search_strength.py --players 2 --games 4000 --rollouts 25,50,100,200,400 \\
         --csv docs/search_curve.csv --png docs/search_curve.png
@@ -34,11 +37,12 @@ from uno_sim.stats.paired import mcnemar_exact, newcombe_paired_interval
 
 
 def measure(rollouts: int, players: int, games: int, workers: int, seed: int, rules: str,
-            sees: str = "fair", endgame: int = 0) -> tuple[dict, np.ndarray]:
+            sees: str = "fair", endgame: int = 0, infer: str = "history") -> tuple[dict, np.ndarray]:
     """One setting: search's win rate against pro (95% interval) and games per second, and
     whether search won each game (for the paired comparisons)."""
     # endgame always named: left out, the bot's default (2, not every turn) would apply
-    search = f"search:rollouts={rollouts}" + (f":sees={sees}" if sees != "fair" else "") + f":endgame={endgame}"
+    search = (f"search:rollouts={rollouts}" + (f":sees={sees}" if sees != "fair" else "") + f":endgame={endgame}"
+              + f":infer={infer}")
     bots = ",".join([search] + ["pro"] * (players - 1))
     result = api.run(rules, games=games, players=players, bots=bots, rotate_seats=True, seed=seed, workers=workers,
                      per_game=True)
@@ -47,7 +51,7 @@ def measure(rollouts: int, players: int, games: int, workers: int, seed: int, ru
     per_game = result.games.sort_values("game")
     won = (per_game["winner"] == per_game["game"] % players).to_numpy()  # search is slot 0: seat game % players
     assert abs(won.mean() - search_row["value"]) < 1e-12, "per-game wins disagree with the summary"
-    return {"rules": rules, "players": players, "rollouts": rollouts, "sees": sees, "endgame": endgame,
+    return {"rules": rules, "players": players, "rollouts": rollouts, "sees": sees, "endgame": endgame, "infer": infer,
             "games": games, "threads": workers,
             "win_rate": search_row["value"], "ci_low": search_row["ci_low"], "ci_high": search_row["ci_high"],
             "fair_share": 1 / players, "games_per_s": result.result.games / result.result.seconds}, won
@@ -63,12 +67,12 @@ def paired(base: np.ndarray, other: np.ndarray) -> dict:
             "diff_p": mcnemar_exact(base_only, other_only)}
 
 
-KEY = ["rules", "players", "rollouts", "sees", "endgame"]
+KEY = ["rules", "players", "rollouts", "sees", "endgame", "infer"]
 
 
-def series_label(endgame: int, rollouts: int, players: int) -> str:
+def series_label(endgame: int, players: int) -> str:
     who = f"search vs {players - 1} pro ({players} players)"
-    return f"{who}, rollouts={rollouts} near the end only" if endgame else f"{who}, every turn"
+    return f"{who}, endgame={endgame}" if endgame else f"{who}, every turn"
 
 
 def plot(frame: pd.DataFrame, path: Path) -> None:
@@ -79,16 +83,15 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
     import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    frame = frame.assign(line=[series_label(r.endgame, r.rollouts, r.players) for r in frame.itertuples()])
+    frame = frame.assign(line=[series_label(r.endgame, r.players) for r in frame.itertuples()])
     for line, part in frame.groupby("line", sort=False):
         part = part.sort_values("games_per_s")
         ax.errorbar(part["games_per_s"], 100 * part["win_rate"],
                     yerr=[100 * (part["win_rate"] - part["ci_low"]), 100 * (part["ci_high"] - part["win_rate"])],
                     marker="o", capsize=3, label=line)
         for _, row in part.iterrows():
-            text = f"endgame={row['endgame']}" if row["endgame"] else f"rollouts={row['rollouts']}"
-            ax.annotate(text, (row["games_per_s"], 100 * row["win_rate"]), textcoords="offset points",
-                        xytext=(5, -10) if row["endgame"] else (5, 5), fontsize=7)  # the lines' labels apart
+            ax.annotate(f"{row['rollouts']}", (row["games_per_s"], 100 * row["win_rate"]), textcoords="offset points",
+                        xytext=(5, 5), fontsize=7)  # the budget (rollouts) beside each point
     for players in frame["players"].unique():
         ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log")
@@ -97,7 +100,8 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel(f"games per second ({int(frame['threads'].iloc[0])} threads)")
     ax.set_ylabel("search's win rate (%, 95% interval)")
-    ax.set_title("search against pro: strength for speed (standard, seats rotated)")
+    ax.set_title(f"search (infer={frame['infer'].iloc[0]}) against pro: strength for speed\n"
+                 "(standard, seats rotated; labels: rollouts)", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -114,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                         "default is 2); comma-separated")
     parser.add_argument("--sees", default="fair", help="fair, all or hands (the cheats that see hidden cards); "
                         "comma-separated")
+    parser.add_argument("--infer", default="history", help="what the search infers hidden hands from "
+                        "(history, plays, draws); the curve draws the rows of this one")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="standard")
@@ -133,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             for endgame in endgames:
                 try:
                     row, wins[rollouts, sees, endgame] = measure(rollouts, args.players, args.games, args.workers,
-                                                                 args.seed, args.rules, sees, endgame)
+                                                                 args.seed, args.rules, sees, endgame, args.infer)
                 except BadInput as e:  # one line, as the command line does (nothing written)
                     print(f"error: {e}", file=sys.stderr)
                     return 2
@@ -141,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 if base is not None and (sees, endgame) != ("fair", 0):
                     row |= paired(base, wins[rollouts, sees, endgame])
                 rows.append(row)
-                line = (f"rollouts={rollouts:>5} sees={sees} endgame={endgame}  win rate {100 * row['win_rate']:.2f}% "
+                line = (f"rollouts={rollouts:>5} sees={sees} endgame={endgame} infer={args.infer}  win rate {100 * row['win_rate']:.2f}% "
                         f"({100 * row['ci_low']:.2f}% - {100 * row['ci_high']:.2f}%)  {row['games_per_s']:,.0f} games/s")
                 if "diff_p" in row:
                     line += (f"  vs every turn {100 * row['diff_vs_every_turn']:+.2f} ({100 * row['diff_low']:+.2f} "
@@ -151,13 +157,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.csv:
         if args.csv.exists():
             old = pd.read_csv(args.csv, keep_default_na=False)
-            old = old.assign(sees=old.get("sees", "fair"), endgame=old.get("endgame", 0))  # files before sees/endgame
+            # files before sees / endgame / infer (rows measured before infer=plays existed: draws)
+            old = old.assign(sees=old.get("sees", "fair"), endgame=old.get("endgame", 0), infer=old.get("infer", "draws"))
             keep = ~old.set_index(KEY).index.isin(frame.set_index(KEY).index)
             frame = pd.concat([old[keep], frame], ignore_index=True)
         frame = frame.sort_values(["players", "sees", "endgame", "rollouts"])
         frame[[*KEY, *[c for c in frame.columns if c not in KEY]]].to_csv(args.csv, index=False)
     if args.png:  # the curve of this player count, fair search only (the cheats are no setting to choose)
-        plot(frame[(frame["players"] == args.players) & (frame["sees"] == "fair")], args.png)
+        plot(frame[(frame["players"] == args.players) & (frame["sees"] == "fair") & (frame["infer"] == args.infer)],
+             args.png)
     return 0
 
 

@@ -15,17 +15,18 @@ from . import layout as L
 from .access import HAND_WIDTH, hand, hsize, n_faces
 from .rng import shuffle
 from .seats import step
+from .seen_plays import forget_plays
 from .sumsets import stale
-from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_SEEN, SEEN_FACE, SEEN_WIDTH, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
+from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
 
 
 @njit(cache=True)
 def hand_taken(g, q):
     """q's hand changed in a way the table could not follow (it took cards, or got a new hand):
-    what was seen of it is forgotten (O_LACKS, its last play in O_SEEN) and its sum sets are
+    what was seen of it is forgotten (O_LACKS, its plays in O_SEEN) and its sum sets are
     stale."""
     g[O_LACKS + q] = 0
-    g[O_SEEN + q * SEEN_WIDTH + SEEN_FACE] = 0
+    forget_plays(g, q)
     stale(g, q)
 
 

@@ -44,6 +44,7 @@ from .access import (
 )
 from .bots import dispatch as bot
 from .bots.uniform import uniform_card
+from .seen_plays import forget_plays, note_draw, note_play, plain_play, seen_count
 from .hand_effects import hand_taken, last_in, mercy_scores, over_limit, set_aside, shuffle_and_deal
 from .rng import chance, randint, shuffle
 from .rules_check import (
@@ -64,13 +65,6 @@ from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
     LACK_SLOT0,
     LACK_WILD,
-    SEEN_COLOR,
-    SEEN_FACE,
-    SEEN_NAMED,
-    SEEN_NDISC,
-    SEEN_SIZE,
-    SEEN_TOP,
-    SEEN_WIDTH,
     O_ASIDE,
     O_CAPACITY,
     O_CARDS,
@@ -78,7 +72,6 @@ from .state import (
     O_DISC,
     O_HSIZE,
     O_LACKS,
-    O_SEEN,
     O_PILE,
     O_PLACE,
     O_PLAYED,
@@ -648,8 +641,8 @@ def swap_hands(g, a, b):
     t = g[O_LACKS + a]  # what was seen of a hand goes with it
     g[O_LACKS + a] = g[O_LACKS + b]
     g[O_LACKS + b] = t
-    g[O_SEEN + a * SEEN_WIDTH + SEEN_FACE] = 0  # (a play is judged by its player's seat)
-    g[O_SEEN + b * SEEN_WIDTH + SEEN_FACE] = 0
+    forget_plays(g, a)  # (a play is judged by its player's seat)
+    forget_plays(g, b)
     stale(g, a)
     stale(g, b)
     g[O_REC + L.COL_SWAPS] += 1
@@ -1112,7 +1105,6 @@ def seen_lacking(g, p, color, top):
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
-    g[O_SEEN + p * SEEN_WIDTH + SEEN_FACE] = 0  # a new choice: the last one's hand is gone
     color = g[S_COLOR]
     top = top_card(g)
     f = bot.choose_turn_card(g, p, color, top)
@@ -1121,10 +1113,19 @@ def normal_turn(g, p):
         g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
         single = g[S_NPLAYED] == 1
         before = g[S_NDISC]
+        direction = g[S_DIR]
+        q = step(g, p, 1)
+        next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
         play_cards(g, p)
         if single:
-            note_play(g, p, f, color, top, before)
+            note_play(g, p, f, color, top, before, direction, next_size, next_lacks)
+        else:
+            forget_plays(g, p)
         return
+    kept = g[seen_count(p)]  # the turns the table saw of p, forgotten by the draw, back with it (note_draw)
+    direction = g[S_DIR]
+    q = step(g, p, 1)
+    next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
     drawn = draw_cards(g, p, 1, L.WHY.turn, g[K.draw_rule] == 1)
     if g[S_ENDED]:
         return
@@ -1140,41 +1141,22 @@ def normal_turn(g, p):
         seen_lacking(g, p, color, top)  # the drawn card is played: the hand is the one that lacked it
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1
+        before = g[S_NDISC]
         play_cards(g, p)
+        if drawn == 1 and plain_play(g, p, f, before):
+            note_draw(g, p, kept, True, color, top, direction, next_size, next_lacks)
     else:
         if drawn == 0 or (g[K.play_drawn] == 0 and g[K.draw_rule] == 0):  # a kept card could not be played
             seen_lacking(g, p, color, top)
+        if drawn == 1:
+            note_draw(g, p, kept, False, color, top, direction, next_size, next_lacks)
         g[S_NEXT] = step(g, p, 1)
-
-
-@njit(cache=True)
-def note_play(g, p, f, color, top, before):
-    """Keep what every player saw of p's play of f on colour / top on an ordinary turn (O_SEEN):
-    what the search's `infer=plays` checks a determinization against (bots/search.py
-    plays_as_seen).
-    Only a play that left p holding the hand it chose from, less f: one card, onto a discard
-    pile of `before` cards that it alone joined (no Discard All, no reshuffle), no hand effect,
-    7-swap, 0-rotation or Wild swap, p still in the round."""
-    if g[S_ENDED] or g[O_PLACE + p] != 0 or hand_effect(g, f) or (g[K.wild_swap] != 0 and is_wild(g, f)):
-        return
-    if g[S_NDISC] != before + 1 or g[O_DISC + before] != f:
-        return
-    v = number_of(g, f)
-    if (v == 7 and g[K.seven_swap] != 0) or (v == 0 and g[K.zero_rotate] != 0):
-        return
-    e = O_SEEN + p * SEEN_WIDTH
-    g[e + SEEN_FACE] = f + 1
-    g[e + SEEN_TOP] = top
-    g[e + SEEN_COLOR] = color
-    g[e + SEEN_NAMED] = g[S_COLOR]
-    g[e + SEEN_SIZE] = g[O_HSIZE + p]
-    g[e + SEEN_NDISC] = g[S_NDISC]
 
 
 @njit(cache=True, inline="always")
 def penalty_turn(g, v):
     """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
-    g[O_SEEN + v * SEEN_WIDTH + SEEN_FACE] = 0
+    forget_plays(g, v)
     if g[S_CHAL_OK]:
         g[S_CHAL_OK] = 0
         target = g[S_CHAL_PLAYER]

@@ -56,6 +56,7 @@ from .state import (
     O_HSIZE,
     O_PILE,
     O_REC,
+    O_RNG,
     S_CHAL_OK,
     S_COLOR,
     S_ENDED,
@@ -65,6 +66,9 @@ from .state import (
     S_NPILE,
     S_PENDING,
     S_TRACING,
+    SEEN_DEPTH,
+    SEEN_SEAT,
+    O_SEEN,
 )
 
 
@@ -79,22 +83,33 @@ def copy_deck(g, s):
 
 
 @njit(cache=True)
-def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
-    """One rollout: determinization j of p's view, move (f, c), then the rollout policy. The
-    game is copied into s but for the deck's tables (copy_deck), the unused ends of the piles,
-    and the cards of a play and the work space (written before they are read). With `sees`
-    all the hidden cards stay as they are (the true game; only the generator differs from
-    one determinization to the next); with `sees` hands only the draw pile is shuffled."""
+def copy_game(src, dst):
+    """The part of game src a rollout reads into dst: all but the deck's tables (copy_deck),
+    the turns seen of seats not at the table, the unused ends of the piles, and the cards of a
+    play and the work space (written before they are read)."""
     for i in range(O_DECK):
-        s[i] = g[i]
-    for i in range(O_DECK_END, O_PILE):
-        s[i] = g[i]
-    for i in range(g[S_NPILE]):
-        s[O_PILE + i] = g[O_PILE + i]
-    for i in range(g[S_NDISC]):
-        s[O_DISC + i] = g[O_DISC + i]
-    for i in range(g[S_NASIDE]):  # cards set aside by the mercy rule
-        s[O_ASIDE + i] = g[O_ASIDE + i]
+        dst[i] = src[i]
+    for i in range(O_DECK_END, O_SEEN + src[K.players] * SEEN_SEAT):
+        dst[i] = src[i]
+    for i in range(O_REC, O_PILE):
+        dst[i] = src[i]
+    for i in range(src[S_NPILE]):
+        dst[O_PILE + i] = src[O_PILE + i]
+    for i in range(src[S_NDISC]):
+        dst[O_DISC + i] = src[O_DISC + i]
+    for i in range(src[S_NASIDE]):  # cards set aside by the mercy rule
+        dst[O_ASIDE + i] = src[O_ASIDE + i]
+
+
+@njit(cache=True)
+def determinize(g, s, p, pool, key, j, code, sees):
+    """Determinization j of p's view into s: g copied, the generator seeded for j, the other
+    seats given the rollout policy, the hidden cards dealt (sees=fair) or the pile shuffled
+    (sees=hands). With infer=plays / history (pro's rollouts, sees=fair) the deal is dealt
+    again until every other player's turns kept are ones pro would have taken with the hand
+    dealt (plays_as_seen); after INFER_TRIES deals, the deal that agreed with the most turns
+    is dealt again (from the generator state it was dealt with)."""
+    copy_game(g, s)
     s[O_CAPACITY] = N_GAME
     s[S_TRACING] = 0
     s[O_EXT_SEATS] = 0  # a rollout plays every seat with compiled bots (no tape in the scratch game)
@@ -102,20 +117,54 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
     for q in range(s[K.players]):  # p keeps its own bot for the turn: the move, then pro's rules
         if q != p:
             seat_rollout_bot(s, q, code)
-    # infer=plays: deal again until every other player's last play is one pro would have made
-    # with the hand dealt (at most INFER_TRIES deals)
-    infer = sees == L.SEE.fair and code == L.BOT.pro and param(g, p, L.BP.infer) == L.INFER.plays
+    how = param(g, p, L.BP.infer)
+    infer = sees == L.SEE.fair and code == L.BOT.pro and how != L.INFER.draws
+    depth = SEEN_DEPTH if how == L.INFER.history else 1
     tries = 0
+    best = -1
+    state = np.empty(4, dtype=np.int64)
+    best_state = np.empty(4, dtype=np.int64)
     while True:
+        if infer:
+            for i in range(4):
+                state[i] = s[O_RNG + i]
         if sees == L.SEE.fair:
             redeal(s, p, pool)
         elif sees == L.SEE.hands:
             shuffle_pile(s)
         for q in range(s[K.players]):  # the hands changed: their sum caches (not copied) are stale
             stale(s, q)
-        tries += 1
-        if not infer or tries == INFER_TRIES or plays_as_seen(s, p):
+        if not infer:
             break
+        tries += 1
+        same, passed = plays_as_seen(s, p, depth)
+        if same or tries > INFER_TRIES:
+            break
+        if passed > best:
+            best = passed
+            for i in range(4):
+                best_state[i] = state[i]
+        if tries == INFER_TRIES:  # the next deal is the best one again (then the loop ends)
+            for i in range(4):
+                s[O_RNG + i] = best_state[i]
+
+
+@njit(cache=True)
+def rollout(g, s, dealt, dealt_j, p, pool, f, c, key, j, code, objective, sees):
+    """One rollout: determinization j of p's view, move (f, c), then the rollout policy. Every
+    move is tried on the same determinizations, one after the other: determinization j is
+    dealt once (determinize) and kept in `dealt` (dealt_j[0] = j), and the next rollouts of j
+    start from that copy. With `sees` all the hidden cards stay as they are (the true game;
+    only the generator differs from one determinization to the next); with `sees` hands only
+    the draw pile is shuffled."""
+    if dealt_j[0] == j:
+        copy_game(dealt, s)
+    else:
+        determinize(g, s, p, pool, key, j, code, sees)
+        copy_game(s, dealt)
+        dealt_j[0] = j
+    for q in range(s[K.players]):  # the sum caches (not copied) are the last rollout's
+        stale(s, q)
     planned.set_plan(s, p, f, c)
     continue_round(s, 1)
     planned.clear_plan(s)
@@ -126,17 +175,17 @@ def rollout(g, s, p, pool, f, c, key, j, code, objective, sees):
 
 
 @njit(cache=True, inline="always")  # one caller: inlined (docs/ARCHITECTURE.md, "Inlining and compile time")
-def evaluate(g, s, p, faces, colors, k, e, alive, first, per, gain, gain_sq, pool, key, code, objective, sees):
+def evaluate(g, s, dealt, dealt_j, p, faces, colors, k, e, alive, first, per, gain, gain_sq, pool, key, code, objective, sees):
     """Determinizations first .. first + per - 1, each played with move e (the baseline) and
     with every move i still alive: gain[i] (gain_sq[i]) adds the difference (its square)
     between move i's outcome and move e's. Returns the rollouts played."""
     played = 0
     for j in range(first, first + per):
-        base = rollout(g, s, p, pool, faces[e], colors[e], key, j, code, objective, sees)
+        base = rollout(g, s, dealt, dealt_j, p, pool, faces[e], colors[e], key, j, code, objective, sees)
         played += 1
         for i in range(k):
             if alive[i]:
-                d = float(rollout(g, s, p, pool, faces[i], colors[i], key, j, code, objective, sees) - base)
+                d = float(rollout(g, s, dealt, dealt_j, p, pool, faces[i], colors[i], key, j, code, objective, sees) - base)
                 gain[i] += d
                 gain_sq[i] += d * d
                 played += 1
@@ -174,6 +223,8 @@ def choose(g, s, p, faces, colors, k, e, pool):
     sees = param(g, p, L.BP.sees)
     key = decision_key(g, p)
     copy_deck(g, s)
+    dealt = np.empty(N_GAME, dtype=np.int64)  # the determinization being tried (rollout)
+    dealt_j = np.full(1, -1, dtype=np.int64)
     alive = np.ones(k, dtype=np.bool_)
     alive[e] = False
     left = k - 1
@@ -183,7 +234,8 @@ def choose(g, s, p, faces, colors, k, e, pool):
     n = 0
     lead = -1
     while left > 0 and spent + (left + 1) * BATCH <= budget:
-        spent += evaluate(g, s, p, faces, colors, k, e, alive, n, BATCH, gain, gain_sq, pool, key, code, objective, sees)
+        spent += evaluate(g, s, dealt, dealt_j, p, faces, colors, k, e, alive, n, BATCH, gain, gain_sq, pool, key, code, objective,
+                          sees)
         n += BATCH
         if n < MIN_ROUNDS * BATCH:
             continue

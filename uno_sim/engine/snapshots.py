@@ -26,8 +26,11 @@ from .state import (
     O_HANDS,
     O_HSIZE,
     O_PILE,
+    O_REC,
     O_RNG,
+    O_SEEN,
     O_SUM_CACHE,
+    SEEN_SEAT,
     N_GAME,
     S_NASIDE,
     S_NDISC,
@@ -45,7 +48,8 @@ def _transfer(g, snap, save):
     to, frm = (base, 0) if save else (0, base)
     n = g[K.players]
     spans = (
-        (O_RNG, O_HANDS + n * HAND_WIDTH),  # generator, scalars, knowledge, record, hands at the table
+        (O_RNG, O_SEEN + n * SEEN_SEAT),  # generator, scalars, knowledge, the turns seen of the seats at the table
+        (O_REC, O_HANDS + n * HAND_WIDTH),  # record, hands at the table
         (O_HSIZE, O_PILE),  # hand sizes, places
         (O_SUM_CACHE, O_SUM_CACHE + n * SUM_CACHE_WIDTH),
     )

@@ -125,15 +125,23 @@ O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen no
 O_LACKS = GAME.block("lacks", MAX_PLAYERS)  # what a seat was seen to lack since it last took a card (LACK_*; play.py, bots/pro.py)
 LACK_WILD = 4  # O_LACKS bits: 0-3 the colours, LACK_WILD every wild card, LACK_SLOT0 + s the kind in slot s, any colour
 LACK_SLOT0 = 5
-# Each seat's last play as every player saw it, when it was one card from the hand on an
-# ordinary turn (play.py note_play; the search's `infer=plays` checks its deals against it),
-# kept while the seat's hand changes by nothing else: SEEN_WIDTH entries a seat, at
-# O_SEEN + seat * SEEN_WIDTH + SEEN_*: the face + 1 (0: nothing kept), the top card and colour
-# it went on, the colour it left current, the seat's hand size and the discard pile's size
-# just after it.
-SEEN_FACE, SEEN_TOP, SEEN_COLOR, SEEN_NAMED, SEEN_SIZE, SEEN_NDISC = range(6)
-SEEN_WIDTH = 6
-O_SEEN = GAME.block("seen_plays", MAX_PLAYERS * SEEN_WIDTH)
+# Each seat's turns as every player saw them since its hand last changed in a way the table
+# could not follow (play.py, seen_plays.py; the search's `infer=plays` / `infer=history` check
+# their deals against them): a play of one card from the hand on an ordinary turn, or a
+# forced draw of one card, kept or played. SEEN_SEAT entries a seat, from
+# O_SEEN + seat * SEEN_SEAT: the number of turns kept (0 .. SEEN_DEPTH), then the turns,
+# oldest first, SEEN_WIDTH entries each (seen_plays.seen_play): its kind (SEEN_*_KIND), the
+# face played (-1 for a draw), the top card and colour before it, the colour it left current,
+# the seat's hand size and the discard pile's size just after it, the direction before it,
+# the next player's hand size and O_LACKS entry before it, and the reshuffles of the round so
+# far (the discard pile as it was can be read back while none came since).
+(SEEN_KIND, SEEN_FACE, SEEN_TOP, SEEN_COLOR, SEEN_NAMED, SEEN_SIZE, SEEN_NDISC, SEEN_DIR, SEEN_NEXT_SIZE,
+ SEEN_NEXT_LACKS, SEEN_SHUFFLES) = range(11)
+SEEN_WIDTH = 11
+SEEN_PLAYED_KIND, SEEN_DREW_KEPT_KIND, SEEN_DREW_PLAYED_KIND = range(3)  # a card played; drew one, kept it; drew one, played it
+SEEN_DEPTH = 8  # turns kept a seat (the oldest is dropped for a new one)
+SEEN_SEAT = 1 + SEEN_DEPTH * SEEN_WIDTH
+O_SEEN = GAME.block("seen_plays", MAX_PLAYERS * SEEN_SEAT)
 
 # ---- the record row (layout.COL_* relative to it), hands, piles, work space
 O_REC = GAME.block("record", N_COLS)
@@ -172,6 +180,7 @@ N_GAME = O_TRACE
 
 GAME.check()
 assert O_RULES == 0, "the engine reads knob i at g[i]"
+assert O_REC == O_SEEN + MAX_PLAYERS * SEEN_SEAT, "rollouts and snapshots copy O_SEEN for the seats at the table, then from O_REC on"
 
 
 def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray,

@@ -44,9 +44,10 @@ OBJECTIVES = ("win", "points")
 # the search; never a default).
 SEES = ("fair", "all", "hands")
 # What a fair search infers the hidden hands from: `draws` (the cards a player was seen to lack
-# when it drew) or `plays` (also that the player who just played a card would have played it,
-# and named its colour, by the rollout policy's rules, holding the hand dealt to it).
-INFERS = ("draws", "plays")
+# when it drew), `plays` (also that each player would have made its last play, and named its
+# colour, by the rollout policy's rules, holding the hand dealt to it) or `history` (the same
+# for every play a player made since its hand last took cards, up to the last six).
+INFERS = ("draws", "plays", "history")
 
 # Bots the engine plays (docs/BOTS.md describes each).
 IMPLEMENTED: frozenset[str] = frozenset(BOT_CODES)
@@ -128,7 +129,7 @@ PARAMS: dict[str, Param] = {p.name: p for p in (
     Param("objective", "choice", "win", choices=OBJECTIVES, only=("search",)),
     Param("sees", "choice", "fair", choices=SEES, only=("search",)),
     Param("endgame", "int", DEFAULT_ENDGAME, low=0, high=MAX_ENDGAME, only=("search",)),
-    Param("infer", "choice", "plays", choices=INFERS, only=("search",)),
+    Param("infer", "choice", "history", choices=INFERS, only=("search",)),
 )}
 assert tuple(PARAMS) == BOT_PARAMS, "bots.PARAMS must list BOT_PARAMS in order"
 

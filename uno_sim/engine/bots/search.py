@@ -43,7 +43,7 @@ from ..jit import njit
 from ...game.knobs import K
 from .. import layout as L
 from ...game.decks import MAX_COLORED_KINDS, MAX_DECK_SIZE, MAX_WILD_KINDS
-from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, reverses, slot_of
+from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, slot_of
 from ..layout import ONE
 from ..rng import next_u64
 from ..rules_check import candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
@@ -63,19 +63,28 @@ from ..state import (
     S_CHAL_GUILTY,
     S_COLOR,
     S_DIR,
-    O_SEEN,
     SEEN_COLOR,
+    SEEN_DEPTH,
+    SEEN_DIR,
+    SEEN_DREW_KEPT_KIND,
+    SEEN_DREW_PLAYED_KIND,
+    SEEN_KIND,
+    SEEN_PLAYED_KIND,
     SEEN_FACE,
     SEEN_NAMED,
     SEEN_NDISC,
+    SEEN_NEXT_LACKS,
+    SEEN_NEXT_SIZE,
+    SEEN_SHUFFLES,
     SEEN_SIZE,
     SEEN_TOP,
-    SEEN_WIDTH,
     S_NDISC,
     S_NPILE,
     S_PENDING,
     S_PKIND,
 )
+from ..seats import step
+from ..seen_plays import seen_count, seen_play
 from . import planned
 from . import pro
 from . import strategy
@@ -91,7 +100,7 @@ MIN_ROUNDS = 2  # rounds before any move is dropped, stops the search or replace
 CONFIDENCE_Z = 1.0  # a move is dropped when its mean gain is not this many standard errors above 0 (or the leader's lower bound)
 SWITCH_Z = 2.0  # a move replaces the baseline only when its mean gain is this many standard errors above 0
 DOMINANCE_Z = 2.0  # the search stops early when the last move left is this many standard errors above the baseline
-INFER_TRIES = 16  # `infer=plays`: deals tried for a determinization before one that fails the check is kept
+INFER_TRIES = 64  # `infer=plays` / `history`: deals tried for a determinization; when none agrees, the one that agrees longest is kept
 
 
 def scratch() -> np.ndarray:
@@ -244,46 +253,160 @@ def redeal(s, p, pool):
 
 
 @njit(cache=True)
-def played_as_seen(s, w):
-    """Would seat w have made its last play kept in O_SEEN (play.py note_play), and named that
-    colour, by pro's rules, holding the hand it holds in this determinization plus the card?
-    The card is put back in the hand (and off the discard pile, with the direction before it,
-    when nothing went down since), the colour before it made current, pro asked, and s put
-    back. True when nothing is kept for w or its hand has changed since."""
-    e = O_SEEN + w * SEEN_WIDTH
-    f = s[e + SEEN_FACE] - 1
-    if f < 0 or s[O_HSIZE + w] != s[e + SEEN_SIZE]:
-        return True
-    nd = s[S_NDISC]
-    last = nd == s[e + SEEN_NDISC] and nd >= 2 and s[O_DISC + nd - 1] == f  # nothing went down since
+def drawn_card(s, w, color, top):
+    """Which card of w's hand (the hand it drew to on colour / top, plus the card) could be the
+    card it drew, by pro's rules: pro draws only when it holds no legal card but wild ones, so
+    with one legal coloured card in the hand now that is the card drawn, with none any card
+    held (chosen at random by the scratch game's generator, each card as likely), with more
+    none (-1)."""
     h = hand(w)
-    color, direction = s[S_COLOR], s[S_DIR]
-    s[h + f] += 1
-    s[O_HSIZE + w] += 1
-    if last:
-        s[S_NDISC] = nd - 1
-        if reverses(s, f):
-            s[S_DIR] = -direction
-    s[S_COLOR] = s[e + SEEN_COLOR]
-    same = pro.choose_turn_card(s, w, s[e + SEEN_COLOR], s[e + SEEN_TOP]) == f
-    s[h + f] -= 1
-    s[O_HSIZE + w] -= 1
-    s[S_NDISC] = nd
-    s[S_DIR] = direction
-    if same and is_wild(s, f):  # named with the card on the pile, the colour before still current
-        same = pro.choose_color(s, w) == s[e + SEEN_NAMED]
-    s[S_COLOR] = color
-    return same
+    n = 0
+    one = -1
+    for f in range(n_faces(s)):
+        if s[h + f] > 0 and not is_wild(s, f) and legal_turn_card(s, w, f, color, top, False):
+            n += s[h + f]
+            one = f
+    if n > 1:
+        return -1
+    if n == 1:
+        return one
+    size = s[O_HSIZE + w]
+    if size == 0:
+        return -1
+    i = np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(size)) >> np.uint64(32))
+    for f in range(n_faces(s)):
+        i -= s[h + f]
+        if i < 0:
+            return f
+    return -1
 
 
 @njit(cache=True)
-def plays_as_seen(s, p):
-    """`infer=plays`: does this determinization agree with every other player's last play kept
-    in O_SEEN (played_as_seen)?"""
+def took_turn_as_seen(s, w, e):
+    """Would w, holding the hand it holds in s, have taken the turn kept at e as it did, by
+    pro's rules, in the position it was taken in? s holds that position as far as the table
+    saw it (put there by played_as_seen). A play: pro plays that card and names that colour.
+    A draw whose card was played: pro draws. A draw whose card was kept: one card of the hand
+    (drawn_card) is the card drawn, pro draws from the hand without it and then keeps it; it
+    is taken out of the hand (for the turns before) and returned as face + 1 (0: none fits;
+    -1 for the other turns, which leave the hand as it is)."""
+    kind = s[e + SEEN_KIND]
+    color, top = s[e + SEEN_COLOR], s[e + SEEN_TOP]
+    h = hand(w)
+    if kind == SEEN_DREW_PLAYED_KIND:
+        return -1 if pro.choose_turn_card(s, w, color, top) < 0 else 0
+    if kind == SEEN_DREW_KEPT_KIND:
+        f = drawn_card(s, w, color, top)
+        if f < 0:
+            return 0
+        if legal_turn_card(s, w, f, color, top, False) and pro.plays_drawn_card(s, w, f):
+            return 0  # pro would have played it
+        s[h + f] -= 1
+        s[O_HSIZE + w] -= 1
+        if pro.choose_turn_card(s, w, color, top) >= 0:
+            s[h + f] += 1
+            s[O_HSIZE + w] += 1
+            return 0
+        return f + 1
+    f = s[e + SEEN_FACE]
+    if pro.choose_turn_card(s, w, color, top) != f:
+        return 0
+    if is_wild(s, f):  # named with the card on the pile, the colour before still current
+        s[h + f] -= 1
+        s[O_HSIZE + w] -= 1
+        s[S_NDISC] += 1
+        named = pro.choose_color(s, w)
+        s[h + f] += 1
+        s[O_HSIZE + w] += 1
+        s[S_NDISC] -= 1
+        if named != s[e + SEEN_NAMED]:
+            return 0
+    return -1
+
+
+@njit(cache=True)
+def played_as_seen(s, w, depth):
+    """Would seat w have taken its last `depth` turns kept in O_SEEN (seen_plays.py) as it did,
+    by pro's rules (took_turn_as_seen), holding the hand it holds in this determinization plus
+    the cards it played since, less the cards it drew since? Newest first, each turn is
+    checked in the position it was taken in, as far as the table saw it: the hand then, the
+    discard pile then (its first cards, when no reshuffle came since; else neither that turn
+    nor any before it is checked), the top card, colour and direction before
+    it, and the next player's hand size and what it was seen to lack then; everything else as
+    it is now. s is put back but for its generator (drawn_card). Returns the turns found as seen, newest first, before the first
+    that is not (all when every one is; 0 when nothing is kept for w or its hand has changed
+    since), and whether every turn checked is as seen."""
+    m = s[seen_count(w)]
+    if m == 0 or s[O_HSIZE + w] != s[seen_play(w, m - 1) + SEEN_SIZE]:
+        return 0, True
+    h = hand(w)
+    color, direction, nd, size = s[S_COLOR], s[S_DIR], s[S_NDISC], s[O_HSIZE + w]
+    taken = np.empty(SEEN_DEPTH, dtype=np.int64)  # the cards drawn, taken out of the hand (to put back)
+    n_taken = 0
+    same = True
+    passed = 0
+    k = m - 1
+    while k >= 0 and k >= m - depth:
+        e = seen_play(w, k)
+        k -= 1
+        played = s[e + SEEN_KIND] == SEEN_PLAYED_KIND
+        f = s[e + SEEN_FACE]
+        after = s[e + SEEN_NDISC]
+        pile = after - (0 if s[e + SEEN_KIND] == SEEN_DREW_KEPT_KIND else 1)  # its size before the turn
+        if s[O_REC + L.COL_RESHUFFLES] != s[e + SEEN_SHUFFLES] or after > nd or (played and s[O_DISC + pile] != f):
+            # the discard pile as it was is gone (pro's count of the unseen cards cannot be read
+            # back): this turn and the ones before are not checked
+            k += 1
+            break
+        if played:
+            s[h + f] += 1  # back in the hand, for this play and every earlier turn
+            s[O_HSIZE + w] += 1
+        q = step(s, w, 1) if s[e + SEEN_DIR] == direction else step(s, w, -1)
+        q_size, q_lacks = s[O_HSIZE + q], s[O_LACKS + q]
+        if q != w:
+            s[O_HSIZE + q] = s[e + SEEN_NEXT_SIZE]
+            s[O_LACKS + q] = s[e + SEEN_NEXT_LACKS]
+        s[S_DIR] = s[e + SEEN_DIR]
+        s[S_NDISC] = pile
+        s[S_COLOR] = s[e + SEEN_COLOR]
+        took = took_turn_as_seen(s, w, e)
+        s[S_DIR] = direction
+        s[S_NDISC] = nd
+        s[S_COLOR] = color
+        if q != w:
+            s[O_HSIZE + q] = q_size
+            s[O_LACKS + q] = q_lacks
+        if took > 0:
+            taken[n_taken] = took - 1
+            n_taken += 1
+        same = took != 0
+        if not same:
+            break
+        passed += 1
+    for i in range(k + 1, m):  # the cards played since come out of the hand again, the cards drawn go back
+        e = seen_play(w, i)
+        if s[e + SEEN_KIND] == SEEN_PLAYED_KIND:
+            s[h + s[e + SEEN_FACE]] -= 1
+    for i in range(n_taken):
+        s[h + taken[i]] += 1
+    s[O_HSIZE + w] = size
+    return passed, same
+
+
+@njit(cache=True)
+def plays_as_seen(s, p, depth):
+    """`infer=plays` (depth 1) / `infer=history` (depth SEEN_DEPTH): does this determinization
+    agree with every other player's last `depth` plays kept in O_SEEN (played_as_seen)?
+    Returns that and the plays found as seen (seat by seat, newest first, up to the first
+    that is not), by which deals that fail are ranked."""
+    passed = 0
     for w in range(s[K.players]):
-        if w != p and not played_as_seen(s, w):
-            return False
-    return True
+        if w != p:
+            n, same = played_as_seen(s, w, depth)
+            passed += n
+            if not same:
+                return False, passed
+    return True, passed
 
 
 @njit(cache=True)
