@@ -96,7 +96,9 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
         ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log")
     ax.margins(x=0.15)  # room for the labels of the fastest points
-    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    low, high = frame["games_per_s"].min(), frame["games_per_s"].max()
+    ax.set_xticks([t for t in (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000) if low / 1.5 <= t <= high * 1.5])
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}"))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel(f"games per second ({int(frame['threads'].iloc[0])} threads)")
     ax.set_ylabel("search's win rate (%, 95% interval)")
