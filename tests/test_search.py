@@ -19,7 +19,7 @@ from uno_sim.engine import state as S
 from uno_sim.engine.bots.search import (BATCH, MAX_MOVES, MIN_ROUNDS, POOL, baseline_move, candidate_moves, plays_as_seen,
                                         redeal, scratch)
 from uno_sim.engine.rng import seed_game
-from uno_sim.engine.search_rounds import choose, continue_searching, plan_move
+from uno_sim.engine.search_rounds import choose, continue_searching, copy_deck, plan_move, rollout
 from uno_sim.engine.unowned import keep_alive, unowned
 from uno_sim.game.presets import load as load_preset
 from uno_sim.game.rules import Rules
@@ -399,11 +399,12 @@ def plays_as_seen_from(owner, p, depth):
     return same
 
 
-def wild_played() -> Position:
+def wild_played(other: str = "search") -> Position:
     """Seat 0 (pro) holds W B1 B2 on G7: only the Wild can go down (and pro plays a Wild rather
-    than draw beside at most 2 other cards), and pro names the colour it holds most, blue."""
+    than draw beside at most 2 other cards), and pro names the colour it holds most, blue.
+    Seat 1 plays `other` (a search bot without a plan plays pro's rules)."""
     pos = Position(Rules(players=2), ["W B1 B2", "R1 R2 G3"], top="G7", pile="R5 R6 R7 R8",
-                   bots=[Bot("pro"), Bot("pro")])
+                   bots=[Bot("pro"), Bot(other)])
     pos.run(1)
     return pos
 
@@ -433,12 +434,20 @@ def test_the_table_keeps_each_seat_s_turns_as_everyone_saw_them():
     assert FACE_TEXTS[second["face"]] in ("B1", "B2") and second["size"] == 1 and second["next_size"] == 4
 
 
+def test_the_turns_are_kept_only_at_a_table_with_a_search_bot():
+    """Nothing else reads them: with pro in both seats the table keeps no turn."""
+    pos = wild_played("pro")
+    pos.run(2)
+    assert turns_kept(pos.g, 0) == [] and turns_kept(pos.g, 1) == []
+    assert len(turns_kept(wild_played().g, 0)) == 1
+
+
 def test_a_penalty_forgets_a_seat_s_turns():
     """Every card here is the only legal one: seat 0 Y1, seat 1 Y8, seat 0 R8, seat 1 a red
     card, seat 0 its Draw Two; seat 1, whose two plays were kept, takes the penalty: it took
     cards no one saw, so nothing is kept for it; seat 0's three plays are kept as a chain."""
     pos = Position(Rules(players=2), ["Y1 RD R8 B1", "Y8 R4 R6 B9"], top="Y5", pile="G1 G2 G3 G5 G6 G7",
-                   bots=[Bot("pro"), Bot("pro")])
+                   bots=[Bot("pro"), Bot("search")])
     pos.run(4)
     assert [FACE_TEXTS[t["face"]] for t in turns_kept(pos.g, 0)] == ["Y1", "R8"]
     assert len(turns_kept(pos.g, 1)) == 2
@@ -521,6 +530,54 @@ def test_a_forced_draw_tells_that_the_hand_held_no_legal_card(hand, consistent):
     rng = slice(S.O_RNG, S.O_RNG + 4)  # a card drawn may be chosen with the generator
     g[rng] = before[rng]
     assert np.array_equal(g, before)
+
+
+@njit(cache=True)
+def candidate_moves_from(owner, p, faces, colors):
+    g = unowned(owner)
+    k = candidate_moves(g, p, faces, colors)
+    keep_alive(owner)
+    return k
+
+
+@njit(cache=True)
+def rollout_from(owner, scratch_owner, dealt, dealt_j, p, f, j):
+    """One rollout of move f (colour -1) on determinization j, as search_rounds.choose plays it."""
+    g = unowned(owner)
+    s = unowned(scratch_owner)
+    copy_deck(g, s)
+    won = rollout(g, s, dealt, dealt_j, p, np.empty(POOL, dtype=np.int64), f, -1, np.uint64(12345), j,
+                  L.BOT.pro, 0, 0)
+    keep_alive(owner)
+    keep_alive(scratch_owner)
+    return won
+
+
+def test_a_determinization_kept_for_the_next_move_plays_as_one_dealt_again():
+    """search_rounds.rollout deals determinization j once and starts the next moves' rollouts
+    from its copy: a rollout from the copy ends exactly as one that deals j again (same
+    outcome, same scratch game), over several determinizations and moves, with infer=history
+    checking seat 1's turns (each deal drawn again up to 64 times)."""
+    pos = Position(Rules(players=2), ["R2 RS B5 G5 Y1 W", "Y2 Y3 G4 R6 B7 B8 RD"], top="R5",
+                   pile="G1 G2 G3 G6 G7 G8 B1 B2 B3 Y9 R9 R8", bots=[Bot("search", {"endgame": 0}), Bot("pro")])
+    pos.run(4)  # a few turns kept for seat 1
+    g = pos.g
+    p = pos.next_to_act
+    faces = np.empty(MAX_MOVES, dtype=np.int64)
+    colors = np.empty(MAX_MOVES, dtype=np.int64)
+    k = candidate_moves_from(g, p, faces, colors)
+    assert k >= 2
+    rest = slice(0, S.O_PILE)
+    for j in range(3):
+        for i in range(k):
+            fresh, again = scratch(), scratch()
+            dealt = np.empty(S.N_GAME, dtype=np.int64)
+            dealt_j = np.full(1, -1, dtype=np.int64)
+            won_fresh = rollout_from(g, fresh, dealt, dealt_j, p, faces[i], j)  # deals j, keeps it
+            assert dealt_j[0] == j
+            won_again = rollout_from(g, again, dealt, dealt_j, p, faces[i], j)  # starts from the copy
+            assert won_fresh == won_again
+            assert np.array_equal(fresh[rest], again[rest])
 
 
 def test_infer_parses():

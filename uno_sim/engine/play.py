@@ -71,6 +71,7 @@ from .state import (
     O_CATCHERS,
     O_DISC,
     O_HSIZE,
+    O_KEEP_TURNS,
     O_LACKS,
     O_PILE,
     O_PLACE,
@@ -1113,6 +1114,9 @@ def normal_turn(g, p):
         g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
         single = g[S_NPLAYED] == 1
         before = g[S_NDISC]
+        if not g[O_KEEP_TURNS]:
+            play_cards(g, p)
+            return
         direction = g[S_DIR]
         q = step(g, p, 1)
         next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
@@ -1122,9 +1126,10 @@ def normal_turn(g, p):
         else:
             forget_plays(g, p)
         return
-    kept = g[seen_count(p)]  # the turns the table saw of p, forgotten by the draw, back with it (note_draw)
+    keep = g[O_KEEP_TURNS] != 0  # the turns the table saw of p, forgotten by the draw, back with it (note_draw)
+    kept = g[seen_count(p)]
     direction = g[S_DIR]
-    q = step(g, p, 1)
+    q = step(g, p, 1) if keep else p
     next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
     drawn = draw_cards(g, p, 1, L.WHY.turn, g[K.draw_rule] == 1)
     if g[S_ENDED]:
@@ -1143,12 +1148,12 @@ def normal_turn(g, p):
         g[S_NPLAYED] = 1
         before = g[S_NDISC]
         play_cards(g, p)
-        if drawn == 1 and plain_play(g, p, f, before):
+        if keep and drawn == 1 and plain_play(g, p, f, before):
             note_draw(g, p, kept, True, color, top, direction, next_size, next_lacks)
     else:
         if drawn == 0 or (g[K.play_drawn] == 0 and g[K.draw_rule] == 0):  # a kept card could not be played
             seen_lacking(g, p, color, top)
-        if drawn == 1:
+        if keep and drawn == 1:
             note_draw(g, p, kept, False, color, top, direction, next_size, next_lacks)
         g[S_NEXT] = step(g, p, 1)
 

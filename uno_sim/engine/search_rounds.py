@@ -52,6 +52,7 @@ from .state import (
     O_DECK,
     O_DECK_END,
     O_EXT_SEATS,
+    O_KEEP_TURNS,
     O_DISC,
     O_HSIZE,
     O_PILE,
@@ -111,6 +112,7 @@ def determinize(g, s, p, pool, key, j, code, sees):
     is dealt again (from the generator state it was dealt with)."""
     copy_game(g, s)
     s[O_CAPACITY] = N_GAME
+    s[O_KEEP_TURNS] = 0  # nothing reads the turns seen in a rollout
     s[S_TRACING] = 0
     s[O_EXT_SEATS] = 0  # a rollout plays every seat with compiled bots (no tape in the scratch game)
     seed_game(s, key, j)

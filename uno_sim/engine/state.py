@@ -28,7 +28,7 @@ from ..game import decks
 from ..game.decks import MAX_DECK_SIZE
 from ..game.decks import MAX_FACES, N_COLORS
 from ..game.knobs import K, MAX_PLAYERS, N_KNOBS
-from .layout import N_BOT_PARAMS, N_COLS, Blocks
+from .layout import BOT, N_BOT_PARAMS, N_COLS, Blocks
 
 GAME = Blocks("game array")
 
@@ -76,6 +76,9 @@ O_EXT_TAPE = GAME.block("tape_at")  # index in g of the tape of actions
 O_EXT_TAPE_LEN = GAME.block("tape_length")  # actions on the tape
 O_EXT_OUT = GAME.block("question_at")  # index in g of the output block: layout.N_ACTIONS mask entries, then the observation
 O_EXT_SNAP = GAME.block("snapshot_at")  # index in g of the turn-start snapshot block (engine/snapshots.py); 0: none
+# 1 when a seat plays `search`: only then does play.py keep the turns every player saw (O_SEEN,
+# engine/seen_plays.py), which nothing else reads (0 in the search's own rollouts too)
+O_KEEP_TURNS = GAME.block("keep_turns")
 N_CONFIG = GAME.size
 
 # ---- generator state (xoshiro256**, 4 words)
@@ -194,6 +197,7 @@ def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray
     config[O_BOTS : O_BOTS + players] = bot_codes
     config[O_PARAMS : O_PARAMS + players * N_BOT_PARAMS] = np.asarray(bot_params, dtype=np.int64).reshape(-1)
     config[O_DECK:O_DECK_END] = deck_block(deck, int(rules[K.zero_points]))
+    config[O_KEEP_TURNS] = int(any(int(code) == BOT.search for code in bot_codes))
     return config
 
 
