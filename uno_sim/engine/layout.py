@@ -125,7 +125,7 @@ BOT = enum("BotCode", BOT_NAMES)
 BP = enum("BotParam", BOT_PARAMS)
 N_BOT_PARAMS = len(BOT_PARAMS)
 SEE = enum("Sees", SEES)  # the search's `sees` (SEE.fair; the measurement cheats SEE.all, SEE.hands)
-INFER = enum("Infers", INFERS)  # what a fair search infers the hidden hands from (INFER.draws, INFER.plays)
+INFER = enum("Infers", INFERS)  # what a fair search infers the hidden hands from (INFER.draws, INFER.plays, INFER.history)
 
 # ---------------------------------------------------------------- per-match record (int64)
 # A "side" is a seat, or a team (seat % teams) when teams are on; with seats rotated

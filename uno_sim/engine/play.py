@@ -1109,28 +1109,22 @@ def normal_turn(g, p):
     color = g[S_COLOR]
     top = top_card(g)
     f = bot.choose_turn_card(g, p, color, top)
-    if f >= 0:
-        g[O_PLAYED] = f
-        g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
-        single = g[S_NPLAYED] == 1
-        before = g[S_NDISC]
-        if not g[O_KEEP_TURNS]:
-            play_cards(g, p)
-            return
-        direction = g[S_DIR]
-        q = step(g, p, 1)
-        next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
-        play_cards(g, p)
-        if single:
-            note_play(g, p, f, color, top, before, direction, next_size, next_lacks)
-        else:
-            forget_plays(g, p)
-        return
-    keep = g[O_KEEP_TURNS] != 0  # the turns the table saw of p, forgotten by the draw, back with it (note_draw)
+    # at a table with a search seat, the turn as the table sees it is kept (seen_plays.py): the
+    # turns kept of p (a draw forgets them; note_draw puts them back with the draw), the
+    # direction and the next player's hand size and lacks before the turn
+    keep = g[O_KEEP_TURNS] != 0
     kept = g[seen_count(p)]
     direction = g[S_DIR]
     q = step(g, p, 1) if keep else p
     next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
+    if f >= 0:
+        g[O_PLAYED] = f
+        g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
+        before = g[S_NDISC]
+        play_cards(g, p)
+        if keep:  # (a multi-play is no plain play: it forgets p's turns)
+            note_play(g, p, f, color, top, before, direction, next_size, next_lacks)
+        return
     drawn = draw_cards(g, p, 1, L.WHY.turn, g[K.draw_rule] == 1)
     if g[S_ENDED]:
         return

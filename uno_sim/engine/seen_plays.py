@@ -3,7 +3,7 @@ could not follow (O_SEEN, laid out in state.py): the search's `infer=plays` and
 `infer=history` check their deals against it (bots/search.py plays_as_seen).
 
 Between two such changes a hand loses the cards its player puts down and gains one unknown
-card at each forced draw it keeps, so the hand it held at each of these turns is the hand it
+card at each one-card draw it keeps, so the hand it held at each of these turns is the hand it
 holds now plus the cards it played since, less one card for each draw since: a deal of the
 hidden hands can be checked against every one of them. The turns are kept as a chain: a turn
 is added only when the hand size it found is the one the last turn left (else a card left or
@@ -48,19 +48,19 @@ from .state import (
 
 @njit(cache=True, inline="always")
 def seen_count(q):
-    """Index of the number of seat q's plays kept."""
+    """Index of the number of seat q's turns kept."""
     return O_SEEN + q * SEEN_SEAT
 
 
 @njit(cache=True, inline="always")
 def seen_play(q, k):
-    """Index of seat q's k-th play kept (0: the oldest); its entries at + SEEN_*."""
+    """Index of seat q's k-th turn kept (0: the oldest); its entries at + SEEN_*."""
     return O_SEEN + q * SEEN_SEAT + 1 + k * SEEN_WIDTH
 
 
 @njit(cache=True, inline="always")
 def forget_plays(g, q):
-    """q's hand changed in a way the table could not follow: its plays tell nothing more."""
+    """q's hand changed in a way the table could not follow: its turns tell nothing more."""
     g[seen_count(q)] = 0
 
 

@@ -131,7 +131,7 @@ LACK_SLOT0 = 5
 # Each seat's turns as every player saw them since its hand last changed in a way the table
 # could not follow (play.py, seen_plays.py; the search's `infer=plays` / `infer=history` check
 # their deals against them): a play of one card from the hand on an ordinary turn, or a
-# forced draw of one card, kept or played. SEEN_SEAT entries a seat, from
+# draw of one card on an ordinary turn, the card kept or played. SEEN_SEAT entries a seat, from
 # O_SEEN + seat * SEEN_SEAT: the number of turns kept (0 .. SEEN_DEPTH), then the turns,
 # oldest first, SEEN_WIDTH entries each (seen_plays.seen_play): its kind (SEEN_*_KIND), the
 # face played (-1 for a draw), the top card and colour before it, the colour it left current,

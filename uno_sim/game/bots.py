@@ -44,9 +44,10 @@ OBJECTIVES = ("win", "points")
 # the search; never a default).
 SEES = ("fair", "all", "hands")
 # What a fair search infers the hidden hands from: `draws` (the cards a player was seen to lack
-# when it drew), `plays` (also that each player would have made its last play, and named its
-# colour, by the rollout policy's rules, holding the hand dealt to it) or `history` (the same
-# for every play a player made since its hand last took cards, up to the last six).
+# when it drew), `plays` (also that each player would have taken its last turn kept, by the
+# rollout policy's rules, holding the hand dealt to it) or `history` (the same for every turn,
+# plays and one-card draws, a player took since its hand last changed unseen, up to the last
+# eight; engine/seen_plays.py).
 INFERS = ("draws", "plays", "history")
 
 # Bots the engine plays (docs/BOTS.md describes each).

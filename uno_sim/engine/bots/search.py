@@ -45,7 +45,7 @@ from .. import layout as L
 from ...game.decks import MAX_COLORED_KINDS, MAX_DECK_SIZE, MAX_WILD_KINDS
 from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, slot_of
 from ..layout import ONE
-from ..rng import next_u64
+from ..rng import randint, shuffle
 from ..rules_check import candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
 from ..state import (
     LACK_SLOT0,
@@ -86,6 +86,7 @@ from ..state import (
 from ..seats import step
 from ..seen_plays import seen_count, seen_play
 from . import planned
+from .uniform import uniform_card
 from . import pro
 from . import strategy
 
@@ -221,7 +222,7 @@ def redeal(s, p, pool):
             m += 1
     # Fisher-Yates with the scratch game's generator
     for i in range(m - 1, 0, -1):
-        j = np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        j = randint(s, i + 1)
         t = pool[i]
         pool[i] = pool[j]
         pool[j] = t
@@ -270,15 +271,7 @@ def drawn_card(s, w, color, top):
         return -1
     if n == 1:
         return one
-    size = s[O_HSIZE + w]
-    if size == 0:
-        return -1
-    i = np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(size)) >> np.uint64(32))
-    for f in range(n_faces(s)):
-        i -= s[h + f]
-        if i < 0:
-            return f
-    return -1
+    return uniform_card(s, w)  # (the hand holds at least the card drawn)
 
 
 @njit(cache=True)
@@ -426,11 +419,7 @@ def near_the_end(g, endgame):
 def shuffle_pile(s):
     """The draw pile in random order (the scratch game's generator), every hand as it is:
     `sees=hands`, which knows the hands but not the order of the pile."""
-    for i in range(s[S_NPILE] - 1, 0, -1):
-        j = np.int64(((next_u64(s) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
-        t = s[O_PILE + i]
-        s[O_PILE + i] = s[O_PILE + j]
-        s[O_PILE + j] = t
+    shuffle(s, O_PILE, s[S_NPILE])
 
 
 @njit(cache=True)
