@@ -512,6 +512,21 @@ def test_last_standing_effects_from_out_seat():
     accepts_and_rejects(good, bad, "wrong player")
 
 
+def test_last_standing_a_draw_card_that_empties_a_hand_with_two_others_in_is_answered():
+    # SPEC 9: with two or more others still in, the emptying Draw Two is no winning card: its
+    # victim (random) answers it with GD, whose own victim accepts the four on a counted turn
+    first = deal([["RD"], ["GD"], ["B3"], ["Y4"]], ["R5"], mode="last_standing", stack_draw_two=True, max_turns=3)
+    pile = first["pile"]
+    g = [first, lead("R5"), P(0, "RD"), {"ev": "out", "p": 0, "place": 1},
+         P(1, "GD"), {"ev": "out", "p": 1, "place": 2}, D(2, pile[1:5], "penalty")]
+    good = end(g, -1, "cap", 3, winner_points=0, max_pending=4, cards=[0, 0, 5, 1])
+    # the old reading: seat 1 draws the two at once, without answering
+    bad = [first, lead("R5"), P(0, "RD"), {"ev": "out", "p": 0, "place": 1}, D(1, pile[1:3], "penalty")]
+    vs = all_violations(end(bad, -1, "cap", 1, winner_points=0))
+    assert all_violations(good) == []
+    assert any("answer" in v for v in vs), vs
+
+
 def test_teams_winner_points():
     g = [deal([["R1"], ["G2"], ["B3"], ["Y4"]], ["R5"], teams=2), lead("R5"), P(0, "R1")]
     good = end(g, 0, "out", 1, winner_points=2 + 4)

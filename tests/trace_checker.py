@@ -126,7 +126,10 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #     it, the next turn goes to the next player still in (everyone else lost one turn).
 # R19 Mercy rule: the knockouts after an event go in the direction of play from the player
 #     who acted (the drawer; the player of the swap, rotate, shuffle or Wild swap); the last
-#     player still in is never knocked out (they have won). The replay sets the cards aside
+#     player still in is never knocked out (they have won), except by the last-card penalty
+#     of a round already decided (SPEC 10.8): under last_standing the winning card's player
+#     is out, and its victim, the last player left, is knocked out like any other player
+#     pushed over the limit by that penalty. The replay sets the cards aside
 #     at once; the `knockout` events must follow before anything else, with `cards` the
 #     hand size and (last_standing) `place` the worst place still free.
 # R20 Discard All: the `discard` list (in the play or jump event) must be exactly the
@@ -965,6 +968,7 @@ class Game:
         self.jumps_in_row = 0
         self.agenda: deque = deque([LeadStep()])
         self.ko_queue: list = []  # knockout events due after the current event (10.5)
+        self.decided = False      # a winning card was played: the round ends after its effects
         self._check_deal(deal)
         r = self.r
         self.stack_d2 = bool(r.get("stack_draw_two") or r.get("stack_four_on_two") or r.get("deflect"))
@@ -1332,6 +1336,7 @@ class Game:
         else:
             effect = [EffectStep(p, cards, emptied, guilty, how)]  # 10.2 steps 4-5, after swaps/shuffles
         if emptied and (r["mode"] == "first_out" or self.n_in() <= 1):
+            self.decided = True
             winner = p if r["mode"] == "first_out" else min(self.places, key=self.places.get)
             steps += effect + [ExpectEnd("out", winner)]
         else:
@@ -1382,6 +1387,10 @@ class Game:
         # players a reverse makes it the player (10.8); a winning card's penalty always hits
         # the next other player still in
         hit = self.nxt(p) if emptied else self.advance(p, 1 + rev_skips)
+        # a winning card ends the round; under last_standing a card that empties its player's
+        # hand while two or more others stay in is no winning card (SPEC 9): its effects are
+        # those of any turn, a penalty pending under stacking
+        winning = emptied and (r["mode"] == "first_out" or self.n_in() <= 1)
 
         if self.P > 0 or (add and self.stacks(cards[-1])):  # a stacked chain starts, grows or is deflected
             starting = self.P == 0
@@ -1391,7 +1400,7 @@ class Game:
                 victim = hit
             else:
                 victim = self._penalty_target(p, two, skips)
-            if not emptied:
+            if not winning:
                 self.cur = victim
                 self.chain_w4 = ((p, guilty, add) if starting and restricted and how in ("turn", "drawn")
                                  and self.can_challenge() else None)
@@ -1404,13 +1413,13 @@ class Game:
             return []
         if add or roulette:  # a draw card taking effect at once, or a roulette
             victim = hit
-            if emptied and not r["last_card_penalty"]:
+            if winning and not r["last_card_penalty"]:
                 self.cur = self.nxt(p)  # the penalty is dropped: nobody draws, nobody is skipped
                 return []
             self.cur = self.nxt(victim)
             if roulette:
                 return [RouletteStep(victim)]
-            if emptied or not restricted:
+            if winning or not restricted:
                 return [DrawStep(victim, "penalty", add, pending=True)]
             return [W4VictimStep(victim, p, guilty, add)]
         if skip_all:  # every other player loses the turn: the player goes again (R18)
@@ -1491,13 +1500,14 @@ class Game:
     def knockouts_due(self, actor):
         """After an event that added cards to hands: every player still in holding
         mercy_limit or more cards is knocked out, in the direction of play from `actor`.
-        R19: the last player left is never knocked out (they have won)."""
+        R19: the last player left is never knocked out (they have won), unless the round is
+        decided already (a last-card penalty)."""
         k = self.r.get("mercy_limit") or 0
         if not k:
             return
         for i in range(self.n):
             q = (actor + i * self.dir) % self.n
-            if self.n_in() <= 1:
+            if self.n_in() <= 1 and not self.decided:
                 break
             if self.in_round[q] and len(self.hands[q]) >= k:
                 place = None

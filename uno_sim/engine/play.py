@@ -544,7 +544,7 @@ def sum_jump(g, j, n):
         if g[S_ENDED]:
             return
     if hsize(g, j) == 0:
-        go_out(g, j, k, top, 0)  # a number card: no penalty, no effect
+        go_out(g, j, k, top, 0, False)  # a number card: no penalty, no effect
         return
     g[S_NEXT] = step(g, j, 1)
 
@@ -674,11 +674,19 @@ def skip_count(g, k):
     return k if g[K.multi_skip] == 0 else 1
 
 
+@njit(cache=True, inline="always")
+def two_left(g, p):
+    """The two-player rules (Reverse as a Skip, a deflect back to the other player) apply: two
+    players are still in the round and p, who put the card down, is one of them (a card that
+    took its player out under last_standing acts as with more players)."""
+    return g[S_NACTIVE] == 2 and g[O_PLACE + p] == 0
+
+
 @njit(cache=True)
 def deflect_victim(g, p, k, reverse):
     """New victim of a chain passed on by p's Skip(s) or, when `reverse`, Reverse(s)
     (direction already flipped)."""
-    if g[S_NACTIVE] == 2 or reverse:
+    if two_left(g, p) or reverse:
         return step(g, p, 1)
     return step(g, p, 1 + skip_count(g, k))
 
@@ -732,7 +740,7 @@ def effects_by_fields(g, p, k, f, pend0, guilty):
     rev = reverses(g, f)
     if rev and k % 2 == 1:
         g[S_DIR] = -g[S_DIR]
-    self_next = rev and g[S_NACTIVE] == 2 and g[K.two_player_reverse] == 0
+    self_next = rev and two_left(g, p) and g[K.two_player_reverse] == 0
     nxt = p if self_next else step(g, p, 1)
     d = draw_of(g, f)
     skip = skip_of(g, f)
@@ -756,8 +764,11 @@ def effects_by_fields(g, p, k, f, pend0, guilty):
             else:
                 draw_penalty(g, nxt, d * k, L.WHY.penalty)
                 g[S_NEXT] = step(g, nxt, 1)
-    elif skip == 2:  # every other player loses the turn: the player goes again
-        g[S_NEXT] = p if pend0 == 0 else deflect_victim(g, p, k, rev)
+    elif skip == 2:  # every other player loses the turn: the player goes again (if still in)
+        if pend0 > 0:
+            g[S_NEXT] = deflect_victim(g, p, k, rev)
+        else:
+            g[S_NEXT] = p if g[O_PLACE + p] == 0 else step(g, p, 1)
     elif skip == 1:
         if self_next:
             g[S_NEXT] = p
@@ -848,7 +859,7 @@ def apply_effects(g, p, k, f, pend0, guilty):
             g[S_DIR] = -g[S_DIR]
         if pend0 > 0:
             g[S_NEXT] = deflect_victim(g, p, k, True)
-        elif g[S_NACTIVE] == 2 and g[K.two_player_reverse] == 0:
+        elif two_left(g, p) and g[K.two_player_reverse] == 0:
             g[S_NEXT] = step(g, p, 1 + skip_count(g, k))
         else:
             g[S_NEXT] = step(g, p, 1)
@@ -881,9 +892,21 @@ def apply_effects(g, p, k, f, pend0, guilty):
             g[S_NEXT] = step(g, v, 1)
 
 
-@njit_typed(VOID(G, I, I, I, I), cache=True)
-def go_out(g, p, k, f, pend0):
-    """p emptied their hand with face f (k cards): last-card penalty, placement, round end."""
+@njit_typed(VOID(G, I, I, I, I, B), cache=True)
+def go_out(g, p, k, f, pend0, guilty):
+    """p emptied their hand with face f (k cards). Under first_out, and under last_standing when
+    only one other player is left, the play ends the round: a winning card, whose penalty its
+    victim draws at once under last_card_penalty. Under last_standing with two or more others
+    still in, p takes the next place and the card is no winning card: its effects apply from
+    p's seat as on any turn (a draw card's penalty pending under stacking, answered or accepted
+    by its victim on a counted turn)."""
+    if g[K.mode] == 1 and g[S_NACTIVE] > 2:
+        g[O_PLACE + p] = g[S_NEXT_PLACE]
+        g[S_NEXT_PLACE] += 1
+        g[S_NACTIVE] -= 1
+        ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
+        apply_effects(g, p, k, f, pend0, guilty)
+        return
     skip = skip_of(g, f) == 1  # (skipping everyone, when its player is out, leaves the order as it is)
     reverse = reverses(g, f)
     # the penalty this card deals, and to whom (decided before p leaves the turn order)
@@ -901,21 +924,11 @@ def go_out(g, p, k, f, pend0):
     clear_pending(g)
     spin = hand_effect(g, f) and roulette(g, f) and g[K.last_card_penalty] != 0  # the victim still turns up cards
     lcp = (total > 0 and g[K.last_card_penalty] != 0) or spin
-    if g[K.mode] == 0:  # first_out
-        if lcp:
-            if spin:
-                roulette_turn(g, victim)
-            else:
-                draw_penalty(g, victim, total, L.WHY.penalty)
-            if g[S_ENDED]:
-                return
-        end_round(g, L.REASON.out, p)
-        return
-    # last_standing: p takes the next place; the card's effects apply from p's seat
-    g[O_PLACE + p] = g[S_NEXT_PLACE]
-    g[S_NEXT_PLACE] += 1
-    g[S_NACTIVE] -= 1
-    ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
+    if g[K.mode] == 1:  # last_standing, one other player left: p takes the next place, they the last
+        g[O_PLACE + p] = g[S_NEXT_PLACE]
+        g[S_NEXT_PLACE] += 1
+        g[S_NACTIVE] -= 1
+        ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
     if lcp:
         if spin:
             roulette_turn(g, victim)
@@ -923,15 +936,10 @@ def go_out(g, p, k, f, pend0):
             draw_penalty(g, victim, total, L.WHY.penalty)
         if g[S_ENDED]:
             return
-        nxt = step(g, victim, 1)
-    elif skip:  # a Skip whose penalty (if it deflected one) was dropped still skips
-        nxt = step(g, p, 1 + skip_count(g, k))
+    if g[K.mode] == 0:
+        end_round(g, L.REASON.out, p)
     else:
-        nxt = step(g, p, 1)
-    if g[S_NACTIVE] == 1:
         last_one_left(g)
-        return
-    g[S_NEXT] = nxt
 
 
 @njit_typed(VOID(G, I, I, B), cache=True)
@@ -946,7 +954,7 @@ def resolve(g, p, k, guilty):
     f = g[O_PLAYED + k - 1]
     if hsize(g, p) == 0:
         if g[O_PLACE + p] == 0:
-            go_out(g, p, k, f, pend0)
+            go_out(g, p, k, f, pend0, guilty)
         else:  # knocked out by the mercy rule on the UNO penalty: the card still acts from p's seat
             g[S_WILD_SWAP] = 0
             apply_effects(g, p, k, f, pend0, guilty)
@@ -1028,10 +1036,11 @@ def knockouts(g, p):
 @njit(cache=True)
 def names_color_later(g, p, f):
     """The colour of wild face f, just put down by p, is named later: by the roulette victim
-    (also for a winning card under last_card_penalty), or by p after shuffling hands (not
-    when the card emptied p's hand)."""
+    (also for a card that empties p's hand: under last_card_penalty, or under last_standing
+    while two or more others stay in), or by p after shuffling hands (not when the card
+    emptied p's hand)."""
     if roulette(g, f):
-        return hsize(g, p) > 0 or g[K.last_card_penalty] != 0
+        return hsize(g, p) > 0 or g[K.last_card_penalty] != 0 or (g[K.mode] == 1 and g[S_NACTIVE] > 2)
     return shuffles_hands(g, f) and hsize(g, p) > 0
 
 

@@ -239,7 +239,9 @@ KNOBS: tuple[Knob, ...] = (
          "With it on, the victim of a winning Draw Two / Wild Draw Four, or of a winning Skip / "
          "Reverse that deflects a chain, draws the whole pending penalty at once (no answer, no "
          "challenge), and those cards score. Off: the penalty is dropped: nobody draws it and "
-         "nobody is skipped by it.",
+         "nobody is skipped by it. A winning card is one that ends the round: under "
+         "`last_standing` only the play that leaves one player in; a card that empties a hand "
+         "while two or more others stay in acts as on any turn, its penalty pending under stacking.",
          sheet="若赢家最后出的是罚牌，或将罚牌转移给了下家，则下家须起上罚牌后再计输分", group=G_END),
     Knob("uno_penalty", int, 2, "cards drawn by a player caught not calling UNO",
          "A player left with one card after putting cards down must call UNO; a bot forgets with "
