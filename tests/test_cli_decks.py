@@ -163,7 +163,7 @@ def test_match_and_tournament_play_the_deck(monkeypatch):
     uno_sim.match(str(EXAMPLE), matches=20, seed=1, workers=1)
     assert played and all(d == rules.cards for d in played)
     played.clear()
-    uno_sim.tournament(["standard", str(EXAMPLE)], bots="random,greedy", deals=5, seed=1, workers=1)
+    uno_sim.tournament(["standard", str(EXAMPLE)], bots="random,greedy", deals=30, seed=1, workers=1)
     assert {d.name for d in played} == {"classic", "custom"}
 
 
