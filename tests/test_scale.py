@@ -464,7 +464,7 @@ def test_a_checkpoint_made_from_python_is_not_sent_to_resume(capsys, tmp_path):
     """A checkpoint made by a Python call records no command line, and `resume` refuses it;
     the command met with it advised `uno-sim resume` all the same."""
     api.run("standard", games=2000, seed=3, checkpoint=tmp_path / "ck")
-    code, _, err = cli(capsys, "run", "standard", "--games", 3000, "--checkpoint", tmp_path / "ck",
+    code, _, err = cli(capsys, "run", "standard", "--games", 3000, "--seed", 3, "--checkpoint", tmp_path / "ck",
                        "--out", tmp_path / "o")
     assert code == 2 and "games: 2,000 in the checkpoint, 3,000 now" in err, err
     assert "uno-sim resume" not in err and "the same call that made it" in err

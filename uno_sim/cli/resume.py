@@ -57,9 +57,11 @@ def would_refuse(exc: BadInput) -> BadInput:
     stored_argv, cwd = made_by
     if _repeated([str(a) for a in stored_argv]) != _repeated(argv) or Path(cwd) != Path.cwd():
         return exc
-    return InputError(f"{exc.where} holds runs of this same command line, but they differ from what it gives "
-                      f"now ({mismatch}): {CHANGED}; put the file back as it was to continue from the checkpoint, "
-                      "or remove the folder or choose another")
+    refused = InputError(f"{exc.where} holds runs of this same command line, but they differ from what it gives "
+                         f"now ({mismatch}): {CHANGED}; put the file back as it was to continue from the checkpoint, "
+                         "or remove the folder or choose another")
+    refused.mismatch = mismatch  # (under `resume`, its own message says it from the checkpoint's side)
+    return refused
 
 
 @O.shared_options
