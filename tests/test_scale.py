@@ -460,6 +460,26 @@ def test_a_rule_file_edited_after_its_checkpoint_is_named_and_resume_is_not_advi
     assert code == 2 and "games: 2,000 in the checkpoint, 3,000 now" in err and "uno-sim resume ck" in err, err
 
 
+def test_a_checkpoint_difference_names_deck_kinds_by_their_text():
+    """`deck.15.draw` named a kind by its place; a kind is named by its text, in a paired
+    compare's unit too, and a field left at its default says so."""
+    kind = lambda text, **fields: {"text": text, "colored": False, "copies": 2, **fields}  # noqa: E731
+    unit = lambda *kinds: {"kind": "games", "rules": {"players": 4}, "deck": list(kinds), "seed": 0}  # noqa: E731
+    cases = [
+        (unit(kind("W"), kind("W6", draw=6)), unit(kind("W"), kind("W6", draw=4)),
+         "the kind `W6`'s field `draw`: 6 in the checkpoint, 4 now"),
+        (unit(kind("W"), kind("W6", draw=6)), unit(kind("W"), kind("W6")),
+         "the kind `W6`'s field `draw`: 6 in the checkpoint, not given (the default) now"),
+        (unit(kind("W"), kind("W6")), unit(kind("W"), kind("W7")), "the deck's kind 2: W6 in the checkpoint, W7 now"),
+        (unit(kind("W"), kind("W6")), unit(kind("W")), "the deck's kinds: 2 in the checkpoint, 1 now"),
+        ({"kind": "games", "paired": [unit(kind("W")), unit(kind("W6", draw=6))]},
+         {"kind": "games", "paired": [unit(kind("W")), unit(kind("W6", draw=5))]},
+         "paired.1: the kind `W6`'s field `draw`: 6 in the checkpoint, 5 now"),
+    ]
+    for old, new, words in cases:
+        assert ck_mod._unit_difference([old], [new]) == words
+
+
 def test_a_checkpoint_made_from_python_is_not_sent_to_resume(capsys, tmp_path):
     """A checkpoint made by a Python call records no command line, and `resume` refuses it;
     the command met with it advised `uno-sim resume` all the same."""

@@ -187,16 +187,18 @@ def unit_items(params: dict[str, Any]) -> int:
 
 def _difference(old: Any, new: Any, path: tuple = (), root: Any = None) -> str | None:
     """The first difference between two parameter trees, in words (None: equal); `root`: the
-    stored unit, whose deck names a kind by its text."""
+    stored tree, whose decks name a kind by its text."""
     root = old if root is None else root
     if isinstance(old, dict) and isinstance(new, dict):
         for key in dict.fromkeys([*old, *new]):
             if key not in old or key not in new:
-                if path[:1] == ("deck",):  # a kind's table leaves out the fields at their defaults
+                if key == "deck":
+                    where = _where(path, root)
+                    return (f"{where + ': ' if where else ''}a rule file's own deck: "
+                            f"{'only in the checkpoint' if key in old else 'only now'}")
+                if "deck" in path:  # a kind's table leaves out the fields at their defaults
                     shown = [_show(t[key]) if key in t else "not given (the default)" for t in (old, new)]
                     return f"{_where(path + (key,), root)}: {shown[0]} in the checkpoint, {shown[1]} now"
-                if path + (key,) == ("deck",):
-                    return f"a rule file's own deck: {'only in the checkpoint' if key in old else 'only now'}"
                 return f"{_where(path + (key,), root)} is set in only one of them"
             found = _difference(old[key], new[key], path + (key,), root)
             if found:
@@ -217,16 +219,25 @@ def _difference(old: Any, new: Any, path: tuple = (), root: Any = None) -> str |
 
 def _where(path: tuple, root: Any = None) -> str:
     """("rules", "jump_in") -> `rules.jump_in`; a rule file's deck by its kinds' texts:
-    ("deck", 15, "draw") -> the kind `W6`'s field `draw`."""
-    if path[:1] == ("deck",) and isinstance(root, dict):
-        if len(path) == 1:
-            return "the deck's kinds"
-        kinds = root.get("deck") or []
-        place = path[1]
-        text = kinds[place].get("text") if isinstance(place, int) and place < len(kinds) else None
-        if len(path) == 2 or path[2] == "text" or not isinstance(text, str):
-            return f"the deck's kind {place + 1 if isinstance(place, int) else place}"
-        return f"the kind `{text}`'s field `{path[2]}`"
+    ("deck", 15, "draw") -> the kind `W6`'s field `draw` (after the path to that unit, as in
+    a paired compare's `paired.1`)."""
+    node = root
+    for i, key in enumerate(path):
+        if key == "deck" and isinstance(node, dict) and isinstance(node.get("deck"), list):
+            head = ".".join(str(p) for p in path[:i])
+            head, rest, kinds = (head + ": " if head else ""), path[i + 1:], node["deck"]
+            if not rest:
+                return head + "the deck's kinds"
+            place = rest[0]
+            kind = kinds[place] if isinstance(place, int) and place < len(kinds) else None
+            text = kind.get("text") if isinstance(kind, dict) else None
+            if len(rest) == 1 or rest[1] == "text" or not isinstance(text, str):
+                return head + f"the deck's kind {place + 1 if isinstance(place, int) else place}"
+            return head + f"the kind `{text}`'s field `{rest[1]}`"
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
     return ".".join(str(p) for p in path)
 
 
