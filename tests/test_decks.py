@@ -586,7 +586,8 @@ def test_official_first_card_needs_a_card_that_can_lead():
         with pytest.raises(DeckError, match="has no card that can be turned up as the lead card"):
             check_deck_fits(deck, players=2, hand_size=7)
     for text, fields in (("S", {"skip": 1}), ("R", {"reverse": True}), ("D", {"draw": 2}), ("5", {})):
-        check_deck_fits(Deck((Kind("E", True, 8, skip=SKIP_ALL), Kind(text, True, 1, **fields))), players=2, hand_size=7)
+        deck = Deck((Kind("E", True, 8, skip=SKIP_ALL), Kind(text, True, 1, **fields)))
+        check_deck_fits(deck, players=2, hand_size=7)
     check_deck_fits(Deck((Kind("WSH", False, 16, shuffle_hands=True), Kind("W", False, 16))), players=2, hand_size=7)
     check_deck_fits(Deck((Kind("E", True, 8, skip=SKIP_ALL), Kind("5", True, 1))), players=2, hand_size=7,
                     first_card="number")

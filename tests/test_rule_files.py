@@ -245,7 +245,8 @@ BAD_DECKS = [
     (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W", "W4"]\n' + kind("E", True, 8, skip='"all"'),
      "the custom deck has no card that can be turned up as the lead card"),
     (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W"]\n' + kind("W4", False, 16, draw=4, restricted="true")
-     + kind("WD6", False, 16, draw=6, restricted="true"), "the custom deck has no card that can be turned up as the lead"),
+     + kind("WD6", False, 16, draw=6, restricted="true"),
+     "the custom deck has no card that can be turned up as the lead"),
     (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W", "W4"]\n' + kind("WSH", False, 16, shuffle_hands="true")
      + kind("WSX", False, 16, shuffle_hands="true"), "the custom deck has no card that can be turned up as the lead"),
     ("".join(kind(f"Q{i}", True, 0) for i in range(8)), "the custom deck has 21 coloured kinds; at most 20 are allowed"),

@@ -207,7 +207,8 @@ def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] =
     bots : str or list of str, default "random,greedy,expert,bluffer,pro"
         Two or more distinct bots, as a list (``["expert", "random"]``) or a comma text.
     deals : int, default 1000
-        Deals played at every table (each with the seats rotated).
+        Deals played at every table (each with the seats rotated); at least 30, since the
+        ratings' intervals count each deal as one independent unit.
     players : int, optional
         Seats at each table, 2 to 10 (default None: each rule set's own).
     seed : int, default 0
