@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from uno_sim.game.decks import (
     BUILTIN_DECKS, DECK_NAMES, MAX_COLORED_KINDS, MAX_COPIES, MAX_DECK_SIZE, MAX_DRAW, MAX_POINTS,
-    MAX_WILD_KINDS, SKIP_ALL, Deck, Kind, check_engine_limits,
+    MAX_WILD_KINDS, SKIP_ALL, Deck, Kind, check_engine_limits, leads,
 )
 
 _ALNUM = string.ascii_uppercase + string.digits
@@ -83,10 +83,12 @@ def random_kinds(colored: bool | None = None) -> st.SearchStrategy[Kind]:
     return colored_kinds if colored else wild_kinds()
 
 
-def _pad(kinds: list[Kind], min_cards: int, number_cards: bool) -> list[Kind]:
-    """Raise copies (coloured kinds first), then add number kinds, until the deck is big enough."""
+def _pad(kinds: list[Kind], min_cards: int, number_cards: bool, lead_card: bool = False) -> list[Kind]:
+    """Raise copies (coloured kinds first), then add number kinds, until the deck is big enough;
+    `number_cards`: a number card in it; `lead_card`: a card that can lead (first_card = official)."""
     kinds = list(kinds)
-    if number_cards and not any(k.is_number and k.copies for k in kinds):
+    if (number_cards and not any(k.is_number and k.copies for k in kinds)) or (
+            lead_card and not any(leads(k) and k.copies for k in kinds)):
         i = next((i for i, k in enumerate(kinds) if k.is_number), None)
         if i is None:
             free = next(d for d in map(str, range(10)) if d not in {k.text for k in kinds})
@@ -127,8 +129,9 @@ def random_decks(draw, min_cards: int = 0, number_cards: bool = False, max_kinds
 
 
 @st.composite
-def engine_decks(draw, min_cards: int = 0, number_cards: bool = False) -> Deck:
-    """A valid deck of at least `min_cards` cards (number cards when `number_cards`) that the
+def engine_decks(draw, min_cards: int = 0, number_cards: bool = False, lead_card: bool = False) -> Deck:
+    """A valid deck of at least `min_cards` cards (number cards when `number_cards`, a card
+    that can lead when `lead_card`) that the
     engine can hold: at most MAX_COLORED_KINDS coloured and MAX_WILD_KINDS wild kinds and
     MAX_DECK_SIZE cards. Sometimes a built-in deck, otherwise random kinds of every sort."""
     if draw(st.integers(0, 5)) == 0:
@@ -146,7 +149,7 @@ def engine_decks(draw, min_cards: int = 0, number_cards: bool = False) -> Deck:
     while sum(k.cards for k in kinds) > MAX_DECK_SIZE:  # the largest kind gives up copies
         i = max(range(len(kinds)), key=lambda j: kinds[j].cards)
         kinds[i] = dataclasses.replace(kinds[i], copies=kinds[i].copies // 2)
-    deck = Deck(tuple(_pad(kinds, min_cards, number_cards)))
+    deck = Deck(tuple(_pad(kinds, min_cards, number_cards, lead_card)))
     check_engine_limits(deck)
     return deck
 

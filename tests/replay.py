@@ -92,11 +92,13 @@ def rule_sets(draw, keep_default=()):
 @st.composite
 def rule_sets_with_decks(draw, keep_default=()):
     """(rule set, deck): a rule set as rule_sets draws it and a random deck valid for it
-    (at least players * hand_size + 1 cards, number cards under first_card = number, within
+    (at least players * hand_size + 1 cards, number cards under first_card = number, a card
+    that can lead under first_card = official, within
     the engine's limits), for the engine's replays once it plays every kind (SPEC 10)."""
     values = draw(rule_sets(keep_default))
     deck = draw(engine_decks(min_cards=values["players"] * values["hand_size"] + 1,
-                             number_cards=values["first_card"] == "number"))
+                             number_cards=values["first_card"] == "number",
+                             lead_card=values["first_card"] == "official"))
     return values, deck
 
 

@@ -148,7 +148,7 @@ def test_lists_where_the_command_line_takes_comma_lists():
     assert [point["players"] for point in sw.points] == [2, 3]
     from uno_sim import api
 
-    plan = api.prepare_tournament(["standard", "house"], bots=["expert", "random"], deals=10)
+    plan = api.prepare_tournament(["standard", "house"], bots=["expert", "random"], deals=30)
     assert [name for name, _ in plan.rule_sets] == ["standard", "house"]
     assert [b.label for b in plan.bots] == ["expert", "random"]
 

@@ -163,7 +163,7 @@ def test_match_and_tournament_play_the_deck(monkeypatch):
     uno_sim.match(str(EXAMPLE), matches=20, seed=1, workers=1)
     assert played and all(d == rules.cards for d in played)
     played.clear()
-    uno_sim.tournament(["standard", str(EXAMPLE)], bots="random,greedy", deals=5, seed=1, workers=1)
+    uno_sim.tournament(["standard", str(EXAMPLE)], bots="random,greedy", deals=30, seed=1, workers=1)
     assert {d.name for d in played} == {"classic", "custom"}
 
 
@@ -193,4 +193,4 @@ def test_a_checkpoint_records_a_custom_deck_and_refuses_another(capsys, tmp_path
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "a" / "summary.csv"), pd.read_csv(tmp_path / "b" / "summary.csv"))
     rules_file.write_text(rules_file.read_text().replace("draw = 6", "draw = 5"), encoding="utf-8")
     code, _, err = invoke(capsys, "run", rules_file, "--games", 20000, "--checkpoint", ck, "--out", tmp_path / "c")
-    assert code == 2 and "deck" in err and err.count("\n") == 1, err
+    assert code == 2 and "the kind `W6`'s field `draw`: 6 in the checkpoint, 5 now" in err and err.count("\n") == 1, err

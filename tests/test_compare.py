@@ -631,3 +631,27 @@ def test_the_skill_index_is_shown_in_percentage_points(tmp_path):
     assert row[1] == f"{100 * values[('standard', 'skill_index')]:+.2f} pp"
     diff = cmp.differences.set_index("metric").loc["skill_index", "diff"]
     assert row[3].startswith(f"{100 * diff:+.2f}")
+
+
+def test_run_no_mercy_draws_the_largest_penalty_chart(capsys, tmp_path):
+    """No-mercy stacks by value (`stack_by_value`) in nearly every game, yet `run no-mercy`
+    wrote no max_pending.png: only the classic stack_* knobs counted as stacking."""
+    out_dir = tmp_path / "nm"
+    code, _, err = invoke(capsys, "run", "no-mercy", "--games", "500", "--out", out_dir)
+    assert code == 0, err
+    summary = pd.read_csv(out_dir / "summary.csv").set_index("metric")
+    assert summary.loc["stack_rate", "value"] > 0.5
+    assert "max_pending.png" in {p.name for p in out_dir.iterdir()}
+
+
+@pytest.mark.parametrize("preset", ["standard", "stacking", "deflect", "no-mercy", "stacking-full", "house",
+                                    "nostacking", "last-standing"])
+def test_rules_stack_exactly_when_games_can_stack(preset):
+    """`Rules.stacks`, the one answer to "is stacking on" (the max_pending chart asks it), is
+    true exactly when random bots, who answer a pending penalty whenever they can, stack."""
+    from uno_sim import api
+
+    res = api.run(preset, games=400, seed=2)
+    stacked = res.summary.set_index("metric").loc["stack_rate", "value"] > 0
+    assert res.rules.stacks == stacked
+    assert ("max_pending" in res.chart_names()) == stacked

@@ -571,3 +571,23 @@ def test_the_deal_is_checked_against_the_deck_played():
     no_numbers = build_deck("classic", [str(n) for n in range(10)])
     with pytest.raises(RulesError, match="first_card = number needs number cards"):
         Rules(first_card="number", players=2, hand_size=3).with_deck(no_numbers)
+
+
+def test_official_first_card_needs_a_card_that_can_lead():
+    """A deck whose every card goes back under first_card = official (only coloured Skip
+    Everyone, only restricted draw wilds, only shuffle wilds) made every round void; it is
+    refused, naming the problem. first_card = number with number cards, and a deck with a
+    single kind that leads, stay valid."""
+    skip_everyone = Deck((Kind("E", True, 8, skip=SKIP_ALL),))
+    restricted = Deck((Kind("W4", False, 16, draw=4, restricted=True), Kind("WD6", False, 16, draw=6, restricted=True)))
+    shuffles = Deck((Kind("WSH", False, 16, shuffle_hands=True), Kind("WSX", False, 16, shuffle_hands=True)))
+    no_copies = Deck((Kind("E", True, 8, skip=SKIP_ALL), Kind("5", True, 0), Kind("W", False, 0)))
+    for deck in (skip_everyone, restricted, shuffles, no_copies):
+        with pytest.raises(DeckError, match="has no card that can be turned up as the lead card"):
+            check_deck_fits(deck, players=2, hand_size=7)
+    for text, fields in (("S", {"skip": 1}), ("R", {"reverse": True}), ("D", {"draw": 2}), ("5", {})):
+        deck = Deck((Kind("E", True, 8, skip=SKIP_ALL), Kind(text, True, 1, **fields)))
+        check_deck_fits(deck, players=2, hand_size=7)
+    check_deck_fits(Deck((Kind("WSH", False, 16, shuffle_hands=True), Kind("W", False, 16))), players=2, hand_size=7)
+    check_deck_fits(Deck((Kind("E", True, 8, skip=SKIP_ALL), Kind("5", True, 1))), players=2, hand_size=7,
+                    first_card="number")

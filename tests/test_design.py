@@ -173,6 +173,10 @@ BAD = [
     (["--minimize", "mean_turns", "--round-games", "10"], "--round-games"),
     (["--minimize", "mean_turns", "--tolerance", "-1"], "--tolerance"),
     (["--minimize", "mean_turns", "--set", "hand_size=7"], "conflicts"),
+    (["--minimize", "mean_turns", "--constraint", "mean_turns<30", "--constraint", "mean_turns>40"],
+     "--constraint 'mean_turns<30' and 'mean_turns>40' cannot both hold"),
+    (["--maximize", "mean_turns", "--constraint", "abs(first_player_edge)<1pp", "--constraint", "mean_turns>3",
+      "--constraint", "first_player_edge>0.02"], "cannot both hold: no value of first_player_edge"),
 ]
 
 
@@ -184,6 +188,38 @@ def test_bad_input_is_one_line_exit_2_nothing_written(capsys, tmp_path, extra, n
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("texts, clash", [
+    (["mean_turns<30", "mean_turns>40"], [0, 1]),
+    (["mean_turns<30", "mean_turns>30"], [0, 1]),  # (<= reads as <: open bounds)
+    (["mean_turns<=30", "mean_turns>=30"], [0, 1]),
+    (["abs(first_player_edge)<1pp", "first_player_edge>1pp"], [0, 1]),
+    (["abs(first_player_edge)<1pp", "first_player_edge<-0.01"], [0, 1]),
+    (["abs(first_player_edge)<1pp", "abs(first_player_edge)>2pp"], [0, 1]),
+    (["no_winner_rate<0.1", "mean_turns>40", "no_winner_rate>0.2"], [0, 2]),
+    # each pair can hold, all three cannot: |x| > 1 leaves x < -1 or x > 1
+    (["abs(first_player_edge)>1pp", "first_player_edge<0.5pp", "first_player_edge>-0.5pp"], [0, 1, 2]),
+    (["mean_turns<40", "mean_turns>30"], None),
+    (["mean_turns<30.001", "mean_turns>30"], None),
+    (["abs(first_player_edge)>1pp", "first_player_edge<0.5pp"], None),
+    (["abs(first_player_edge)>-1", "first_player_edge<0"], None),
+    (["mean_turns<30", "mean_draws>40"], None),
+])
+def test_constraints_that_cannot_all_hold_are_found(texts, clash):
+    from uno_sim.stats.racing import contradiction, parse_constraint
+
+    constraints = [parse_constraint(t) for t in texts]
+    found = contradiction(constraints)
+    assert found == (None if clash is None else [constraints[i] for i in clash])
+
+
+def test_contradictory_constraints_are_refused_before_any_game():
+    """`mean_turns<30` with `mean_turns>40` played the whole budget, then said no point met
+    them; it is refused while preparing."""
+    with pytest.raises(uno_sim.BadInput, match="cannot both hold: no value of mean_turns meets them"):
+        uno_sim.api.prepare_design("standard", {"hand_size": [5, 7]}, minimize="mean_turns",
+                                   constraints=["mean_turns<30", "mean_turns>40"])
 
 
 def test_python_api_names_its_parameters():

@@ -89,6 +89,59 @@ def test_an_illegal_action_plays_the_default_or_raises():
         strict.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
 
 
+def test_the_gym_environment_misused_says_reset_is_needed():
+    """step() before reset() was an IndexError; a step after the game ended silently repeated
+    its final reward (-1). Both raise Gymnasium's ResetNeeded (also a uno_sim BadInput), and
+    reset() then deals the next game as usual."""
+    import gymnasium
+
+    env = gym_env(rules="standard", players=2, opponents="random")
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"cannot call step\(\) before calling reset\(\)"):
+        env.step(A_NO)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = terminated or truncated
+    for action in (A_NO, 0):
+        with pytest.raises(BadInput, match=r"the game is over .*call reset\(\) for the next game before step\(\)"):
+            env.step(action)
+    _, info = env.reset()
+    assert info["action_mask"].any()
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_the_aec_environment_misused_says_reset_is_needed():
+    """step() before reset() was an AttributeError; step() or last() once every agent had
+    stepped out of a finished game a KeyError 'player_0'. PettingZoo's order (its
+    OrderEnforcingWrapper's checks) is kept with Gymnasium's ResetNeeded; a finished agent
+    that steps with an action is PettingZoo's own ValueError."""
+    import gymnasium
+
+    env = uno_env(rules="standard", players=2)
+    for call in (lambda: env.step(A_NO), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(gymnasium.error.ResetNeeded, match="reset.. needs to be called before"):
+            call()
+    env.reset(seed=3)
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            with pytest.raises(ValueError, match="the only valid action is None"):
+                env.step(A_NO)
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.agents == []
+    for call in (lambda: env.step(None), lambda: env.step(A_NO), env.last):
+        with pytest.raises(BadInput, match="the game is over and every agent has stepped out of it"):
+            call()
+    assert env.observe("player_1")["action_mask"].sum() == 0  # what it saw last stays readable
+    env.reset()
+    assert env.last()[0]["action_mask"].any()
+
+
 def test_bad_tables_are_refused_with_one_line():
     with pytest.raises(BadInput, match="search bot"):
         Table("standard", players=3, bots="search", python_seats=[0])

@@ -112,3 +112,27 @@ def test_the_runs_reach_the_conditional_metrics(produced):
                      "mean_uno_catchers", "skill_index", "win_rate_team_0", "mean_chips_seat_0",
                      "match_loser_rate_player_0", "tie_rate", "mean_stacks", "swap_rate"):
         assert expected in names, expected
+
+
+def _readme_compare_paragraph() -> str:
+    """The README's paragraph on what `uno-sim compare` writes and how it tests."""
+    text = (DOC.parent.parent / "README.md").read_text(encoding="utf-8")
+    start = text.index("`uno-sim compare A B ...` writes to")
+    return " ".join(text[start:text.index("\n\n", start)].replace("'s ", " ").split())
+
+
+def test_the_readme_names_the_tests_compare_runs(tmp_path):
+    """The README said compare tests rates with the two-proportion z test and means with
+    Welch's t; by default it runs paired tests. Every method a default compare writes in
+    differences.csv's `test` column is named there, and the unpaired ones only after
+    `--unpaired`."""
+    paired = uno_sim.compare(["standard", "stacking"], games=400, seed=1)
+    unpaired = uno_sim.compare(["standard", "stacking"], games=400, seed=1, paired=False)
+    paragraph = _readme_compare_paragraph()
+    named = lambda result: {m.split(" (")[0] for m in result.differences["test"].dropna() if m}  # noqa: E731
+    assert named(paired) >= {"McNemar exact", "paired t"}
+    for method in named(paired):
+        assert method.lower() in paragraph.lower(), method
+    switch = paragraph.index("--unpaired")
+    for method in named(unpaired):
+        assert method in paragraph and paragraph.index(method) > switch, method

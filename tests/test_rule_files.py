@@ -241,6 +241,14 @@ BAD_DECKS = [
      "hand_size 7 is too large for 4 players with the custom deck of 4 cards (players * hand_size + 1 = 29 must be <= 4)"),
     (f'remove = [{ALL_NUMBERS}]\n[rules]\nfirst_card = "number"\n',  # (a [rules] table after [deck])
      "first_card = number needs number cards, and the custom deck has none"),
+    # no card that can lead (first_card = official: a number, S, R, D or W): every round was void
+    (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W", "W4"]\n' + kind("E", True, 8, skip='"all"'),
+     "the custom deck has no card that can be turned up as the lead card"),
+    (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W"]\n' + kind("W4", False, 16, draw=4, restricted="true")
+     + kind("WD6", False, 16, draw=6, restricted="true"),
+     "the custom deck has no card that can be turned up as the lead"),
+    (f'remove = [{ALL_NUMBERS}, "S", "R", "D", "W", "W4"]\n' + kind("WSH", False, 16, shuffle_hands="true")
+     + kind("WSX", False, 16, shuffle_hands="true"), "the custom deck has no card that can be turned up as the lead"),
     ("".join(kind(f"Q{i}", True, 0) for i in range(8)), "the custom deck has 21 coloured kinds; at most 20 are allowed"),
     ("".join(kind(f"WQ{i}", False, 1) for i in range(7)), "the custom deck has 9 wild kinds; at most 8 are allowed"),
 ]
@@ -274,3 +282,27 @@ def test_the_deck_knob_and_a_deck_table_together_are_refused(capsys, tmp_path):
     assert "give the deck either as the knob deck under [rules] or as a [deck] table, not both" in err
     code, _, err = invoke(capsys, "show", "standard", "--set", "deck=custom")
     assert code == 2 and "bad value 'custom' for knob 'deck': choose one of classic, no-mercy, modern" in err
+
+
+def test_a_long_extends_chain_loads(capsys, tmp_path):
+    """A chain of 3,000 rule files, each extending the one before, was a RecursionError; the
+    chain is followed in a loop, so any length loads, the nearest file's knobs winning."""
+    (tmp_path / "r0.toml").write_text('extends = "stacking"\n[rules]\nhand_size = 5\n', encoding="utf-8")
+    for i in range(1, 3000):
+        knob = "jump_in = true\n" if i == 1500 else f"max_turns = {1000 + i}\n"
+        (tmp_path / f"r{i}.toml").write_text(f'extends = "r{i - 1}.toml"\n[rules]\n{knob}', encoding="utf-8")
+    rules = P.load(str(tmp_path / "r2999.toml"))
+    assert rules == P.load("stacking").replace(hand_size=5, jump_in=True, max_turns=3999)
+    code, out, err = invoke(capsys, "show", tmp_path / "r2999.toml")
+    assert code == 0, err
+
+
+def test_an_extends_cycle_spelled_differently_is_named(capsys, tmp_path):
+    """A file that extends itself by another spelling of its path ("../d/a.toml") is the
+    same file: a cycle, named, not a chain that grows for ever."""
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.toml").write_text('extends = "b.toml"\n', encoding="utf-8")
+    (tmp_path / "d" / "b.toml").write_text('extends = "../d/a.toml"\n', encoding="utf-8")
+    code, _, err = invoke(capsys, "show", tmp_path / "d" / "a.toml")
+    assert code == 2 and err.count("\n") == 1 and "extends itself" in err, err
+    assert "a.toml" in err and "b.toml" in err

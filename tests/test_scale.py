@@ -425,6 +425,73 @@ def test_resume_of_an_edited_checkpoint_does_not_advise_resuming_it(capsys, tmp_
     assert "uno-sim resume" not in error and "remove the folder" in error
 
 
+SIX = ('extends = "standard"\n[deck]\nbase = "classic"\n[[deck.kinds]]\ntext = "W6"\ncolored = false\n'
+       'copies = 2\ndraw = {draw}\nrestricted = true\n')
+
+
+def test_a_rule_file_edited_after_its_checkpoint_is_named_and_resume_is_not_advised(capsys, tmp_path, monkeypatch):
+    """The same command after its rule file was edited advised `uno-sim resume ck`, and resume
+    then said the checkpoint "was edited or damaged"; the difference read `deck.15.draw`. Now
+    both name the kind by its text and say that a file the command reads changed; neither
+    advises resume; with the file put back, the same command continues from the checkpoint."""
+    monkeypatch.chdir(tmp_path)
+    rules = tmp_path / "six.toml"
+    rules.write_text(SIX.format(draw=6), encoding="utf-8")
+    command = ["run", "six.toml", "--games", 2000, "--seed", 3, "--checkpoint", "ck", "--out", "o"]
+    code, _, err = cli(capsys, *command)
+    assert code == 0, err
+    rules.write_text(SIX.format(draw=4), encoding="utf-8")
+    code, out, err = cli(capsys, *command[:-2], "--out", "o2", "--workers", 1)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "the kind `W6`'s field `draw`: 6 in the checkpoint, 4 now" in err, err
+    assert "a file the command reads (a rule file, a Python bot) was changed" in err
+    assert "uno-sim resume" not in err and "deck.15" not in err
+    assert not (tmp_path / "o2").exists()
+    code, _, err = cli(capsys, "resume", "ck")
+    error = err.splitlines()[-1]
+    assert code == 2 and error.startswith("error: the checkpoint file 'ck/checkpoint.json' does not match its own "
+                                          "command line (the kind `W6`'s field `draw`: 6 in the checkpoint, 4 now)")
+    assert "a file the command reads (a rule file, a Python bot) was changed" in error and "damaged" not in error
+    rules.write_text(SIX.format(draw=6), encoding="utf-8")
+    code, _, err = cli(capsys, *command[:-2], "--out", "o3")
+    assert code == 0 and "resuming from the checkpoint ck: 2,000 of 2,000 games are kept there" in err, err
+    # Another command line (other games) still advises resume, which repeats the recorded one.
+    code, _, err = cli(capsys, "run", "six.toml", "--games", 3000, "--seed", 3, "--checkpoint", "ck", "--out", "o4")
+    assert code == 2 and "games: 2,000 in the checkpoint, 3,000 now" in err and "uno-sim resume ck" in err, err
+
+
+def test_a_checkpoint_difference_names_deck_kinds_by_their_text():
+    """`deck.15.draw` named a kind by its place; a kind is named by its text, in a paired
+    compare's unit too, and a field left at its default says so."""
+    kind = lambda text, **fields: {"text": text, "colored": False, "copies": 2, **fields}  # noqa: E731
+    unit = lambda *kinds: {"kind": "games", "rules": {"players": 4}, "deck": list(kinds), "seed": 0}  # noqa: E731
+    cases = [
+        (unit(kind("W"), kind("W6", draw=6)), unit(kind("W"), kind("W6", draw=4)),
+         "the kind `W6`'s field `draw`: 6 in the checkpoint, 4 now"),
+        (unit(kind("W"), kind("W6", draw=6)), unit(kind("W"), kind("W6")),
+         "the kind `W6`'s field `draw`: 6 in the checkpoint, not given (the default) now"),
+        (unit(kind("W"), kind("W6")), unit(kind("W"), kind("W7")), "the deck's kind 2: W6 in the checkpoint, W7 now"),
+        (unit(kind("W"), kind("W6")), unit(kind("W")), "the deck's kinds: 2 in the checkpoint, 1 now"),
+        ({"kind": "games", "paired": [unit(kind("W")), unit(kind("W6", draw=6))]},
+         {"kind": "games", "paired": [unit(kind("W")), unit(kind("W6", draw=5))]},
+         "paired.1: the kind `W6`'s field `draw`: 6 in the checkpoint, 5 now"),
+    ]
+    for old, new, words in cases:
+        assert ck_mod._unit_difference([old], [new]) == words
+
+
+def test_a_checkpoint_made_from_python_is_not_sent_to_resume(capsys, tmp_path):
+    """A checkpoint made by a Python call records no command line, and `resume` refuses it;
+    the command met with it advised `uno-sim resume` all the same."""
+    api.run("standard", games=2000, seed=3, checkpoint=tmp_path / "ck")
+    code, _, err = cli(capsys, "run", "standard", "--games", 3000, "--seed", 3, "--checkpoint", tmp_path / "ck",
+                       "--out", tmp_path / "o")
+    assert code == 2 and "games: 2,000 in the checkpoint, 3,000 now" in err, err
+    assert "uno-sim resume" not in err and "the same call that made it" in err
+    code, _, err = cli(capsys, "resume", tmp_path / "ck")
+    assert code == 2 and "holds no command line to repeat" in err
+
+
 def test_a_full_disk_under_checkpoint_names_the_file(capsys, tmp_path, monkeypatch):
     """It said only "OSError: [Errno 28] No space left on device"."""
     import errno as errno_mod

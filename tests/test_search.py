@@ -230,7 +230,7 @@ def test_search_is_deterministic_for_any_thread_count():
 def test_search_in_matches_and_tournaments():
     m = api.match("standard", matches=6, players=2, bots="search:rollouts=20,expert", target=100)
     assert m.result.matches == 6
-    t = api.tournament("standard", bots="search:rollouts=10,random", players=2, deals=10)
+    t = api.tournament("standard", bots="search:rollouts=10,random", players=2, deals=30)
     assert set(t.ratings["bot"]) == {"search:rollouts=10", "random"}
 
 

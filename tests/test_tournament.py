@@ -2,6 +2,7 @@
 rigged data with a known answer, the skill index, the games actually played (common deals,
 rotated seats), the files, `compare/sweep --skill` and bad input."""
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -238,17 +239,42 @@ def test_skill_index_takes_a_separable_worst_and_refuses_an_inseparable_best():
     (["--presets", "nope"], "unknown preset 'nope'"),
     (["--presets", "standard,"], "--presets"),
     (["--deals", "0"], "--deals"),
+    (["--deals", "1"], "--deals must be at least 30 for a tournament (got 1): the ratings' 95% intervals count each"),
+    (["--deals", "29"], "--deals must be at least 30"),
     (["--players", "1"], "--players"),
     (["--bots", "expert:jump_in_prob=3,random"], "jump_in_prob"),
 ])
 def test_tournament_bad_input(tmp_path, capsys, args, needle):
     out = tmp_path / "t"
-    code, _, err = invoke(capsys, "tournament", *args, "--deals", "10", "--out", out) if "--deals" not in args \
+    code, _, err = invoke(capsys, "tournament", *args, "--deals", "30", "--out", out) if "--deals" not in args \
         else invoke(capsys, "tournament", *args, "--out", out)
     assert code == 2
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], err
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_the_headline_names_no_leader_the_ratings_cannot_tell_apart():
+    """With one deal every interval had zero width and the headline named a winner; such runs
+    are refused now (above), and on any number of deals the headline names the highest rated
+    bot only when its rating is told apart from the runner-up's."""
+    from uno_sim.game.bots import Bot
+    from uno_sim.running.tournaments import TournamentResult
+
+    bots = [Bot("greedy"), Bot("bluffer"), Bot("expert")]
+    tied = rigged([1.0, 3.0, 3.0], players=4, deals=1500, seed=5)
+    clear = rigged([1.0, 1.5, 3.0], players=4, deals=1500, seed=5)
+    t = api.Tournament(TournamentResult(bots, "all", 1500, 5, [tied]))
+    first = t.headline[0]
+    assert first.startswith("Of 3 bots (greedy, bluffer, expert), under rigged no bot is rated highest with "
+                            "confidence: ") and first.endswith(" are not told apart (their ratings' difference is "
+                                                               "within its 95% interval of 0).")
+    assert {"bluffer", "expert"} <= set(first.split(": ")[1].split()), first
+    assert "rated highest under" not in " ".join(t.headline)
+    clear = dataclasses.replace(clear, name="other")
+    t = api.Tournament(TournamentResult(bots, "all", 1500, 5, [clear, tied]))
+    assert t.headline[0] == "Of 3 bots (greedy, bluffer, expert), expert is rated highest under other."
+    assert t.headline[1].startswith("Under rigged no bot is rated highest with confidence: ")
 
 
 # ---------------------------------------------------------------- --skill

@@ -179,7 +179,7 @@ def _check_race_metric(name: str, option: str, plans: list[RunPlan]) -> None:
 
 
 def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: list[RunPlan]) -> list[Constraint]:
-    from ..stats.racing import RACE_METRICS, Constraint, parse_constraint
+    from ..stats.racing import RACE_METRICS, Constraint, contradiction, parse_constraint
 
     if isinstance(texts, (str, Constraint)):
         texts = [texts]
@@ -193,6 +193,11 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
         if not RACE_METRICS[c.metric].is_rate and "pp" in c.text:
             raise InputError(f"--constraint {c.text!r}: pp (percentage points) is for rates; {c.metric} is a mean")
         out.append(c)
+    clash = contradiction(out)
+    if clash:
+        both = "both" if len(clash) == 2 else "all"
+        raise InputError(f"--constraint {' and '.join(repr(str(c)) for c in clash)} cannot {both} hold: no value of "
+                         f"{clash[0].metric} meets them, so no grid point could be chosen")
     return out
 
 

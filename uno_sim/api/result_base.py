@@ -165,9 +165,7 @@ class VariantCharts(_Charts):
         raise NotImplementedError
 
     def _stacking(self) -> bool:
-        from ..output.charts import stacking_on
-
-        return any(stacking_on(v.rules) for v in getattr(self, "runs", [self]))
+        return any(v.rules.stacks for v in getattr(self, "runs", [self]))
 
     def plot(self, chart: str):
         """One chart by name, as a matplotlib Figure.

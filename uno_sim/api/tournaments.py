@@ -13,6 +13,7 @@ from ..game.errors import InputError
 from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
+from ..stats.ratings import MIN_DEALS
 from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, check_python_bots,
                      command_line, load_rules, override_dict, rule_specs, speaks_python, shared_parameters)
 from .result_base import _Charts, _frame_records
@@ -69,7 +70,7 @@ class Tournament(_Charts):
     def headline(self):
         from ..output.headline import tournament_headline
 
-        return tournament_headline(self.ratings, self.skill, [b.label for b in self.bots])
+        return tournament_headline(self.result.leaders(), self.skill, [b.label for b in self.bots])
 
     def _subtitle(self) -> str:
         r = self.result
@@ -164,6 +165,9 @@ def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequenc
     if not specs or any(isinstance(s, str) and not s for s in specs):
         raise InputError("--presets needs one or more presets or rule files, separated by commas")
     check_count("--deals", deals, maximum=MAX_GAMES // MAX_PLAYERS)
+    if deals < MIN_DEALS:
+        raise InputError(f"--deals must be at least {MIN_DEALS} for a tournament (got {deals:,}): the ratings' 95% "
+                         "intervals count each deal as one independent unit, and fewer deals cannot estimate them")
     check_count("--seed", seed, minimum=0, maximum=MAX_SEED)
     check_count("--workers", workers, maximum=1024)
     bot_list = parse_bot_list(bots)
@@ -203,7 +207,8 @@ def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] =
     bots : str or list of str, default "random,greedy,expert,bluffer,pro"
         Two or more distinct bots, as a list (``["expert", "random"]``) or a comma text.
     deals : int, default 1000
-        Deals played at every table (each with the seats rotated).
+        Deals played at every table (each with the seats rotated); at least 30, since the
+        ratings' intervals count each deal as one independent unit.
     players : int, optional
         Seats at each table, 2 to 10 (default None: each rule set's own).
     seed : int, default 0

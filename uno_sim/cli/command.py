@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import api
+from ..game.errors import BadInput
 from .notes import note_checkpoint, note_checkpoint_done, note_workers
 from .output import finish, out_folder, write_result
+from .resume import would_refuse
 
 # (stem) -> (OUT/stem.csv or None, OUT/stem.parquet or None): the per-game files asked for,
 # each written all-or-nothing with the rest of the folder
@@ -44,7 +46,13 @@ def play_and_write(command: str, prepare: Callable[[], Any], *, folder_name: Cal
         raise api.InputError("--json: standard output is closed, so there is nowhere to write the JSON "
                              "(leave out --json: the files are written all the same)")
     api.check_per_game(per_game or parquet, cluster, checkpoint)
-    plan = prepare()
+    try:
+        plan = prepare()
+    except BadInput as exc:
+        refused = would_refuse(exc)
+        if refused is exc:
+            raise
+        raise refused from None
     api.check_parquet(parquet)
     folder = out_folder(out, folder_name(plan), command, force)
     if pilot:

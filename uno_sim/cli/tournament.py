@@ -24,7 +24,8 @@ def tournament(
     ] = "standard",
     deals: Annotated[
         int,
-        typer.Option("--deals", help="Deals per table; each is played once per seat rotation (PLAYERS games)."),
+        typer.Option("--deals", help="Deals per table (at least 30); each is played once per seat rotation "
+                                     "(PLAYERS games)."),
     ] = 1000,
     players, seed, set_, workers, out, force, as_json,
 ) -> None:

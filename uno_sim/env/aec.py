@@ -9,6 +9,7 @@ from pettingzoo import AECEnv
 from ..engine import layout as L
 from ..engine.keys import run_key
 from ..game.rules import Rules
+from .single import ResetNeeded
 from .spaces import OBS_HIGH, OBS_LOW, check_reward, rewards
 from .table import Table
 
@@ -22,7 +23,11 @@ class UnoAEC(AECEnv):
     last question (zeros before its first; the mask is all zeros unless it is asked now).
     Rewards come at the end of the game (`reward="win"`: +1 / -1, `"points"`: the winner's
     points / minus each loser's hand points). A round that reaches max_turns is truncated.
-    `reset(seed=s)` deals game 0 of the run with seed s; `reset()` the next game."""
+    `reset(seed=s)` deals game 0 of the run with seed s; `reset()` the next game. As
+    PettingZoo's order checks have it, `step()`, `observe()` and `last()` before the first
+    `reset()` raise (`ResetNeeded`, Gymnasium's error for calls out of order), and so do
+    `step()` and `last()` once the game is over and every agent has stepped out of it (with
+    `None`); a finished agent's step with an action other than None is PettingZoo's ValueError."""
 
     metadata = {"name": "uno_sim_v0", "render_modes": ["human"], "is_parallelizable": False}
 
@@ -43,6 +48,14 @@ class UnoAEC(AECEnv):
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self._game = -1
         self._seen = {a: np.zeros(L.N_OBS, dtype=np.int64) for a in self.possible_agents}
+        self._has_reset = False
+
+    def _check_order(self, call: str) -> None:
+        if not self._has_reset:
+            raise ResetNeeded(f"reset() needs to be called before {call}()")
+        if not self.agents and call != "observe":
+            raise ResetNeeded(f"the game is over and every agent has stepped out of it: call reset() for the next "
+                              f"game before {call}()")
 
     def observation_space(self, agent):
         return self._space
@@ -63,6 +76,7 @@ class UnoAEC(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._seen = {a: np.zeros(L.N_OBS, dtype=np.int64) for a in self.possible_agents}
         self.table.reset(self._game)
+        self._has_reset = True
         self._next()
 
     def _next(self) -> None:
@@ -83,13 +97,19 @@ class UnoAEC(AECEnv):
         self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict:
+        self._check_order("observe")
         if not self.table.done and agent == self.agent_selection:
             mask = self.table._mask.astype(np.int8)
         else:
             mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
         return {"observation": self._seen[agent], "action_mask": mask}  # (a fresh array each question, never changed)
 
+    def last(self, observe: bool = True):
+        self._check_order("last")
+        return super().last(observe)
+
     def step(self, action) -> None:
+        self._check_order("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -20,6 +20,12 @@ N_ACTIONS = L.N_ACTIONS
 A_NO = L.A_NO
 
 
+class ResetNeeded(gymnasium.error.ResetNeeded, BadInput):
+    """A step (or `last()`) where the environment has no game: before the first `reset()`, or
+    after the game ended. Gymnasium's own error for calls out of order (what its
+    OrderEnforcing wrapper raises), and a uno_sim.BadInput."""
+
+
 class UnoGym(gymnasium.Env):
     """UNO under any rule set from one seat (`seat`, 0 by default), the other seats played by
     compiled bots (`opponents`: one bot spec for all, or one per seat as for --bots).
@@ -31,7 +37,9 @@ class UnoGym(gymnasium.Env):
     (`illegal="raise"` raises instead). The reward comes at the end (`reward="win"`: +1 / -1,
     `"points"`: the winner's points / minus the points left in the hand); a round that reaches
     max_turns is truncated. `reset(seed=s)` deals game 0 of the run with seed s, `reset()` the
-    next game; a game that ends before the seat is asked anything is skipped."""
+    next game; a game that ends before the seat is asked anything is skipped. `step()` before
+    the first `reset()`, or after the step that ended the game, raises `ResetNeeded`
+    (Gymnasium's `gymnasium.error.ResetNeeded`)."""
 
     metadata = {"render_modes": []}
 
@@ -48,6 +56,7 @@ class UnoGym(gymnasium.Env):
         self.action_space = gym_spaces.Discrete(L.N_ACTIONS)
         self._game = -1
         self._last = np.zeros(L.N_OBS, dtype=np.int64)
+        self._ended: bool | None = None  # None: never reset; True: the game ended, reset() deals the next
 
     def action_masks(self) -> np.ndarray:
         return self.table.mask
@@ -68,11 +77,16 @@ class UnoGym(gymnasium.Env):
         else:
             raise BadInput(f"seat {self.seat} was asked nothing in 1,000 games in a row under these rules")
         self._last = self.table._obs.copy()
+        self._ended = False
         return self._last, self._info()
 
     def step(self, action):
         # The loop of a training run: the Table's checks done once here, its views read
         # directly, no property or helper call between the action and the compiled step.
+        if self._ended is not False:
+            raise ResetNeeded("cannot call step() before calling reset()" if self._ended is None else
+                              "the game is over (step() returned terminated or truncated): call reset() for the "
+                              "next game before step()")
         t = self.table
         mask = t._mask
         action = int(action)
@@ -88,5 +102,6 @@ class UnoGym(gymnasium.Env):
         record = t.record
         reward = rewards(record, t.players, self.reward)[self.seat]
         cut = record["reason"] == "cap"
+        self._ended = True
         info = {"action_mask": np.zeros(N_ACTIONS, dtype=np.int8), "record": record, "illegal_action": illegal}
         return self._last.copy(), reward, not cut, cut, info

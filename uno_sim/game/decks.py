@@ -70,8 +70,9 @@ deck (same order, same fields, points spelled out or not), and `custom` otherwis
 
 Deck and rules together (checked by `check_deck_fits`, which the rules layer calls with its
 numbers): the deck must hold at least `players * hand_size + 1` cards; `first_card = number`
-needs a number card in the deck (a number kind with at least one copy); `mercy_limit` is 0
-(off) or greater than `hand_size`.
+needs a number card in the deck (a number kind with at least one copy), `first_card =
+official` a card that can lead (a number card or a kind S, R, D or W: `leads`), else every
+round would end void; `mercy_limit` is 0 (off) or greater than `hand_size`.
 
 Faces: each coloured kind gives one face per colour and each wild kind one face. Faces are
 numbered colour-major over the coloured kinds in deck order (face = colour * number of
@@ -546,10 +547,26 @@ def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = 
         )
     if first_card == "number" and deck.number_cards == 0:
         raise DeckError(f"invalid rules: first_card = number needs number cards, and the {deck.name} deck has none")
+    if first_card == "official" and not any(leads(k) and k.copies for k in deck.kinds):
+        raise DeckError(f"invalid rules: the {deck.name} deck has no card that can be turned up as the lead card "
+                        "(first_card = official keeps only a number card or a kind S, R, D or W), so every "
+                        "round would end void; add one of those kinds")
     if mercy_limit != 0 and mercy_limit <= hand_size:
         raise DeckError(
             f"invalid rules: mercy_limit must be 0 (off) or greater than hand_size = {hand_size} (got {mercy_limit})"
         )
+
+
+def kind_role(k: Kind) -> int:
+    """The role of a kind by its text (ROLE_NONE for most kinds; W and W4 only as wild kinds)."""
+    r = ROLE_TEXTS.get(k.text, ROLE_NONE)
+    return r if (r in (ROLE_WILD, ROLE_WILD_DRAW_FOUR)) == (not k.colored) else ROLE_NONE
+
+
+def leads(k: Kind) -> bool:
+    """An official lead card (first_card = official) of this kind stays: a number card or a
+    kind S, R, D or W; any other goes back into the pile."""
+    return k.is_number or kind_role(k) in LEAD_ROLES
 
 
 @dataclass(frozen=True, eq=False)
@@ -622,16 +639,12 @@ def _face_table(deck: Deck, zero_points: int) -> FaceTable:
     rows = [(COLORS[c] + k.text, c, i, k) for c in range(N_COLORS) for i, k in colored]
     rows += [(k.text, -1, i, k) for i, k in wild]
 
-    def role(k: Kind) -> int:
-        r = ROLE_TEXTS.get(k.text, ROLE_NONE)
-        return r if (r in (ROLE_WILD, ROLE_WILD_DRAW_FOUR)) == (not k.colored) else ROLE_NONE
-
     def column(values: Iterable[int]):
         array = np.fromiter(values, dtype=np.int64, count=len(rows))
         array.flags.writeable = False
         return array
 
-    roles = [role(k) for _, _, _, k in rows]
+    roles = [kind_role(k) for _, _, _, k in rows]
     return FaceTable(
         texts=tuple(t for t, _, _, _ in rows),
         n_colored_kinds=len(colored),
@@ -644,5 +657,5 @@ def _face_table(deck: Deck, zero_points: int) -> FaceTable:
         points=column(k.points_for(zero_points) for *_, k in rows),
         copies=column(k.copies for *_, k in rows),
         role=column(roles),
-        lead=column(int(k.is_number or r in LEAD_ROLES) for (*_, k), r in zip(rows, roles)),
+        lead=column(int(leads(k)) for *_, k in rows),
     )

@@ -126,41 +126,50 @@ def knob_table(source: RuleSource) -> dict[str, Any]:
     return rule_parts(source)[0]
 
 
-def rule_parts(source: RuleSource, _seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], Deck | None]:
+def rule_parts(source: RuleSource) -> tuple[dict[str, Any], Deck | None]:
     """(merged knobs, deck) of a rule source, following `extends` (parents first). The deck
     is the nearest `[deck]` table's (None: the built-in deck of the knob `deck`); a `deck`
-    knob given after that table wins over it."""
-    key = source.what
-    if key in _seen:
-        raise RulesError(f"{source.what} extends itself (via {' -> '.join(_seen + (key,))})")
-    data = read(source)
-    parent = data.get("extends")
-    base: dict[str, Any] = {}
-    if parent:
+    knob given after that table wins over it. The chain is walked in a loop, so a chain of
+    any length works (each file is read once); a file met twice is a cycle, named."""
+    chain: list[tuple[RuleSource, dict[str, Any]]] = []  # the source first, its root last
+    seen: dict[Any, int] = {}  # a file by its resolved path (however `extends` spells it)
+    while True:
+        key = source.name if source.path is None else source.path.resolve()
+        if key in seen:
+            loop = [s.what for s, _ in chain[seen[key]:]] + [source.what]
+            raise RulesError(f"{source.what} extends itself (via {' -> '.join(loop)})")
+        seen[key] = len(chain)
+        data = read(source)
+        chain.append((source, data))
+        parent = data.get("extends")
+        if not parent:
+            break
         try:
             parent_source = find(parent, source.path.parent if source.path is not None else None)
         except RulesError as exc:
             raise RulesError(f"{source.what}: extends {parent!r}: {exc}") from None
         if source.path is None and parent_source.path is not None:
             raise RulesError(f"{source.what}: a built-in preset can only extend built-in presets")
-        base, deck = rule_parts(parent_source, _seen + (key,))
-    else:
-        deck = None
-    knobs = dict(data.get("rules", {}))
-    for name, value in knobs.items():
-        try:
-            parse_value(name, value)
-        except RulesError as exc:
-            raise RulesError(f"{source.what}: {exc}") from None
-    if "deck" in data:
-        if "deck" in knobs:
-            raise RulesError(f"{source.what}: give the deck either as the knob deck under [rules] or as a [deck] "
-                             "table, not both")
-        deck = deck_from_toml(data["deck"], source.what)
-        base = {k: v for k, v in base.items() if k != "deck"}
-    elif "deck" in knobs:
-        deck = None
-    return base | knobs, deck
+        source = parent_source
+    base: dict[str, Any] = {}
+    deck: Deck | None = None
+    for source, data in reversed(chain):  # the root first
+        knobs = dict(data.get("rules", {}))
+        for name, value in knobs.items():
+            try:
+                parse_value(name, value)
+            except RulesError as exc:
+                raise RulesError(f"{source.what}: {exc}") from None
+        if "deck" in data:
+            if "deck" in knobs:
+                raise RulesError(f"{source.what}: give the deck either as the knob deck under [rules] or as a [deck] "
+                                 "table, not both")
+            deck = deck_from_toml(data["deck"], source.what)
+            base = {k: v for k, v in base.items() if k != "deck"}
+        elif "deck" in knobs:
+            deck = None
+        base = base | knobs
+    return base, deck
 
 
 def description(source: RuleSource) -> str:

@@ -19,6 +19,8 @@ from .knobs import BY_NAME, CHOICES, DEFAULTS, INDEX, KERNEL_KNOBS, KNOBS, N_KNO
 from .packing import fixed_point
 
 CUSTOM_DECK = decks.CUSTOM  # the `deck` of a rule set playing a rule file's own deck
+# The stacking knobs that go by the texts D and W4 (stack_by_value is the other way to stack).
+CLASSIC_STACKING = ("stack_draw_two", "stack_draw_four", "stack_four_on_two", "stack_two_on_four", "deflect")
 
 
 def _field_type(knob: Knob) -> type:
@@ -40,6 +42,12 @@ class _RulesMethods:
     def as_dict(self) -> dict[str, Any]:
         """Every knob's value, in table order (`deck` is `custom` for a rule file's own deck)."""
         return {k.name: getattr(self, k.name) for k in KNOBS}
+
+    @property
+    def stacks(self) -> bool:
+        """Can a pending penalty be answered (stacked)? A classic stacking knob (`stack_*`,
+        `deflect`) or `stack_by_value`: the one answer to "is stacking on"."""
+        return bool(self.stack_by_value or any(getattr(self, k) for k in CLASSIC_STACKING))
 
     @property
     def cards(self) -> decks.Deck:
@@ -184,11 +192,9 @@ def _validate(r: Rules) -> None:
     )
     need(not r.deflect or r.stack_draw_two, "deflect", "needs stack_draw_two = true")
     need(
-        not r.stack_by_value or not (r.stack_draw_two or r.stack_draw_four or r.stack_four_on_two
-                                     or r.stack_two_on_four or r.deflect),
+        not r.stack_by_value or not any(getattr(r, k) for k in CLASSIC_STACKING),
         "stack_by_value",
-        "cannot be combined with stack_draw_two, stack_draw_four, stack_four_on_two, stack_two_on_four "
-        "or deflect",
+        f"cannot be combined with {', '.join(CLASSIC_STACKING[:-1])} or {CLASSIC_STACKING[-1]}",
     )
     need(not r.must_play_drawn or r.play_drawn == "any", "must_play_drawn", "needs play_drawn = any")
     need(

@@ -577,11 +577,6 @@ def max_pending(variants: list[Variant]) -> Figure:
     return fig
 
 
-def stacking_on(rules) -> bool:
-    return bool(rules.stack_draw_two or rules.stack_draw_four or rules.stack_four_on_two
-                or rules.stack_two_on_four or rules.deflect)
-
-
 # The charts of a run or comparison, by name (the file is NAME.png); max_pending only when
 # some variant stacks penalties.
 VARIANT_CHARTS = {

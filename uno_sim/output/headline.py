@@ -480,21 +480,29 @@ def match_headline(summary: pd.DataFrame, length: str = "") -> Headline:
 # ---------------------------------------------------------------- tournaments
 
 
-def tournament_headline(ratings: pd.DataFrame, skill: pd.DataFrame, bots: list[str]) -> Headline:
-    """Who is rated highest under each rule set, and each rule set's skill index with the
-    bots it compares (ratings.csv and skill.csv rows)."""
+def tournament_headline(leaders: dict[str, tuple[str, str, bool]], skill: pd.DataFrame, bots: list[str]) -> Headline:
+    """Who is rated highest under each rule set (`leaders`: the highest rated, the runner-up,
+    whether the ratings tell them apart at 95%; a bot is named only then), and each rule
+    set's skill index with the bots it compares (skill.csv rows)."""
     out = Headline()
-    top = {}
-    for preset, rows in ratings.groupby("preset", sort=False):
-        best = rows.loc[rows["rating"].idxmax()]
-        top[preset] = best["bot"]
-    leaders = list(dict.fromkeys(top.values()))
-    if len(leaders) == 1:
-        where = "under every rule set" if len(top) > 1 else f"under {next(iter(top))}"
-        out.append(f"Of {len(bots)} bots ({', '.join(bots)}), {leaders[0]} is rated highest {where}.")
-    else:
-        out.append(f"Of {len(bots)} bots ({', '.join(bots)}), the highest rated is "
-                   + "; ".join(f"{bot} under {preset}" for preset, bot in top.items()) + ".")
+    top = {preset: best for preset, (best, _, apart) in leaders.items() if apart}
+    unclear = {preset: (best, second) for preset, (best, second, apart) in leaders.items() if not apart}
+    named = list(dict.fromkeys(top.values()))
+    of = f"Of {len(bots)} bots ({', '.join(bots)}), "
+    if len(named) == 1:
+        where = ("under every rule set" if len(top) == len(leaders) > 1
+                 else "under " + ", ".join(top))
+        out.append(f"{of}{named[0]} is rated highest {where}.")
+        of = ""
+    elif named:
+        out.append(f"{of}the highest rated is " + "; ".join(f"{bot} under {preset}" for preset, bot in top.items())
+                   + ".")
+        of = ""
+    for preset, (best, second) in unclear.items():
+        text = (f"under {preset} no bot is rated highest with confidence: {best} and {second} are not told apart "
+                "(their ratings' difference is within its 95% interval of 0).")
+        out.append(of + text if of else text[0].upper() + text[1:])
+        of = ""
     for row in skill.itertuples():
         n = int(row.players)
         if row.skill_index != row.skill_index:

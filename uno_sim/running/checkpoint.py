@@ -52,9 +52,12 @@ class CheckpointError(BadInput):
     `mismatch`: how the folder's runs differ from this command's (then the message advises
     `uno-sim resume`, which `resume` itself must not repeat)."""
 
-    def __init__(self, message: str, mismatch: str | None = None) -> None:
+    def __init__(self, message: str, mismatch: str | None = None, made_by: tuple[list[str], str] | None = None,
+                 where: str = "") -> None:
         super().__init__(message)
         self.mismatch = mismatch
+        self.made_by = made_by  # (argv, cwd) of the command line the folder records, if any
+        self.where = where  # `--checkpoint 'DIR'`
 
 
 # ---------------------------------------------------------------- aggregates as arrays
@@ -182,31 +185,59 @@ def unit_items(params: dict[str, Any]) -> int:
     return int(params[params["kind"]]) * len(params.get("paired") or [None])
 
 
-def _difference(old: Any, new: Any, path: tuple = ()) -> str | None:
-    """The first difference between two parameter trees, in words (None: equal)."""
+def _difference(old: Any, new: Any, path: tuple = (), root: Any = None) -> str | None:
+    """The first difference between two parameter trees, in words (None: equal); `root`: the
+    stored tree, whose decks name a kind by its text."""
+    root = old if root is None else root
     if isinstance(old, dict) and isinstance(new, dict):
         for key in dict.fromkeys([*old, *new]):
             if key not in old or key not in new:
-                return f"{_where(path + (key,))} is set in only one of them"
-            found = _difference(old[key], new[key], path + (key,))
+                if key == "deck":
+                    where = _where(path, root)
+                    return (f"{where + ': ' if where else ''}a rule file's own deck: "
+                            f"{'only in the checkpoint' if key in old else 'only now'}")
+                if "deck" in path:  # a kind's table leaves out the fields at their defaults
+                    shown = [_show(t[key]) if key in t else "not given (the default)" for t in (old, new)]
+                    return f"{_where(path + (key,), root)}: {shown[0]} in the checkpoint, {shown[1]} now"
+                return f"{_where(path + (key,), root)} is set in only one of them"
+            found = _difference(old[key], new[key], path + (key,), root)
             if found:
                 return found
         return None
     if isinstance(old, list) and isinstance(new, list):
         if len(old) != len(new):
-            return f"{_where(path)}: {len(old):,} in the checkpoint, {len(new):,} now"
+            return f"{_where(path, root)}: {len(old):,} in the checkpoint, {len(new):,} now"
         for i, (a, b) in enumerate(zip(old, new)):
-            found = _difference(a, b, path + (i,))
+            found = _difference(a, b, path + (i,), root)
             if found:
                 return found
         return None
     if old != new:
-        return f"{_where(path)}: {_show(old)} in the checkpoint, {_show(new)} now"
+        return f"{_where(path, root)}: {_show(old)} in the checkpoint, {_show(new)} now"
     return None
 
 
-def _where(path: tuple) -> str:
-    """("rules", "jump_in") -> `rules.jump_in`."""
+def _where(path: tuple, root: Any = None) -> str:
+    """("rules", "jump_in") -> `rules.jump_in`; a rule file's deck by its kinds' texts:
+    ("deck", 15, "draw") -> the kind `W6`'s field `draw` (after the path to that unit, as in
+    a paired compare's `paired.1`)."""
+    node = root
+    for i, key in enumerate(path):
+        if key == "deck" and isinstance(node, dict) and isinstance(node.get("deck"), list):
+            head = ".".join(str(p) for p in path[:i])
+            head, rest, kinds = (head + ": " if head else ""), path[i + 1:], node["deck"]
+            if not rest:
+                return head + "the deck's kinds"
+            place = rest[0]
+            kind = kinds[place] if isinstance(place, int) and place < len(kinds) else None
+            text = kind.get("text") if isinstance(kind, dict) else None
+            if len(rest) == 1 or rest[1] == "text" or not isinstance(text, str):
+                return head + f"the deck's kind {place + 1 if isinstance(place, int) else place}"
+            return head + f"the kind `{text}`'s field `{rest[1]}`"
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
     return ".".join(str(p) for p in path)
 
 
@@ -277,16 +308,20 @@ class Checkpoint:
                     f"{what} was written by uno-sim {old['uno_sim']} (engine {old['engine']}), this is uno-sim "
                     f"{ck.identity['uno_sim']} (engine {ck.identity['engine']}): its games would not match these, "
                     "so it cannot be resumed; remove the folder or choose another")
+            made_by = (stored.get("argv"), stored.get("cwd"))
+            made_by = made_by if isinstance(made_by[0], list) and isinstance(made_by[1], str) else None
+            # resume repeats the command line the folder records; made from Python, there is none
+            resume = (f"resume it with `uno-sim resume {path}`" if made_by
+                      else "continue it with the same call that made it")
             if stored.get("command") != command:
                 raise CheckpointError(f"{what} holds a checkpoint of `uno-sim {stored.get('command')}`, "
-                                      f"not of `uno-sim {command}`; resume it with `uno-sim resume {path}` "
-                                      "or choose another folder",
+                                      f"not of `uno-sim {command}`; {resume} or choose another folder",
                                       mismatch=f"it records a `{stored.get('command')}` run, its command line "
-                                               f"is `{command}`")
+                                               f"is `{command}`", made_by=made_by, where=what)
             diff = _unit_difference(stored.get("units") or [], ck.units)
             if diff:
-                raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); resume it with "
-                                      f"`uno-sim resume {path}`, or choose another folder", mismatch=diff)
+                raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); {resume}, "
+                                      "or choose another folder", mismatch=diff, made_by=made_by, where=what)
         from ..output.files import probe_writable, nearest_existing
 
         probe_writable(nearest_existing(ck.path), what)

@@ -25,7 +25,7 @@ from ..engine import layout as L
 from ..game.bots import SKILL_BOT, Bot, pack_bots
 from ..game.rules import Rules
 from ..stats.ratings import (RATING_COLUMNS, SKILL_COLUMNS, TABLE_COLUMNS, PresetGames, fit_ratings,
-                             NO_SKILL, rating_covariance, rating_rows, skill_row, table_rows)
+                             NO_SKILL, rating_covariance, rating_rows, skill_row, table_rows, top_pair)
 from .chunks import Threads, Unit, available_threads, run_chunks
 from .progress import SILENT, Progress, ProgressLike, as_progress
 
@@ -90,6 +90,7 @@ class TournamentResult:
     deals: int
     seed: int
     presets: list[PresetGames] = field(default_factory=list)
+    _fits: list | None = field(default=None, repr=False, compare=False)  # fits(), once
 
     @property
     def labels(self) -> list[str]:
@@ -99,16 +100,32 @@ class TournamentResult:
         rows = [row for pg in self.presets for row in table_rows(pg, self.labels)]
         return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
+    def fits(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each rule set's (ratings, their covariance), fitted once."""
+        if self._fits is None:
+            self._fits = []
+            for pg in self.presets:
+                theta = fit_ratings(pg, len(self.bots))
+                self._fits.append((theta, rating_covariance(pg, theta)))
+        return self._fits
+
     def analyse(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """(ratings, skill): the rows of ratings.csv and skill.csv."""
         ratings, skill = [], []
-        for pg in self.presets:
-            theta = fit_ratings(pg, len(self.bots))
-            cov = rating_covariance(pg, theta)
+        for pg, (theta, cov) in zip(self.presets, self.fits()):
             ratings.extend(rating_rows(pg, self.labels, theta, cov))
             skill.append(skill_row(pg, self.labels, theta, cov))
         return (pd.DataFrame(ratings, columns=RATING_COLUMNS),
                 pd.DataFrame(skill, columns=SKILL_COLUMNS + ["wins"]).drop(columns="wins"))
+
+    def leaders(self) -> dict[str, tuple[str, str, bool]]:
+        """Per rule set: (the highest rated bot, the runner-up, whether the ratings tell them
+        apart at 95%), for the headline."""
+        out = {}
+        for pg, (theta, cov) in zip(self.presets, self.fits()):
+            best, second, apart = top_pair(theta, cov)
+            out[pg.name] = (self.labels[best], self.labels[second], apart)
+        return out
 
     @property
     def games(self) -> int:

@@ -180,6 +180,40 @@ def parse_constraint(text: str) -> Constraint:
     return Constraint(metric, match["op"][0], value, absolute, " ".join(text.split()))
 
 
+def _allowed(c: Constraint) -> list[tuple[float, float]]:
+    """The values of c's metric that meet c, as open intervals."""
+    b = c.bound
+    if not c.absolute:
+        return [(-math.inf, b)] if c.op == "<" else [(b, math.inf)]
+    if c.op == "<":
+        return [(-b, b)]
+    return [(-math.inf, -b), (b, math.inf)] if b >= 0 else [(-math.inf, math.inf)]
+
+
+def _can_meet(group: list[Constraint]) -> bool:
+    """Is there a value that meets every constraint of the group (all on one metric)?"""
+    sets = [(-math.inf, math.inf)]
+    for c in group:
+        sets = [(max(lo, a), min(hi, b)) for lo, hi in sets for a, b in _allowed(c) if max(lo, a) < min(hi, b)]
+    return bool(sets)
+
+
+def contradiction(constraints: list[Constraint]) -> list[Constraint] | None:
+    """Constraints on one metric that no value can meet together (a pair when a pair already
+    cannot, else all of that metric's), or None when each metric's can all hold."""
+    by_metric: dict[str, list[Constraint]] = {}
+    for c in constraints:
+        by_metric.setdefault(c.metric, []).append(c)
+    for group in by_metric.values():
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                if not _can_meet([a, b]):
+                    return [a, b]
+        if not _can_meet(group):
+            return group
+    return None
+
+
 # ---------------------------------------------------------------- moments
 
 

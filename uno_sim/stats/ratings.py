@@ -35,6 +35,11 @@ SKILL_COLUMNS = ["preset", "players", "best", "worst", "games", "win_rate", "ski
                  "chosen"]
 NO_SKILL = "random"  # the bot without skill: the skill index's worst bot whenever it plays
 RIDGE = 1e-3  # choix's regularization: negligible against the thousands of games of a table
+# The fewest deals a tournament plays: the ratings' cluster-robust variance treats each deal as one
+# independent unit, and with few of them it is no estimate at all (one deal: every score sums to
+# about 0, so every interval had zero width and the headline named a winner the games could not
+# tell apart); with fewer than about 30 clusters a sandwich variance is known to run small.
+MIN_DEALS = 30
 
 
 def skill_table(best: int, worst: int, players: int) -> tuple[int, ...]:
@@ -172,6 +177,12 @@ def skill_pair(theta: np.ndarray, cov: np.ndarray, labels: list[str],
     else:
         how = f"best: {labels[best]}, the other bot; {how}"
     return best, worst, how
+
+
+def top_pair(theta: np.ndarray, cov: np.ndarray, confidence: float = CONFIDENCE) -> tuple[int, int, bool]:
+    """(highest rated, runner-up, whether the highest is told apart from the runner-up)."""
+    order = [int(b) for b in np.argsort(-theta, kind="stable")]
+    return order[0], order[1], separable(theta, cov, order[0], order[1], confidence)
 
 
 def skill_row(pg: PresetGames, labels: list[str], theta: np.ndarray, cov: np.ndarray,
