@@ -405,6 +405,16 @@ def test_lead_skip_everyone_the_dealer_takes_the_first_turn():
     accepts_and_rejects(good, replaced(good, 2, P(0, "R2/O4", "R")), "wrong player")
 
 
+def test_lead_draw_one_draws_its_own_draw_and_skips():
+    light, dark = MINI_LIGHT + [kind("D1", True, 1, draw=1)], MINI_DARK + [kind("X", True, 1)]
+    hands = [["R2/O4", "G3/T5"], ["B2/P3", "R4/V3"]]
+    g = [deal(hands, ["RD1/P4"], light=light, dark=dark, max_turns=1)]
+    pile = g[0]["pile"]
+    good = g + [lead("RD1/P4"), D(0, pile[1:2], "lead"), P(1, "R4/V3", "R")]
+    good = end(good, -1, "cap", 1, plays=1, draws=1, max_pending=1)
+    accepts_and_rejects(good, replaced(good, 2, D(0, pile[1:3], "lead")), "more cards than owed")
+
+
 @pytest.mark.parametrize("back,knobs", [("W2/P1", {}), ("RF/P5", {"first_card": "number"})])
 def test_lead_goes_back(back, knobs):
     """A restricted wild goes back (11.4); under first_card=number the light side is read: a
