@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines), any deck (SPEC 10).
+"""Independent replay checker for uno-sim traces (SPEC section 7, JSON Lines), any deck (SPEC 10),
+one-sided or two-sided (SPEC 11, UNO Flip).
 
 Standard library only and deliberately independent of uno-sim's engine (it reads
 nothing but the knob names and defaults of the knob table, ``uno_sim/game/knobs.py``): it replays every game
@@ -25,7 +26,11 @@ cards they take out of play, Wild swaps, UNO catchers), the `random` bot policy 
 decks as data (SPEC 10: the face table built from the deal's `deck` list, classic when it
 is absent; draw, skip / skip all, reverse, restricted, Discard All, roulette, swap and
 shuffle hands in the order of 10.2; stack_by_value; the mercy rule and its knockouts;
-must_play_drawn), and finally the `end` event (and CSV row) against the record computed here.
+must_play_drawn), two-sided decks (SPEC 11: the deal's `sides` and its LIGHT/DARK pairing, the
+pinned `flip` deck, the side in play read by every rule through `Game.face`, the flip at step
+3a with `flip_discard`, the choose for a wild top, draw_color and its challenge, the lead
+kinds of 11.4, the event order of 11.6, no window after a play that flips), and finally the
+`end` event (and CSV row) against the record computed here.
 
 Violations that leave the replay in sync (an illegal card, a wrong count, a broken bot
 policy) are recorded and the replay goes on; an event the replay cannot place at all
@@ -143,8 +148,57 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #     the hands is random and not checked.
 # R22 Random bot (10.6): its roulette colour, shuffle colour and swap_hands target are random;
 #     only legality is checked.
+#
+# SPEC 11 (two-sided decks, UNO Flip) and its readings in SPEC 11.6. Every rule reads a card
+# through Game.face(card), the face on the side in play; flip special cases live in FlipStep,
+# Game.flip, PlayColorStep and the few lines of put_down / _effects / apply_lead marked 11.x.
+# R23 The deal: `sides` in place of `deck` (both is a violation); every dealt card is a string
+#     LIGHT/DARK; the light halves of hands + pile are exactly the light side's cards and the
+#     dark halves the dark side's (as multisets), which is a one-to-one pairing with the right
+#     counts; the physical cards of the game are the dealt ones (conservation, reshuffles). A
+#     deal whose rules say deck=flip must carry the kinds of SPEC 11.3 (FLIP_DECK) field for
+#     field, SPEC 10.1 defaults filled in (so a missing `points` of D1, E, W, WDC is a
+#     violation). `flip_discard` absent means whole (as R10/R17); values other than whole / top
+#     are a violation. A one-sided deal under deck=flip is a violation.
+# R24 Lead: the extended list of 11.4/11.6 (S R D D1 D5 E F W and numbers) applies to two-sided
+#     decks only; one-sided decks keep 10.5's list (S R D W and numbers: "sections 1-10 stay
+#     exactly as they are"). Lead E: its colour stands, the direction stays clockwise, the dealer
+#     takes the first turn. Lead F: a `flip` with p -1 (the pile turned over too); a wild new
+#     top is named by the first player (11.4 "naming a colour first"), who then takes the turn.
+#     Lead D1 / D5 draw their kind's draw as a lead D (lead_draw_two_skips applies).
+# R25 A wild face with `flip` (a DIY card; the `flip` deck has none, and a multi-play never
+#     holds a wild, R1): its player names its colour after its flip(s), among the new side's
+#     colours, and that naming is the `choose` event that follows the (last) flip - always,
+#     whatever the new top shows (one naming: never a second choose for a wild top); the play's
+#     `color` equals it. A coloured Flip card: a `choose` follows a flip only for a wild new top.
+# R26 Steps 4-5 use the faces as played (captured at the play, before the flip): reverse, skip,
+#     draw, draw_color, and the challenge verdict (wd4_rule judged on the side in play at the
+#     play). Under stack_by_value the value a chain's answers must reach is the `draw` of the
+#     face the last draw card was played with (a chain started by a flip + draw face keeps its
+#     value across the flip); the answers are read on the side now in play. A face with `flip`
+#     or `draw_color` never answers.
+# R27 draw_color: the colour is the colour in play when step 5 acts (the play's colour; after a
+#     flip, the choose's); the turning up stops at the first face of that colour on the side in
+#     play, wild faces never count; one `draw` (why draw_color), split only around a reshuffle,
+#     not in max_pending. Its challenge: guilty, the player turns up cards until the colour; not
+#     guilty, the challenger turns up cards until the colour and then challenge_extra more; each
+#     is one `draw` with why challenge. A random victim never challenges (R22's check of 3.3).
+# R28 A play that flips opens no window: a `jump` event or a hand-sum `out` right after it is a
+#     desync reported as such. The flag lasts until the next card is put down.
+# R29 The record of a two-sided game has `flips` (each flip event: Flip cards played, k for a
+#     multi-play of k, and a lead F) and `side` (light / dark at the end); the `end` event must
+#     carry both, and a CSV row is compared on them. A one-sided game's record has neither; if its
+#     `end` carries them they must say 0 / light. Hand points at the end are read on the side in
+#     play then (after a last card's flip).
+# R30 Order of a Flip play's steps: UNO call (and caught draw), step 3 (swap / shuffle, 7-swap,
+#     0-rotate, Wild swap), one flip each (a choose after each wild top), then under
+#     last_standing the `out` of an emptied hand, then steps 4-5, then the end (first_out, or
+#     one player left). The 7-swap and 0-rotate read the numbers on the side in play at the
+#     play; Wild swap belongs to the face with text W on either side.
 
 COLORS = "RYGB"
+LEAD_TEXTS = ("S", "R", "D")  # 3.1 / 10.5 / 10.8: coloured lead kinds that stay (with numbers and W)
+LEAD_TEXTS_TWO_SIDED = ("S", "R", "D", "D1", "D5", "E", "F")  # 11.4 / 11.6 (R24)
 # The knob names and defaults are the one knob table's data (uno_sim/game/knobs.py is a plain table,
 # not engine code); what each knob means is implemented here independently.
 from uno_sim.game.knobs import DEFAULTS as _TABLE_DEFAULTS  # noqa: E402
@@ -160,6 +214,8 @@ SEED_DEFAULTS = {"sum_jump_in": "off", "sum_jump_win_only": False, "hand_sum_win
 # R17: the knobs of SPEC 10 with their defaults (the knob table's once it lists them).
 SECTION10_DEFAULTS = {name: _TABLE_DEFAULTS.get(name, value) for name, value in
                       {"stack_by_value": False, "must_play_drawn": False, "mercy_limit": 0, "mercy_points": 250}.items()}
+# R23: the knob of SPEC 11 with its default ("flip_discard absent means whole", 11.6).
+SECTION11_DEFAULTS = {"flip_discard": _TABLE_DEFAULTS.get("flip_discard", "whole")}
 EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pending", "challenges", "cards",
                     "knockouts")
 
@@ -169,8 +225,8 @@ EXTRA_END_FIELDS = ("winner_points", "plays", "draws", "reshuffles", "max_pendin
 # kind (SPEC 10.8). So colour, kind text, "is a number" and the number read off the text
 # for every deck; everything else (points, effects) comes from the deal's deck list.
 KIND_FIELDS = ("text", "colored", "copies", "points", "number", "draw", "skip", "reverse", "restricted",
-               "discard_color", "roulette", "swap_hands", "shuffle_hands")
-FLAGS = ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands")
+               "discard_color", "roulette", "swap_hands", "shuffle_hands", "flip", "draw_color")
+FLAGS = ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands", "flip", "draw_color")
 CLASSIC_KINDS = (  # SPEC 10.1: the classic deck as kinds
     *({"text": str(d), "colored": True, "copies": 1 if d == 0 else 2, "number": d} for d in range(10)),
     {"text": "S", "colored": True, "copies": 2, "skip": 1},
@@ -180,6 +236,28 @@ CLASSIC_KINDS = (  # SPEC 10.1: the classic deck as kinds
     {"text": "W4", "colored": False, "copies": 4, "draw": 4, "restricted": True},
 )
 _ALNUM = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+
+# ---- two-sided decks (SPEC 11) ---------------------------------------------------------
+SIDES = ("light", "dark")
+SIDE_COLORS = ("RYGB", "PTOV")  # SPEC 11.1: light R Y G B, dark P T O V (index order 0..3 on each side)
+# SPEC 11.3: the built-in deck `flip`, texts, counts and points pinned (a deal of deck `flip`
+# must carry exactly these kinds, R23)
+FLIP_DECK = {
+    "light": [*({"text": str(d), "colored": True, "copies": 2, "points": d} for d in range(1, 10)),
+              {"text": "D1", "colored": True, "copies": 2, "points": 10, "draw": 1},
+              {"text": "R", "colored": True, "copies": 2, "points": 20, "reverse": True},
+              {"text": "S", "colored": True, "copies": 2, "points": 20, "skip": 1},
+              {"text": "F", "colored": True, "copies": 2, "points": 20, "flip": True},
+              {"text": "W", "colored": False, "copies": 4, "points": 40},
+              {"text": "W2", "colored": False, "copies": 4, "points": 50, "draw": 2, "restricted": True}],
+    "dark": [*({"text": str(d), "colored": True, "copies": 2, "points": d} for d in range(1, 10)),
+             {"text": "D5", "colored": True, "copies": 2, "points": 20, "draw": 5},
+             {"text": "R", "colored": True, "copies": 2, "points": 20, "reverse": True},
+             {"text": "E", "colored": True, "copies": 2, "points": 30, "skip": "all"},
+             {"text": "F", "colored": True, "copies": 2, "points": 20, "flip": True},
+             {"text": "W", "colored": False, "copies": 4, "points": 40},
+             {"text": "WDC", "colored": False, "copies": 4, "points": 60, "draw_color": True, "restricted": True}],
+}
 
 
 @dataclass(frozen=True)
@@ -197,14 +275,16 @@ class Face:
     roulette: bool = False
     swap_hands: bool = False
     shuffle_hands: bool = False
+    flip: bool = False
+    draw_color: bool = False
 
 
 def _int(v, lo, hi) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
 
 
-def kind_problem(k) -> str | None:
-    """What makes a deck entry an invalid kind by SPEC 10.1 (None when it is valid)."""
+def kind_problem(k, two_sided=False) -> str | None:
+    """What makes a deck entry an invalid kind by SPEC 10.1 / 11.2 / 11.6 (None when it is valid)."""
     if not isinstance(k, dict):
         return f"a kind must be an object, got {k!r}"
     extra = [f for f in k if f not in KIND_FIELDS]
@@ -241,27 +321,54 @@ def kind_problem(k) -> str | None:
         return "draw with roulette or skip"
     if k.get("roulette") and k.get("skip"):
         return "roulette with skip"
-    if k.get("restricted") and not k.get("draw"):
-        return "restricted without draw"
+    if k.get("draw_color") and (k.get("draw") or k.get("roulette") or k.get("skip")):
+        return "draw_color with draw, roulette or skip"  # SPEC 11.2
+    if k.get("restricted") and not (k.get("draw") or k.get("draw_color")):
+        return "restricted without draw or draw_color"  # SPEC 11.2 / 11.6, every deck
     if colored and (k.get("restricted") or k.get("roulette")):
         return "a coloured kind with restricted or roulette"
+    if colored and k.get("draw_color"):
+        return "draw_color on a coloured kind (it is wild only)"
     if not colored and k.get("discard_color"):
         return "a wild kind with discard_color"
+    if k.get("flip") and not two_sided:
+        return "flip in a one-sided deck"  # SPEC 11.2
     return None
 
 
-class DeckFaces:
-    """The face table of one deal's deck: `faces[text]` and `cards` (a Counter of the
-    physical deck); `problems` lists the invalid kinds (SPEC 10.1)."""
+def full_kind(k, zero_points=0) -> dict:
+    """A kind with every field written out (SPEC 10.1 defaults filled in)."""
+    digit = k["colored"] and k["text"].isdigit()
+    pts = k.get("points")
+    if pts is None:
+        pts = (zero_points if k["text"] == "0" else int(k["text"])) if digit else (20 if k["colored"] else 50)
+    return {"text": k["text"], "colored": k["colored"], "copies": k["copies"], "points": pts,
+            "number": int(k["text"]) if digit else None, "draw": k.get("draw", 0), "skip": k.get("skip", 0),
+            **{f: k.get(f, False) for f in FLAGS}}
 
-    def __init__(self, kinds, zero_points):
+
+def text_face(text, colors=COLORS) -> Face:
+    """A face read off its text alone (a card that is no face of the deck: the deal check
+    reports it; the replay reads it as its text says, without effects)."""
+    color = text[0] if text[:1] in colors and not text.startswith("W") else None
+    kind = text[1:] if color else text
+    return Face(text, kind, color, int(kind) if color and kind.isdigit() else None, 0)
+
+
+class DeckFaces:
+    """The face table of one deck or one side: `faces[text]` and `cards` (a Counter of the
+    faces); `problems` lists the invalid kinds (SPEC 10.1, 11.2). `colors`: the side's colour
+    letters (SPEC 11.1)."""
+
+    def __init__(self, kinds, zero_points, colors=COLORS, two_sided=False):
+        self.colors = colors
         self.faces: dict = {}
         self.cards: Counter = Counter()
         self.problems: list = []
         self.has_number = False
         texts = set()
         for k in kinds:
-            problem = kind_problem(k)
+            problem = kind_problem(k, two_sided)
             if problem is None and k["text"] in texts:
                 problem = "duplicate text"
             if problem:
@@ -270,11 +377,9 @@ class DeckFaces:
             texts.add(k["text"])
             text, colored = k["text"], k["colored"]
             number = int(text) if colored and text.isdigit() else None
-            pts = k.get("points")
-            if pts is None:  # SPEC 10.1 defaults
-                pts = (zero_points if number == 0 else number) if number is not None else (20 if colored else 50)
+            pts = full_kind(k, zero_points)["points"]
             fields = {f: k.get(f, False) for f in FLAGS}
-            for face, color in ([(c + text, c) for c in COLORS] if colored else [(text, None)]):
+            for face, color in ([(c + text, c) for c in colors] if colored else [(text, None)]):
                 self.faces[face] = Face(face, text, color, number, pts, k.get("draw", 0), k.get("skip", 0), **fields)
                 self.cards[face] += k["copies"]
             if number is not None and k["copies"]:
@@ -288,18 +393,9 @@ class DeckFaces:
     def __contains__(self, card) -> bool:
         return isinstance(card, str) and self.cards[card] > 0
 
-
-def color_of(card: str):
-    return None if card.startswith("W") else card[0]
-
-
-def symbol_of(card: str) -> str:
-    """The kind's text of a face."""
-    return card if card.startswith("W") else card[1:]
-
-
-def is_number(card: str) -> bool:
-    return not card.startswith("W") and card[1:].isdigit()
+    def face(self, text) -> Face:
+        f = self.faces.get(text)
+        return f if f is not None else text_face(text, self.colors)
 
 
 def play_cards(ev) -> list:
@@ -311,7 +407,7 @@ def number_of(card: str) -> int:
 
 
 def sum_set_order(cards) -> list:
-    """R16: the random bot's order for a sum set: colour R, Y, G, B, then number."""
+    """R16: the random bot's order for a sum set (one-sided faces): colour R, Y, G, B, then number."""
     return sorted(cards, key=lambda c: (COLORS.index(c[0]), number_of(c)))
 
 
@@ -370,26 +466,67 @@ class ReturnStep(Step):
 
 
 class ChooseStep(Step):
-    def __init__(self, p):
-        self.p = p
+    """A colour named outside a play: for a lead Wild, or for a wild top after a flip (11.2)."""
+
+    def __init__(self, p, what="lead Wild"):
+        self.p, self.what = p, what
 
     def offer(self, g, ev):
         if ev["ev"] != "choose" or ev.get("p") != self.p:
-            raise Desync(f"lead Wild: expected seat {self.p} to choose a colour, got {g.short(ev)}")
-        if ev.get("color") not in COLORS:
-            g.violate(f"invalid colour {ev.get('color')!r} chosen for the lead Wild")
+            raise Desync(f"{self.what}: expected seat {self.p} to choose a colour, got {g.short(ev)}")
+        if ev.get("color") not in g.colors:
+            g.violate(f"invalid colour {ev.get('color')!r} chosen for the {self.what} (the {SIDES[g.side]} "
+                      f"side's colours are {g.colors})")
         else:
             g.color = ev["color"]
         return DONE
 
 
+class FlipStep(Step):
+    """11.2 step 3a: everything turns over (`p`: the Flip card's player, -1 for a lead flip;
+    `chooser` names a colour when the new top is a wild face, or always with `named`, R25)."""
+
+    def __init__(self, p, chooser, named=False):
+        self.p, self.chooser, self.named = p, chooser, named
+
+    def offer(self, g, ev):
+        if ev["ev"] != "flip" or ev.get("p") != self.p:
+            raise Desync(f"a Flip card turns everything over: expected 'flip' with p {self.p}, got {g.short(ev)}")
+        g.flip()
+        if ev.get("side") != SIDES[g.side]:
+            g.violate(f"flip to side {ev.get('side')!r}, the replay turns to the {SIDES[g.side]} side")
+        if ev.get("top") != g.top:
+            g.violate(f"flip: the new top card is {g.top} (flip_discard={g.r['flip_discard']}), "
+                      f"the trace says {ev.get('top')!r}")
+        wild = g.color_of(g.top) is None
+        g.color = g.color_of(g.top)
+        if wild or self.named:
+            g.push_front([ChooseStep(self.chooser, "wild top after a flip" if wild else "wild Flip card")])
+        return DONE
+
+
+class PlayColorStep(Step):
+    """11.6: the `play` of a Flip card carries the colour in play after the whole play."""
+
+    def __init__(self, color, card):
+        self.color, self.card = color, card
+
+    def offer(self, g, ev):
+        if self.color != g.color:
+            g.violate(f"the play of {self.card} says colour {self.color!r}; the colour in play after its "
+                      f"flip is {g.color}")
+        return PASS
+
+
 class DrawStep(Step):
     """One draw obligation: `need` cards (None = until the first playable card, or with
-    `until` until a card for which until(card) holds: a roulette's colour). A player knocked
-    out by the mercy rule owes nothing more (10.5)."""
+    `until` until a card for which until(card) holds: a roulette's or draw_color's colour,
+    then `extra` more: a failed draw_color challenger's, 11.2). A player knocked out by the
+    mercy rule owes nothing more (10.5)."""
 
-    def __init__(self, p, why, need, pending=False, then=None, until=None):
+    def __init__(self, p, why, need, pending=False, then=None, until=None, extra=0):
         self.p, self.why, self.need, self.pending, self.then, self.until = p, why, need, pending, then, until
+        self.extra = extra
         self.got = []
         self.events = 0
 
@@ -401,8 +538,10 @@ class DrawStep(Step):
         if self.p in g.knocked:
             return False
         if self.need is None:
-            done = self.until or (lambda c: g.playable(self.p, c))
-            return not self.got or not done(self.got[-1])
+            if self.until is None:
+                return not self.got or not g.playable(self.p, self.got[-1])
+            found = next((i for i, c in enumerate(self.got) if self.until(c)), None)
+            return found is None or len(self.got) - found - 1 < self.extra
         return len(self.got) < self.need
 
     def complete(self, g):
@@ -480,6 +619,9 @@ class TurnStep(Step):
             w4p, guilty, draw = g.chain_w4
             g.challenge(ev, p, w4p, guilty, draw)
             return DONE
+        if g.last_flipped and (t == "jump" or (t == "out" and ev.get("how") == "hand_sum")):  # R28
+            raise Desync(f"{g.short(ev)} after a play that flips: a flip opens no jump-in, sum jump-in or "
+                         f"hand-sum window")
         if t in ("play", "draw", "jump") and ev.get("p") != p:
             raise Desync(f"wrong player: seat {ev.get('p')} acts ('{t}') but it is seat {p}'s turn")
         if t == "play":
@@ -678,11 +820,11 @@ class RouletteStep(Step):
         if ev["ev"] != "roulette" or ev.get("p") != v:
             raise Desync(f"a roulette card hits seat {v}: expected 'roulette', got {g.short(ev)}")
         color = ev.get("color")
-        if color not in COLORS:
+        if color not in g.colors:
             g.violate(f"invalid roulette colour {color!r}")
         elif color != g.color:
             g.violate(f"roulette colour {color} differs from the colour {g.color} the roulette card's play carries")
-        g.push_front([DrawStep(v, "roulette", None, until=lambda c: color_of(c) == color)])
+        g.push_front([DrawStep(v, "roulette", None, until=lambda c: g.color_of(c) == color)])
         return DONE
 
 
@@ -719,18 +861,22 @@ class EffectStep(Step):
 
 
 class W4VictimStep(Step):
-    """Victim of a non-stacked restricted draw card (Wild Draw Four): challenge now, or draw."""
+    """Victim of a non-stacked restricted card (Wild Draw Four; with `color` a restricted
+    draw_color card, 11.2): challenge now, or draw / turn up cards until the colour."""
 
-    def __init__(self, victim, w4p, guilty, draw=4):
-        self.victim, self.w4p, self.guilty, self.draw = victim, w4p, guilty, draw
+    def __init__(self, victim, w4p, guilty, draw=4, color=None):
+        self.victim, self.w4p, self.guilty, self.draw, self.color = victim, w4p, guilty, draw, color
 
     def offer(self, g, ev):
         if ev["ev"] == "challenge":
             if not g.can_challenge():
                 g.violate("challenge although challenge is off or wd4_rule is free")
-            g.challenge(ev, self.victim, self.w4p, self.guilty, self.draw)
+            g.challenge(ev, self.victim, self.w4p, self.guilty, self.draw, self.color)
             return DONE
-        g.push_front([DrawStep(self.victim, "penalty", self.draw, pending=True)])
+        if self.color is not None:
+            g.push_front([DrawStep(self.victim, "draw_color", None, until=g.until_color(self.color))])
+        else:
+            g.push_front([DrawStep(self.victim, "penalty", self.draw, pending=True)])
         return PASS
 
 
@@ -794,11 +940,11 @@ class HandSumStep(Step):
             g.violate(f"wrong hand-sum claimant: seat {q} claims, but seat {claimant} is the first "
                       f"in the direction of play after seat {p}")
         if claimant is None or q != claimant:
-            if not all(is_number(c) for c in hand):
+            if not all(g.is_number(c) for c in hand):
                 g.violate(f"seat {q} claims a hand-sum win holding an action or wild card {sorted(hand)}")
-            elif sum(number_of(c) for c in hand) != n:
+            elif sum(g.number_of(c) for c in hand) != n:
                 g.violate(f"seat {q} claims a hand-sum win on {n} but its hand adds up to "
-                          f"{sum(number_of(c) for c in hand)}")
+                          f"{sum(g.number_of(c) for c in hand)}")
         if Counter(ev.get("cards") or []) != Counter(hand):
             g.violate(f"hand-sum claim lays down {ev.get('cards')}, but seat {q} holds {sorted(hand)}")
         g.laid.extend(hand)
@@ -829,7 +975,8 @@ class JumpWindow(Step):
         self.faces, self.sum_n, self.sum_color = tuple(dict.fromkeys(faces)), sum_n, sum_color
 
     def identical_moves(self, g, q) -> list:
-        return [f for f in self.faces if f in g.hands[q] and g.may_jump(q, f)]
+        """The held cards identical on the side in play (11.6) to one of `faces` that q may jump in with."""
+        return [c for c in set(g.hands[q]) if g.face(c).text in self.faces and g.may_jump(q, c)]
 
     def has_move(self, g, q) -> bool:
         return bool(self.identical_moves(g, q)) or (
@@ -850,14 +997,14 @@ class JumpWindow(Step):
                 g.violate(f"seat {q} jumps in but is out of the round")
             if "cards" in ev:
                 cards = list(ev.get("cards") or [])
-                if any(not isinstance(c, str) or c not in g.deck for c in cards):
+                if not all(g.is_card(c) for c in cards):
                     raise Desync(f"malformed cards {cards!r}")
                 g.jumps_in_row += 1
                 self.check_sum_jump(g, q, cards, ev)
                 g.put_down(q, cards, ev.get("color"), "sum")
                 return DONE
             card = ev.get("card")
-            if card not in self.faces:
+            if not g.is_card(card) or g.face(card).text not in self.faces:
                 what = self.faces[0] if len(self.faces) == 1 else f"any card of {list(self.faces)}"
                 g.violate(f"jump-in with {card}, not identical to {what}"
                           if self.faces else f"identical jump-in with {card} but jump_in is off")
@@ -881,21 +1028,21 @@ class JumpWindow(Step):
             return
         if ev.get("sum") != n:
             g.violate(f"sum jump-in carries sum {ev.get('sum')!r}, it answers {n}")
-        if len(cards) < 2 or not all(is_number(c) for c in cards):
+        if len(cards) < 2 or not all(g.is_number(c) for c in cards):
             g.violate(f"a sum set is two or more number cards, got {cards}")
             return
         if Counter(cards) - Counter(g.hands[q]):
             g.violate(f"seat {q} jumps in with {cards} but does not hold them")
-        total = sum(number_of(c) for c in cards)
+        total = sum(g.number_of(c) for c in cards)
         if total != n:
             g.violate(f"sum set {cards} adds up to {total}, not to {n}")
-        if r.get("sum_jump_in") == "same_color" and any(color_of(c) != self.sum_color for c in cards):
+        if r.get("sum_jump_in") == "same_color" and any(g.color_of(c) != self.sum_color for c in cards):
             g.violate(f"sum set {cards} is not all {self.sum_color} (sum_jump_in=same_color)")
         if r.get("sum_jump_win_only", False) and Counter(cards) != Counter(g.hands[q]):
             g.violate(f"sum jump-in {cards} does not empty seat {q}'s hand (sum_jump_win_only)")
-        if g.is_random(q) and cards != sum_set_order(cards):
+        if g.is_random(q) and cards != g.sum_set_order(cards):
             g.violate(f"random bot seat {q} puts its sum set down as {cards}, not sorted by colour "
-                      f"and number {sum_set_order(cards)}")
+                      f"and number {g.sum_set_order(cards)}")
 
 
 class ExpectEnd(Step):
@@ -930,29 +1077,45 @@ class Game:
         self._conservation_reported = False
         self.r = dict(deal.get("rules") or {})
         missing = [k for k in KNOBS if k not in self.r and k not in SEED_DEFAULTS
-                   and k not in SECTION10_DEFAULTS]  # R10, R17
+                   and k not in SECTION10_DEFAULTS and k not in SECTION11_DEFAULTS]  # R10, R17, R23
         if missing:
             self.violate(f"deal rules lack knobs {missing}; their defaults are assumed")
         self.section10 = "mercy_limit" in self.r  # R17: the record then has `knockouts`
-        self.r = {**SEED_DEFAULTS, **SECTION10_DEFAULTS, **DEFAULT_RULES, **self.r}
-        kinds = deal.get("deck", CLASSIC_KINDS)
-        if not isinstance(kinds, list) and kinds is not CLASSIC_KINDS:
-            self.violate(f"deal deck must be a list of kinds, got {kinds!r}")
-            kinds = CLASSIC_KINDS
+        self.r = {**SEED_DEFAULTS, **SECTION10_DEFAULTS, **SECTION11_DEFAULTS, **DEFAULT_RULES, **self.r}
         zp = self.r.get("zero_points", 0)
-        self.deck = DeckFaces(kinds, zp if isinstance(zp, int) else 0)
-        for problem in self.deck.problems:
-            self.violate(f"invalid deck: {problem}")
+        zp = zp if isinstance(zp, int) else 0
+        self.two_sided = "sides" in deal  # SPEC 11: a two-sided deck, cards written LIGHT/DARK
+        if self.two_sided:
+            self.sides = self._two_sided_deck(deal, zp)
+        else:
+            kinds = deal.get("deck", CLASSIC_KINDS)
+            if not isinstance(kinds, list) and kinds is not CLASSIC_KINDS:
+                self.violate(f"deal deck must be a list of kinds, got {kinds!r}")
+                kinds = CLASSIC_KINDS
+            self.sides = [DeckFaces(kinds, zp)]
+            for problem in self.sides[0].problems:
+                self.violate(f"invalid deck: {problem}")
+            if self.r.get("deck") == "flip":
+                self.violate("deck=flip but the deal carries no two-sided 'sides'")
+        self.side = 0             # the side in play (SPEC 11.1): 0 light, 1 dark; always light at the deal
+        self.flips = 0            # SPEC 11.5: Flip cards played or flipped as lead
+        self._faces = ({}, {})    # face() cache per side
         self.n = deal.get("players", self.r.get("players"))
         self.dealer = deal.get("dealer")
         self.bots = list(deal.get("bots") or [])
         self.hands = [list(h) for h in deal.get("hands") or []]
         self.pile = list(deal.get("pile") or [])
+        if self.two_sided:  # R23: the physical cards are the dealt ones (_check_deal checks the pairing)
+            self.cards = sum((Counter(h) for h in self.hands), Counter(self.pile))
+        else:
+            self.cards = self.sides[0].cards
+        self.size = sum(self.cards.values())
         self.discard: list = []
         self.laid: list = []      # R13: cards laid down by hand-sum winners (out of play)
         self.aside: list = []     # SPEC 10.5: cards of knocked-out players (join the next reshuffle)
         self.knocked: list = []   # seats knocked out by the mercy rule, in order
         self.sum_set = None       # R12: the cards of a sum set until the next card is put down
+        self.last_flipped = False  # R28: the last card(s) put down flipped (no window follows)
         self.in_round = [True] * (self.n or 0)
         self.places: dict = {}
         self.dir = 1
@@ -985,7 +1148,7 @@ class Game:
             return repr(ev)
         parts = [str(ev.get("ev"))]
         for k in ("p", "card", "cards", "color", "swap", "sum", "how", "by", "why", "with", "gave", "got",
-                  "target", "guilty", "place", "reason"):
+                  "target", "guilty", "place", "reason", "side", "top"):
             if k in ev:
                 parts.append(f"{k}={ev[k]}")
         return " ".join(parts)
@@ -1008,10 +1171,10 @@ class Game:
         for i, h in enumerate(self.hands):
             if len(h) != r.get("hand_size", 7):
                 self.violate(f"seat {i} is dealt {len(h)} cards, hand_size is {r.get('hand_size')}")
-        size = self.deck.size
+        size = self.sides[0].size
         if n * r.get("hand_size", 7) + 1 > size:
             self.violate(f"invalid rule set: {n} players x hand_size {r.get('hand_size')} + 1 > {size} cards")
-        if r.get("first_card") == "number" and not self.deck.has_number:
+        if r.get("first_card") == "number" and not self.sides[0].has_number:  # the light side (11.6)
             self.violate("invalid rule set: first_card=number with no number kind in the deck")
         ml = r.get("mercy_limit", 0)
         if ml and ml <= r.get("hand_size", 7):
@@ -1030,18 +1193,63 @@ class Game:
             self.violate("invalid rule set: deflect without stack_draw_two")
         if r.get("draw_rule") == "until_playable" and r.get("play_drawn") == "none":
             self.violate("invalid rule set: draw_rule=until_playable with play_drawn=none")
+        if r.get("flip_discard") not in ("whole", "top"):
+            self.violate(f"invalid flip_discard {r.get('flip_discard')!r} (whole or top)")
         total = Counter(self.pile)
         for h in self.hands:
             total += Counter(h)
-        if total != self.deck.cards:
+        if self.two_sided:
+            self._check_pairing(total)
+        elif total != self.cards:
             self.violate(f"deal is not the {size}-card deck (hands + pile)")
+
+    def _two_sided_deck(self, deal, zp) -> list:
+        """SPEC 11.1-11.3, R23: the deal's `sides` as two face tables (light R Y G B, dark P T O V)."""
+        sides = deal.get("sides")
+        if "deck" in deal:
+            self.violate("a two-sided deal carries 'sides' in place of 'deck', not both")
+        if not isinstance(sides, dict) or not all(isinstance(sides.get(s), list) for s in SIDES):
+            self.violate(f"deal sides must be {{'light': [KIND, ...], 'dark': [KIND, ...]}}, got {sides!r}")
+            sides = {s: [] for s in SIDES}
+        decks = [DeckFaces(sides[s], zp, SIDE_COLORS[i], two_sided=True) for i, s in enumerate(SIDES)]
+        for s, d in zip(SIDES, decks):
+            for problem in d.problems:
+                self.violate(f"invalid deck ({s} side): {problem}")
+        if decks[0].size != decks[1].size:
+            self.violate(f"invalid deck: the light side holds {decks[0].size} cards, the dark side "
+                         f"{decks[1].size} (the sides differ in size)")
+        if self.r.get("deck") == "flip":  # SPEC 11.3: texts, counts and points pinned
+            for s in SIDES:
+                want = {k["text"]: full_kind(k) for k in FLIP_DECK[s]}
+                got = {k["text"]: full_kind(k, zp) for k in sides[s] if kind_problem(k, True) is None}
+                diff = sorted(t for t in set(want) | set(got) if want.get(t) != got.get(t))
+                if diff:
+                    self.violate(f"deck=flip: the {s} side differs from the pinned flip deck in kinds {diff}")
+        return decks
+
+    def _check_pairing(self, total: Counter):
+        """R23: every dealt card is LIGHT/DARK, and its light faces are the light side's cards and
+        its dark faces the dark side's: a one-to-one pairing of the two sides with the right counts."""
+        bad = [c for c in total if not (isinstance(c, str) and c.count("/") == 1)]
+        if bad:
+            self.violate(f"two-sided deal: cards {bad[:3]} are not written LIGHT/DARK")
+            return
+        for i, s in enumerate(SIDES):
+            halves = Counter()
+            for c, k in total.items():
+                halves[c.split("/")[i]] += k
+            want = self.sides[i].cards
+            if halves != want:
+                self.violate(f"deal is not a pairing of the two sides: its {s} faces are not the {s} side's "
+                             f"{self.sides[i].size} cards (extra {sorted((halves - want).elements())[:4]}, "
+                             f"missing {sorted((want - halves).elements())[:4]})")
 
     def check_conservation(self):
         n = sum(map(len, self.hands)) + len(self.pile) + len(self.discard) + len(self.laid) + len(self.aside)
-        if n != self.deck.size and not self._conservation_reported:
+        if n != self.size and not self._conservation_reported:
             self._conservation_reported = True
             self.violate(f"card conservation broken: hands + pile + discard + laid down + set aside hold {n} "
-                         f"cards, the deck {self.deck.size}")
+                         f"cards, the deck {self.size}")
 
     def is_random(self, p) -> bool:
         return 0 <= p < len(self.bots) and self.bots[p] == "random"
@@ -1070,7 +1278,46 @@ class Game:
         # R2 TWO_PLAYER_NEEDS_PLAYER_IN
         return self.n_in() == 2 and (self.in_round[p] or not TWO_PLAYER_NEEDS_PLAYER_IN)
 
-    # ---- cards ------------------------------------------------------------------------
+    # ---- cards and faces -----------------------------------------------------------------
+    def face(self, card, side=None) -> Face:
+        """The face of a physical card on the side in play (or on `side`): every rule reads the
+        card through this (SPEC 11.1). A one-sided deck's card is its own face."""
+        side = self.side if side is None else side
+        f = self._faces[side].get(card)
+        if f is None:
+            text = card
+            if self.two_sided:
+                parts = card.split("/")
+                text = parts[side] if len(parts) == 2 else card
+            f = self._faces[side][card] = self.sides[side].face(text)
+        return f
+
+    def color_of(self, card):
+        return self.face(card).color
+
+    def symbol_of(self, card) -> str:
+        """The kind's text of the face in play."""
+        return self.face(card).kind
+
+    def is_number(self, card) -> bool:
+        return self.face(card).number is not None
+
+    def number_of(self, card) -> int:
+        return self.face(card).number
+
+    @property
+    def colors(self) -> str:
+        """The colour letters of the side in play (SPEC 11.1)."""
+        return SIDE_COLORS[self.side]
+
+    def is_card(self, card) -> bool:
+        return isinstance(card, str) and self.cards[card] > 0
+
+    def sum_set_order(self, cards) -> list:
+        """R16: the random bot's order for a sum set: by colour (R, Y, G, B; on the dark side P,
+        T, O, V, 11.6), then number."""
+        return sorted(cards, key=lambda c: (self.colors.index(self.color_of(c)), self.number_of(c)))
+
     @property
     def top(self):
         return self.discard[-1] if self.discard else None
@@ -1111,46 +1358,56 @@ class Game:
 
     def acceptable_lead(self, card) -> bool:
         """3.1 + 10.5: official keeps a number card or a kind S, R, D (coloured) or W; number
-        keeps number cards only."""
+        keeps number cards only. Two-sided decks (11.4, 11.6, R24) also keep D1, D5, E and F."""
+        f = self.face(card)
         if self.r["first_card"] == "number":
-            return is_number(card)
-        return is_number(card) or card == "W" or (color_of(card) is not None and symbol_of(card) in ("S", "R", "D"))
+            return f.number is not None
+        texts = LEAD_TEXTS_TWO_SIDED if self.two_sided else LEAD_TEXTS
+        return f.number is not None or f.text == "W" or (f.color is not None and f.kind in texts)
 
     def restricted(self, card) -> bool:
-        return self.deck[card].restricted
+        return self.face(card).restricted
 
-    def is_wd4(self, card) -> bool:
+    @staticmethod
+    def is_wd4(face: Face) -> bool:
         """The classic stacking knobs' Wild Draw Four: the wild kind with text W4 (10.8)."""
-        return card == "W4"
+        return face.text == "W4"
 
-    def is_d2(self, card) -> bool:
+    @staticmethod
+    def is_d2(face: Face) -> bool:
         """The classic stacking knobs' Draw Two: the coloured kind with text D (10.8)."""
-        return color_of(card) is not None and symbol_of(card) == "D"
+        return face.color is not None and face.kind == "D"
 
-    def stacks(self, card) -> bool:
-        """Does this card start or raise a pending penalty (3.4; 10.3: under stack_by_value
+    def stacks(self, face: Face) -> bool:
+        """Does this face start or raise a pending penalty (3.4; 10.3: under stack_by_value
         every draw card, else only D and W4 by text under their knobs)?"""
-        if not self.deck[card].draw:
+        if not face.draw:
             return False
         if self.by_value:
             return True
-        return (self.is_d2(card) and self.stack_d2) or (self.is_wd4(card) and self.stack_w4)
+        return (self.is_d2(face) and self.stack_d2) or (self.is_wd4(face) and self.stack_w4)
 
     def matches(self, card) -> bool:
-        top = self.top
-        if color_of(card) == self.color or (
-                color_of(top) is not None and color_of(card) is not None and symbol_of(card) == symbol_of(top)):
+        f = self.face(card)
+        top = self.face(self.top) if self.top is not None else None
+        if f.color == self.color or (
+                top is not None and top.color is not None and f.color is not None and f.kind == top.kind):
             return True
         # R12: after a sum set, any card of the set is matched by colour or number
-        return bool(self.sum_set) and color_of(card) is not None and any(
-            color_of(card) == color_of(c) or symbol_of(card) == symbol_of(c) for c in self.sum_set)
+        return bool(self.sum_set) and f.color is not None and any(
+            f.color == s.color or f.kind == s.kind for s in map(self.face, self.sum_set))
+
+    def until_color(self, color):
+        """Roulette / draw_color (10.4, 11.2): the turning up stops at a face of `color` on the
+        side in play (wild faces never count)."""
+        return lambda c: self.color_of(c) == color
 
     def has_sum_set(self, q, n, color) -> bool:
         """R11: does q hold two or more number cards adding up to n (all of `color` under
         same_color; the whole hand under sum_jump_win_only)?"""
         r, hand = self.r, self.hands[q]
-        vals = [number_of(c) for c in hand
-                if is_number(c) and (r.get("sum_jump_in") == "any_color" or color_of(c) == color)]
+        vals = [self.number_of(c) for c in hand
+                if self.is_number(c) and (r.get("sum_jump_in") == "any_color" or self.color_of(c) == color)]
         if r.get("sum_jump_win_only", False):
             return len(hand) >= 2 and len(vals) == len(hand) and sum(vals) == n
         reach = {(0, 0)}  # (sum, cards used, capped at 2)
@@ -1165,21 +1422,21 @@ class Game:
         for _ in range(self.n - 1):
             q = (q + self.dir) % self.n
             h = self.hands[q]
-            if self.in_round[q] and h and all(is_number(c) for c in h) and sum(map(number_of, h)) == n:
+            if self.in_round[q] and h and all(self.is_number(c) for c in h) and sum(map(self.number_of, h)) == n:
                 return q
         return None
 
     def wd4_guilty(self, p) -> bool:
         """SPEC 9: would a Wild Draw Four from p's current hand break wd4_rule?"""
-        rule, top = self.r["wd4_rule"], self.top
+        rule, top = self.r["wd4_rule"], self.face(self.top)
         if rule == "free":
             return False
-        for c in self.hands[p]:
-            if color_of(c) is None:
+        for f in map(self.face, self.hands[p]):
+            if f.color is None:
                 continue
-            if color_of(c) == self.color:
+            if f.color == self.color:
                 return True
-            if rule == "no_match" and color_of(top) is not None and symbol_of(c) == symbol_of(top):
+            if rule == "no_match" and top.color is not None and f.kind == top.kind:
                 return True
         return False
 
@@ -1190,28 +1447,31 @@ class Game:
         r = self.r
         if self.chain_last is None:
             return False
-        if self.by_value:  # 10.3: any card whose draw is at least the last draw card's
-            return self.deck[card].draw >= max(1, self.deck[self.chain_last].draw)
-        if not self.is_wd4(card) and not self.matches(card):
+        f = self.face(card)
+        if f.flip or f.draw_color:  # 11.2, 11.6: a flip or draw_color card never answers
             return False
-        s = symbol_of(card) if color_of(card) is not None else None
+        if self.by_value:  # 10.3: any card whose draw is at least the last draw card's (R26)
+            return f.draw >= max(1, self.chain_last.draw)
+        if not self.is_wd4(f) and not self.matches(card):
+            return False
+        s = f.kind if f.color is not None else None
         if self.is_d2(self.chain_last):
-            return ((s == "D" and r["stack_draw_two"]) or (self.is_wd4(card) and r["stack_four_on_two"])
+            return ((s == "D" and r["stack_draw_two"]) or (self.is_wd4(f) and r["stack_four_on_two"])
                     or (s in ("S", "R") and r["deflect"]))
         if self.is_wd4(self.chain_last):
-            return ((self.is_wd4(card) and r["stack_draw_four"])
-                    or (s == "D" and color_of(card) == self.color and r["stack_two_on_four"]))
+            return ((self.is_wd4(f) and r["stack_draw_four"])
+                    or (s == "D" and f.color == self.color and r["stack_two_on_four"]))
         return False
 
     def playable(self, p, card) -> bool:
         """R8: could p put `card` down alone now, without a bluff?"""
         if self.P > 0:
             ok = self.legal_answer(card)
-        elif color_of(card) is None:
+        elif self.color_of(card) is None:
             ok = not self.restricted(card) or self.wd4_allowed(p)
         else:
             ok = self.matches(card)
-        if ok and self.r["number_finish"] and len(self.hands[p]) == 1 and not is_number(card):
+        if ok and self.r["number_finish"] and len(self.hands[p]) == 1 and not self.is_number(card):
             ok = False
         return ok
 
@@ -1220,11 +1480,11 @@ class Game:
 
     def may_play_drawn(self, p, card) -> bool:
         pd = self.r["play_drawn"]
-        return pd != "none" and (pd == "any" or is_number(card)) and self.playable(p, card)
+        return pd != "none" and (pd == "any" or self.is_number(card)) and self.playable(p, card)
 
     def may_jump(self, q, card) -> bool:
         """Could q legally jump in with `card` (identical to the top card, held by q)?"""
-        if self.r["number_finish"] and len(self.hands[q]) == 1 and not is_number(card):
+        if self.r["number_finish"] and len(self.hands[q]) == 1 and not self.is_number(card):
             return False
         return self.P == 0 or not JUMP_WHILE_PENDING_MUST_ANSWER or self.legal_answer(card)  # R3
 
@@ -1236,30 +1496,30 @@ class Game:
         """Legality of putting `cards` down (before they leave the hand); `discard`: the cards
         a Discard All puts down with them (10.2)."""
         r = self.r
-        if not cards or any(not isinstance(c, str) or c not in self.deck for c in cards):
+        if not cards or not all(self.is_card(c) for c in cards):
             raise Desync(f"malformed cards {cards!r}")
         if len(cards) > 1:
             if how != "turn":
                 self.violate(f"multi-play is not allowed for a {how} play")
             if r["multi_play"] == "off":
                 self.violate("multi-play with multi_play=off")
-            elif not MULTI_PLAY_WILDS and any(color_of(c) is None for c in cards):
+            elif not MULTI_PLAY_WILDS and any(self.color_of(c) is None for c in cards):
                 self.violate(f"multi-play set {cards} contains a Wild")  # R1
-            elif r["multi_play"] == "identical" and len(set(cards)) > 1:
+            elif r["multi_play"] == "identical" and len({self.face(c).text for c in cards}) > 1:  # 11.6
                 self.violate(f"multi-play set {cards} is not identical cards")
-            elif r["multi_play"] == "same_symbol" and len({symbol_of(c) for c in cards}) > 1:
+            elif r["multi_play"] == "same_symbol" and len({self.symbol_of(c) for c in cards}) > 1:
                 self.violate(f"multi-play set {cards} does not share one symbol")
             if self.is_random(p):
                 self.violate(f"random bot seat {p} puts down {len(cards)} cards (it plays one)")
         if (r["number_finish"] and Counter(cards) + Counter(discard or []) == Counter(self.hands[p])
-                and not all(is_number(c) for c in cards)):  # R7; a Discard All card is put down last
+                and not all(self.is_number(c) for c in cards)):  # R7; a Discard All card is put down last
             self.violate(f"seat {p} goes out with {cards[-1]}: number_finish needs a number card last")
         if self.P > 0 and (how != "jump" or JUMP_WHILE_PENDING_MUST_ANSWER):  # R3
             if not any(self.legal_answer(c) for c in cards):
                 self.violate(f"{cards if len(cards) > 1 else cards[0]} is not a legal answer to the pending "
                              f"penalty of {self.P} (top {self.top}, colour {self.color})")
             return
-        if not any(color_of(c) is None or self.matches(c) for c in cards):
+        if not any(self.color_of(c) is None or self.matches(c) for c in cards):
             self.violate(f"{cards if len(cards) > 1 else cards[0]} does not match the top card {self.top} "
                          f"(colour {self.color})")
         if len(cards) == 1 and self.restricted(cards[0]) and not self.wd4_allowed(p):
@@ -1269,13 +1529,14 @@ class Game:
                 self.violate(f"random bot seat {p} bluffs a Wild Draw Four (wd4_rule={r['wd4_rule']})")
 
     def set_color(self, top, color):
-        c = color_of(top)
+        c = self.color_of(top)
         if c is not None:
             if color != c:
                 self.violate(f"colour after {top} must be {c}, the trace says {color!r}")
             self.color = c
-        elif color not in COLORS:
-            self.violate(f"invalid colour {color!r} named for {top}")
+        elif color not in self.colors:
+            self.violate(f"invalid colour {color!r} named for {top} (the {SIDES[self.side]} side's colours "
+                         f"are {self.colors})")
         else:
             self.color = color
 
@@ -1290,7 +1551,7 @@ class Game:
         how: turn, drawn, jump (identical jump-in) or sum (sum jump-in). `discard`: the cards
         a Discard All puts down with them (the trace's `discard` list)."""
         r = self.r
-        faces = [self.deck[c] for c in cards]
+        faces = [self.face(c) for c in cards]  # the faces played: steps 4-5 use them, after a flip too (11.6)
         guilty = self.P == 0 and any(f.restricted for f in faces) and not self.wd4_allowed(p)  # hand at the moment of playing
         for c in cards:
             self.take(p, c)
@@ -1298,7 +1559,7 @@ class Game:
         # after the whole set is down; they go under the top card and have no effects
         colors = {f.color for f in faces if f.discard_color}
         if colors and how != "sum":
-            owed = Counter(c for c in self.hands[p] if color_of(c) in colors)
+            owed = Counter(c for c in self.hands[p] if self.color_of(c) in colors)
             if discard is None or Counter(discard) != owed:
                 self.violate(f"Discard All: seat {p} must put down {sorted(owed.elements())} with {cards[-1]}, "
                              f"the trace says {discard!r}")
@@ -1312,21 +1573,39 @@ class Game:
         self.moved = True
         self.sum_set = list(cards) if how == "sum" else None  # R12: a new card ends the matching set
         emptied = not self.hands[p]
-        if swap:  # R14
+        flips = sum(f.flip for f in faces) if how != "sum" else 0  # 11.2 step 3a: one flip per Flip card
+        self.last_flipped = bool(flips)
+        if swap:  # R14; Wild swap belongs to the kind W on either side (11.6)
             if not r.get("wild_swap", SEED_DEFAULTS["wild_swap"]):
                 self.violate("Wild swap with wild_swap off")
-            if cards != ["W"]:
+            if len(cards) != 1 or faces[0].text != "W":
                 self.violate(f"swap with {cards}: only a Wild played alone may swap")
             elif emptied:
                 self.violate(f"seat {p} swaps although the Wild was its last card (it names a colour)")
-            swap = cards == ["W"] and not emptied
+            swap = len(cards) == 1 and faces[0].text == "W" and not emptied
         if swap:
             if color != self.color:
                 self.violate(f"a Wild swap keeps the colour {self.color}, the trace says {color!r}")
-        else:
+        elif not flips:  # a play that flips carries the colour after its flips (PlayColorStep)
             self.set_color(cards[-1], color)
         steps = [UnoStep(p)] if len(self.hands[p]) == 1 else []
-        if emptied and r["mode"] == "last_standing":
+        if not emptied and how != "sum":  # a card that empties the hand does no swap, shuffle or rotate
+            for f in faces:  # 10.2 step 3: swap_hands / shuffle_hands, then 7-swap / 0-rotate
+                if f.swap_hands:
+                    steps.append(SwapStep(p))
+                if f.shuffle_hands:
+                    steps.append(ShuffleStep(p))
+            for f in faces:  # the numbers on the side in play (11.6)
+                if f.number == 7 and r["seven_swap"]:
+                    steps.append(SwapStep(p))
+                if f.number == 0 and r["zero_rotate"]:
+                    steps.append(RotateStep(p))
+        if swap:
+            steps.append(Swap3Step(p))
+        if flips:  # 11.2 step 3a / 11.6: after step 3, a flip each (R25: a wild Flip card names its colour)
+            steps += [FlipStep(p, p, named=faces[-1].color is None and k == flips - 1) for k in range(flips)]
+            steps.append(PlayColorStep(color, cards[-1]))
+        if emptied and r["mode"] == "last_standing":  # judged after the flip (11.6)
             self.places[p] = self.free_place(best=True)
             self.in_round[p] = False
             steps.append(OutStep(p, self.places[p]))
@@ -1334,42 +1613,30 @@ class Game:
             self.cur = self.nxt(p)
             effect = []
         else:
-            effect = [EffectStep(p, cards, emptied, guilty, how)]  # 10.2 steps 4-5, after swaps/shuffles
+            effect = [EffectStep(p, faces, emptied, guilty, how)]  # 10.2 steps 4-5, after swaps/shuffles/flips
         if emptied and (r["mode"] == "first_out" or self.n_in() <= 1):
             self.decided = True
             winner = p if r["mode"] == "first_out" else min(self.places, key=self.places.get)
             steps += effect + [ExpectEnd("out", winner)]
         else:
-            if not emptied and how != "sum":  # a card that empties the hand does no swap, shuffle or rotate
-                for f in faces:  # 10.2 step 3: swap_hands / shuffle_hands, then 7-swap / 0-rotate
-                    if f.swap_hands:
-                        steps.append(SwapStep(p))
-                    if f.shuffle_hands:
-                        steps.append(ShuffleStep(p))
-                for c in cards:
-                    if symbol_of(c) == "7" and is_number(c) and r["seven_swap"]:
-                        steps.append(SwapStep(p))
-                    if symbol_of(c) == "0" and is_number(c) and r["zero_rotate"]:
-                        steps.append(RotateStep(p))
-            if swap:
-                steps.append(Swap3Step(p))
             steps += effect
-            top = cards[-1]
-            answerable = how != "sum" and is_number(top)  # R11, R13: played singly or atop a multi-play
+            top = faces[-1]
+            answerable = how != "sum" and top.number is not None and not flips  # R11, R13: played singly or atop a multi-play
             if answerable and r.get("hand_sum_win", SEED_DEFAULTS["hand_sum_win"]):
-                steps.append(HandSumStep(p, number_of(top)))
-            faces_in = (cards if how == "sum" else [top]) if r["jump_in"] and color_of(top) is not None else []
+                steps.append(HandSumStep(p, top.number))
+            faces_in = ([f.text for f in faces] if how == "sum" else [top.text]) \
+                if r["jump_in"] and top.color is not None and not flips else []  # 11.6: a flip opens no window
             sum_open = answerable and r.get("sum_jump_in", SEED_DEFAULTS["sum_jump_in"]) != "off"
             if faces_in or sum_open:
-                steps.append(JumpWindow(faces_in, number_of(top) if sum_open else None, color_of(top)))
+                steps.append(JumpWindow(faces_in, top.number if sum_open else None, top.color))
         self.push_front(steps)
 
-    def _effects(self, p, cards, emptied, guilty, how) -> list:
-        """10.2 steps 4-5 (reverse, then the victim: skip, draw, roulette): set self.cur (who
-        takes the next turn), update the pending chain, and return the steps of an immediate
-        penalty or roulette. A set (multi-play) is cards of one kind."""
+    def _effects(self, p, faces, emptied, guilty, how) -> list:
+        """10.2 steps 4-5 (reverse, then the victim: skip, draw, roulette, draw_color) of the
+        faces played (after a flip too, 11.6): set self.cur (who takes the next turn), update the
+        pending chain, and return the steps of an immediate penalty, roulette or draw_color. A
+        set (multi-play) is cards of one kind."""
         r = self.r
-        faces = [self.deck[c] for c in cards]
         n_rev = sum(f.reverse for f in faces)
         for _ in range(n_rev):
             self.dir = -self.dir
@@ -1382,6 +1649,7 @@ class Game:
         skip_all = any(f.skip == "all" for f in faces)  # any number of them skip everyone once
         add = sum(f.draw for f in faces)
         roulette = any(f.roulette for f in faces)
+        draw_color = any(f.draw_color for f in faces)
         restricted = any(f.restricted for f in faces)
         # the victim of a draw or roulette: the next player in the (new) direction; with two
         # players a reverse makes it the player (10.8); a winning card's penalty always hits
@@ -1392,11 +1660,11 @@ class Game:
         # those of any turn, a penalty pending under stacking
         winning = emptied and (r["mode"] == "first_out" or self.n_in() <= 1)
 
-        if self.P > 0 or (add and self.stacks(cards[-1])):  # a stacked chain starts, grows or is deflected
+        if self.P > 0 or (add and self.stacks(faces[-1])):  # a stacked chain starts, grows or is deflected
             starting = self.P == 0
             if add:
                 self.P += add
-                self.chain_last = cards[-1]
+                self.chain_last = faces[-1]  # R26: the face it was played with
                 victim = hit
             else:
                 victim = self._penalty_target(p, two, skips)
@@ -1411,7 +1679,7 @@ class Game:
                 return [DrawStep(victim, "penalty", penalty, pending=True)]
             self.cur = self.advance(p, 1 + skips)
             return []
-        if add or roulette:  # a draw card taking effect at once, or a roulette
+        if add or roulette or draw_color:  # a draw card taking effect at once, a roulette, a draw_color
             victim = hit
             if winning and not r["last_card_penalty"]:
                 self.cur = self.nxt(p)  # the penalty is dropped: nobody draws, nobody is skipped
@@ -1419,6 +1687,10 @@ class Game:
             self.cur = self.nxt(victim)
             if roulette:
                 return [RouletteStep(victim)]
+            if draw_color:  # 11.2 step 5, R27: until the colour named (the colour in play now)
+                if winning or not restricted:
+                    return [DrawStep(victim, "draw_color", None, until=self.until_color(self.color))]
+                return [W4VictimStep(victim, p, guilty, None, self.color)]
             if winning or not restricted:
                 return [DrawStep(victim, "penalty", add, pending=True)]
             return [W4VictimStep(victim, p, guilty, add)]
@@ -1428,8 +1700,10 @@ class Game:
         self.cur = self.advance(p, 1 + skips)
         return []
 
-    def challenge(self, ev, victim, w4p, guilty, draw=4):
-        """3.3 + 10.8: a restricted card's challenge uses its own `draw` in place of 4."""
+    def challenge(self, ev, victim, w4p, guilty, draw=4, color=None):
+        """3.3 + 10.8: a restricted card's challenge uses its own `draw` in place of 4; a
+        restricted draw_color card's (`color`, 11.2, R27): until the colour named (the failed
+        challenger then challenge_extra more), one `draw` event each."""
         r = self.r
         if ev.get("p") != victim:
             self.violate(f"challenge by seat {ev.get('p')}, but seat {victim} is the Wild Draw Four's victim")
@@ -1441,9 +1715,13 @@ class Game:
             self.violate(f"random bot seat {victim} challenges (it never does)")
         self.challenges += 1
         self.P, self.chain_last, self.chain_w4 = 0, None, None
+        until = self.until_color(color) if color is not None else None
         if guilty:
-            steps = [DrawStep(w4p, "challenge", draw)]
+            steps = [DrawStep(w4p, "challenge", draw, until=until)]
             self.cur = victim if r["challenge_win_plays"] else self.nxt(victim)
+        elif until:
+            steps = [DrawStep(victim, "challenge", None, until=until, extra=r["challenge_extra"])]
+            self.cur = self.nxt(victim)
         else:
             steps = [DrawStep(victim, "challenge", draw + r["challenge_extra"])]
             self.cur = self.nxt(victim)
@@ -1451,18 +1729,26 @@ class Game:
 
     # ---- turn flow --------------------------------------------------------------------
     def apply_lead(self, card):
-        """3.1 by the texts S, R, D, W (10.8); a lead D draws its kind's draw."""
+        """3.1 by the texts S, R, D, W (10.8); a lead D draws its kind's draw. Two-sided decks
+        (11.4, R24): D1 and D5 draw as D; E: the dealer takes the first turn; F: everything flips
+        at once (`flip` with p -1) and the first player names a colour for a wild top."""
         r, n = self.r, self.n
         first = (self.dealer + 1) % n
         self.dir = 1
-        self.color = color_of(card)
-        s = symbol_of(card) if color_of(card) is not None else None
-        if card == "W":
+        f = self.face(card)
+        self.color = f.color
+        s = f.kind if f.color is not None else None
+        if f.text == "W":
             self.push_front([ChooseStep(first)])
             self.cur = first
-        elif s == "D":
-            self.push_front([DrawStep(first, "lead", self.deck[card].draw, pending=True)])
+        elif s == "D" or (self.two_sided and s in ("D1", "D5")):
+            self.push_front([DrawStep(first, "lead", f.draw, pending=True)])
             self.cur = self.nxt(first) if r["lead_draw_two_skips"] else first
+        elif self.two_sided and s == "E":
+            self.cur = self.dealer
+        elif self.two_sided and s == "F":
+            self.push_front([FlipStep(-1, first)])
+            self.cur = first
         elif s == "R":
             self.dir = -1
             self.cur = {"dealer": self.dealer, "right": (self.dealer - 1) % n,
@@ -1471,6 +1757,15 @@ class Game:
             self.cur = self.nxt(first)
         else:
             self.cur = first
+
+    def flip(self):
+        """11.2 step 3a: the side in play changes; the draw pile turns over as a whole (its order
+        reverses); the discard pile per flip_discard: `whole` reverses it, `top` keeps the order."""
+        self.side = 1 - self.side
+        self.flips += 1
+        self.pile.reverse()
+        if self.r["flip_discard"] != "top":
+            self.discard.reverse()
 
     def begin_turn(self):
         self.turns += 1
@@ -1590,7 +1885,7 @@ class Game:
     def record(self, reason, winner) -> dict:
         n, zp = self.n, self.r.get("zero_points", 0)
         mercy = self.r.get("mercy_points", SECTION10_DEFAULTS["mercy_points"])
-        pts = [mercy if i in self.knocked else sum(self.deck[c].points for c in h)
+        pts = [mercy if i in self.knocked else sum(self.face(c).points for c in h)  # the side in play (11.3)
                for i, h in enumerate(self.hands)]
         wp = 0
         if winner >= 0:
@@ -1610,6 +1905,8 @@ class Game:
         rec.update({f"cards_{i}": len(self.hands[i]) for i in range(n)})
         if self.section10:  # R17
             rec["knockouts"] = len(self.knocked)
+        if self.two_sided:  # SPEC 11.5, R29
+            rec["flips"], rec["side"] = self.flips, SIDES[self.side]
         return rec
 
     def finish(self, ev, reason, winner):
@@ -1619,7 +1916,7 @@ class Game:
         total = Counter(self.pile) + Counter(self.discard) + Counter(self.laid) + Counter(self.aside)
         for h in self.hands:
             total += Counter(h)
-        if total != self.deck.cards and not self._conservation_reported:
+        if total != self.cards and not self._conservation_reported:
             self._conservation_reported = True
             self.violate("card conservation broken at the end (hands + pile + discard + laid down != deck)")
         for key, want in (("winner", winner), ("reason", reason), ("turns", rec["turns"])):
@@ -1630,6 +1927,13 @@ class Game:
         pts = [rec[f"points_{i}"] for i in range(self.n)]
         if ev.get("points") != pts:
             self.violate(f"end points {ev.get('points')!r}, the replay gives {pts}")
+        for key in ("flips", "side"):  # R29: a two-sided game's end carries them; a one-sided one's says 0 / light
+            want = rec[key] if self.two_sided else (0 if key == "flips" else "light")
+            if key not in ev:
+                if self.two_sided:
+                    self.violate(f"the end of a two-sided game lacks '{key}'")
+            elif ev[key] != want:
+                self.violate(f"end {key} is {ev[key]!r}, the replay gives {want!r}")
         for key in EXTRA_END_FIELDS:
             if key not in ev:
                 continue
