@@ -115,7 +115,7 @@ class UnoAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.table.step(int(action))
+        self.table.step(action)  # (an integer; a float or a string is refused, not truncated)
         self._next()
         if self.render_mode == "human":
             self.render()

@@ -24,7 +24,7 @@ class PythonGames:
     def __init__(self, rules: Rules, bots: Sequence[Bot], seed_key: int, rotate: bool) -> None:
         self.players = rules.players
         self.rotate = rotate
-        self.policies = [load_policy(b.python) if b.python else None for b in bots]
+        self.policies = [load_policy(b.python, f"seat {i}") if b.python else None for i, b in enumerate(bots)]
         self.tables = []
         for r in range(self.players if rotate else 1):
             seated = [bots[(s - r) % self.players] for s in range(self.players)]
@@ -33,16 +33,18 @@ class PythonGames:
             table.key = np.uint64(seed_key)
             self.tables.append((table, [self.policies[(s - r) % self.players] for s in range(self.players)]))
 
-    def records(self, first: int, n: int, stop=None) -> np.ndarray:
+    def records(self, first: int, n: int, stopped=None) -> np.ndarray:
+        """The record rows of games first .. first+n-1; `stopped()`, asked before every
+        decision, ends the chunk early (the rows of the games not finished left zero)."""
         out = np.zeros((n, L.N_COLS), dtype=np.int64)
         for i in range(n):
-            if stop is not None and stop[0] != 0:
-                break
             game = first + i
             r = game % self.players if self.rotate else 0
             table, seats = self.tables[r]
             table.reset(game // self.players if self.rotate else game)
             while not table.done:
+                if stopped is not None and stopped():
+                    return out
                 table.step(seats[table.seat](table.observation, table._mask))
             out[i] = table._g[O_REC : O_REC + L.N_COLS]
             w = out[i, L.COL_WINNER]

@@ -73,7 +73,7 @@ class PythonMatches:
     def __init__(self, rules: Rules, bots: Sequence[Bot], key: int, seatings: np.ndarray | None) -> None:
         self.players = n = rules.players
         self.key = np.uint64(key)
-        self.policies = [load_policy(b.python) if b.python else None for b in bots]
+        self.policies = [load_policy(b.python, f"seat {i}") if b.python else None for i, b in enumerate(bots)]
         self.table = RoundTable(rules, [b.label if not b.python else "random" for b in bots],
                                 [p for p in range(n) if bots[p].python])
         self.seatings = np.zeros((0, n), dtype=np.int64) if seatings is None else seatings
@@ -81,12 +81,14 @@ class PythonMatches:
         self.dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
         self.seated = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
 
-    def records(self, first: int, n: int, stop=None) -> np.ndarray:
+    def records(self, first: int, n: int, stopped=None) -> np.ndarray:
+        """The match record rows of matches first .. first+n-1; `stopped()`, asked before every
+        decision, ends the chunk early (the rows of the matches not finished left zero)."""
         out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
         for i in range(n):
-            if stop is not None and stop[0] != 0:
+            if not self.play(first + i, out[i], stopped):
+                out[i] = 0
                 break
-            self.play(first + i, out[i])
         return out
 
     def _players(self, match: int, rnd: int) -> list[int]:
@@ -95,8 +97,9 @@ class PythonMatches:
             return list(range(self.players))
         return [int(player_at(self.seatings, match, rnd, s)) for s in range(self.players)]
 
-    def play(self, match: int, out: np.ndarray) -> None:
-        """Match number `match` of the run into the record row `out`."""
+    def play(self, match: int, out: np.ndarray, stopped=None) -> bool:
+        """Match number `match` of the run into the record row `out`; False when `stopped()`
+        cut it short."""
         table = self.table
         match = np.int64(match)
         dealer = begin_match(table._g, self.key, match, self.seatings, out, self.history)
@@ -107,6 +110,9 @@ class PythonMatches:
             table._g[O_EXT_SEATS] = sum(1 << s for s, policy in enumerate(seats) if policy is not None)
             table.play_round(dealer)
             while not table.done:
+                if stopped is not None and stopped():
+                    return False
                 table.step(seats[table.seat](table.observation, table._mask))
             dealer = after_round(table._g, self.seatings, match, rnd, dealer, out, self.history)
             rnd += 1
+        return True

@@ -21,6 +21,7 @@ import numpy as np
 from ..engine import layout as L
 from ..game.bots import default_param
 from ..game.errors import BadInput
+from .spaces import as_action
 
 Q = L.QUESTION
 
@@ -104,52 +105,101 @@ def uniform_policy(seed: int | None = None):
     return policy
 
 
-def load_policy(target: str):
+class PolicyError(BadInput):
+    """A `python:` policy that failed while playing (raised, exited, or answered something
+    that is not a legal action); the message names its seat and the bot."""
+
+
+def _policy_file(target: str) -> "Path | None":
+    """The file a `python:TARGET` bot's module is read from: path/to/file.py, or the module's
+    own file (None when it has none, a built-in or a namespace package)."""
+    import importlib.util
+    from pathlib import Path
+
+    where = target.rpartition(":")[0]
+    if where.endswith(".py"):
+        return Path(where)
+    try:
+        spec = importlib.util.find_spec(where)
+    except (ImportError, ValueError):
+        return None
+    origin = getattr(spec, "origin", None)
+    return Path(origin) if origin and Path(origin).is_file() else None
+
+
+def policy_source(target: str) -> str:
+    """What identifies a `python:TARGET` policy's code beside its name (for a checkpoint): the
+    SHA-256 of the file it is read from ("" when there is none). Modules the file imports are
+    not read."""
+    import hashlib
+
+    path = _policy_file(target)
+    if path is None or not path.is_file():
+        return ""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load_policy(target: str, seat: str = ""):
     """The policy a `python:TARGET` bot names, as `act(observation, mask) -> action`.
 
     TARGET is MODULE:CALLABLE (an importable module) or path/to/file.py:CALLABLE. The callable
     is `policy(observation, legal_actions)`: the observation (int64[N_OBS], docs/BOTS.md) and
     the legal actions as a list of ints, returning one of them. A class is made once (no
     arguments) and its `policy` method called (or the object itself, when it has none).
-    Anything wrong is a BadInput naming it."""
+    Anything wrong is a BadInput naming it; what the module prints while it loads goes to
+    standard error (standard output is the command's own). `seat` names the seat in the
+    errors of play ("seat 1")."""
+    import contextlib
     import importlib
     import importlib.util
     import inspect
+    import sys
     from pathlib import Path
 
     spec_text = f"python:{target}"
     where, _, name = target.rpartition(":")
-    try:
-        if where.endswith(".py"):
-            path = Path(where)
-            if not path.is_file():
-                raise BadInput(f"{spec_text}: no file {where}")
-            spec = importlib.util.spec_from_file_location(f"uno_sim_policy_{path.stem}", path)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except BadInput:
-        raise
-    except Exception as e:  # the user's module failed to import: one line naming it
-        raise BadInput(f"{spec_text}: cannot load {where} ({type(e).__name__}: {e})") from None
-    found = getattr(module, name, None)
-    if found is None:
-        raise BadInput(f"{spec_text}: {where} has no {name!r}")
-    if inspect.isclass(found):
+    with contextlib.redirect_stdout(sys.stderr):
         try:
-            found = found()
-        except Exception as e:
-            raise BadInput(f"{spec_text}: cannot make a {name} ({type(e).__name__}: {e})") from None
-        found = getattr(found, "policy", found)
+            if where.endswith(".py"):
+                path = Path(where)
+                if not path.is_file():
+                    raise BadInput(f"{spec_text}: no file {where}")
+                spec = importlib.util.spec_from_file_location(f"uno_sim_policy_{path.stem}", path)
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+            else:
+                module = importlib.import_module(where)
+        except BadInput:
+            raise
+        except (Exception, SystemExit) as e:  # the user's module failed to import: one line naming it
+            raise BadInput(f"{spec_text}: cannot load {where} ({_failure(e)})") from None
+        found = getattr(module, name, None)
+        if found is None:
+            raise BadInput(f"{spec_text}: {where} has no {name!r}")
+        if inspect.isclass(found):
+            try:
+                found = found()
+            except (Exception, SystemExit) as e:
+                raise BadInput(f"{spec_text}: cannot make a {name} ({_failure(e)})") from None
+            found = getattr(found, "policy", found)
     if not callable(found):
         raise BadInput(f"{spec_text}: {name!r} is not callable")
-    return PolicySeat(found, spec_text)
+    return PolicySeat(found, f"{seat} ({spec_text})" if seat else spec_text)
+
+
+def _failure(e: BaseException) -> str:
+    """An exception of the user's code in words: `ValueError: boom`, `sys.exit(3)`."""
+    if isinstance(e, SystemExit):
+        return f"sys.exit({e.code!r})" if e.code is not None else "sys.exit()"
+    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
 
 
 class PolicySeat:
-    """A `policy(observation, legal_actions)` as `act(observation, mask)`; an answer that is not
-    one of the legal actions is an error naming the policy and the question."""
+    """A `policy(observation, legal_actions)` as `act(observation, mask)`. The policy gets its
+    own copy of the legal actions (what it does to the list changes nothing); a policy that
+    raises or calls sys.exit, or answers anything but one of the legal actions as an integer
+    (a Python or numpy integer: not 2.5, "2" or True) is a PolicyError naming its `label`
+    ("seat 1 (python:agent.py:play)") and the question."""
 
     def __init__(self, policy, label: str) -> None:
         self.policy = policy
@@ -157,13 +207,18 @@ class PolicySeat:
 
     def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
         legal = np.flatnonzero(mask).tolist()
-        action = self.policy(observation, legal)
         try:
-            ok = int(action) in legal
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            question = L.QUESTIONS[int(observation[L.OB_QUESTION])]
-            raise BadInput(f"{self.label} answered {action!r} to the question {question!r}, "
-                           f"not one of the legal actions {legal}")
-        return int(action)
+            action = self.policy(observation, list(legal))
+        except (Exception, SystemExit) as e:  # (KeyboardInterrupt: a signal, handled as one)
+            raise PolicyError(f"{self.label} {'called' if isinstance(e, SystemExit) else 'raised'} "
+                              f"{_failure(e)} (question {self._question(observation)!r})") from None
+        index = as_action(action)
+        if index is None or index not in legal:
+            kind = "" if index is not None else f" (a {type(action).__name__}, not an integer)"
+            raise PolicyError(f"{self.label} answered {action!r}{kind} to the question "
+                              f"{self._question(observation)!r}, not one of the legal actions {legal}")
+        return index
+
+    @staticmethod
+    def _question(observation: np.ndarray) -> str:
+        return L.QUESTIONS[int(observation[L.OB_QUESTION])]

@@ -13,7 +13,7 @@ from ..engine import layout as L
 from ..engine.keys import run_key
 from ..game.errors import BadInput
 from ..game.rules import Rules
-from .spaces import OBS_HIGH, OBS_LOW, check_reward, rewards
+from .spaces import OBS_HIGH, OBS_LOW, as_action, check_reward, rewards
 from .table import Table
 
 N_ACTIONS = L.N_ACTIONS
@@ -89,13 +89,13 @@ class UnoGym(gymnasium.Env):
                               "next game before step()")
         t = self.table
         mask = t._mask
-        action = int(action)
-        illegal = not (0 <= action < N_ACTIONS and mask[action])
+        index = action if type(action) is int else as_action(action)  # (2.9 or "2": no action, not truncated)
+        illegal = index is None or not (0 <= index < N_ACTIONS and mask[index])
         if illegal:
             if self.illegal == "raise":
                 t.step(action)  # raises, naming the legal actions
-            action = A_NO if mask[A_NO] else int(mask.nonzero()[0][0])
-        t._answer(action)
+            index = A_NO if mask[A_NO] else int(mask.nonzero()[0][0])
+        t._answer(index)
         if not t.done:
             self._last = obs = t._obs.copy()
             return obs, 0.0, False, False, {"action_mask": t._mask.astype(np.int8), "illegal_action": illegal}

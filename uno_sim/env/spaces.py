@@ -1,7 +1,9 @@
 """What the environments share: the rewards of a finished game, the observation's bounds,
-the observation as named fields."""
+the observation as named fields, an answer read as an action."""
 
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
@@ -13,6 +15,20 @@ from ..game.packing import ONE
 REWARDS = ("win", "points")
 OBS_LOW = -1
 OBS_HIGH = ONE  # the largest entry: a rule's probability 1 (uno_catch) as the engine reads it, 2**32
+
+
+def as_action(action) -> int | None:
+    """`action` as an int when it is an integer (a Python or numpy integer, anything with
+    __index__), else None: a float (2.9), a string ("2") or a bool (True) is no action, never
+    truncated to one."""
+    if type(action) is int:
+        return action
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
 
 
 def check_reward(reward: str) -> str:

@@ -35,6 +35,7 @@ from ..game import presets
 from ..game.bots import Bot, pack_bots, parse_bots
 from ..game.errors import BadInput
 from ..game.rules import Rules
+from .spaces import as_action
 
 QUESTIONS = L.QUESTIONS
 N_ACTIONS = L.N_ACTIONS
@@ -160,11 +161,13 @@ class Table:
     def step(self, action: int) -> None:
         if self.done:
             raise BadInput("the game is over: reset() deals the next one")
-        action = int(action)
-        if not (0 <= action < N_ACTIONS and self._mask[action]):
-            raise BadInput(f"action {action} is not legal now (question {self.question!r}; legal: "
+        index = as_action(action)
+        if index is None or not (0 <= index < N_ACTIONS and self._mask[index]):
+            what = f"action {action!r}" if index is None else f"action {index}"
+            why = "is not an integer action" if index is None else "is not legal now"
+            raise BadInput(f"{what} {why} (question {self.question!r}; legal: "
                            f"{np.flatnonzero(self._mask).tolist()})")
-        self._answer(action)
+        self._answer(index)
 
     def _answer(self, action: int) -> None:
         """step() without its checks: `action` (an int) is legal and the game is not over."""

@@ -43,6 +43,7 @@ MANIFEST = "checkpoint.json"
 LOCK = ".lock"
 CHUNK_FILE = re.compile(r"^chunk-(\d{15})-(\d+)\.npz$")
 TOTAL_FILE = "total.npz"
+SOURCE = "source_sha256"  # a `python:` bot's file, hashed (env/policies.py policy_source)
 # Scalar fields of an aggregate that describe the rules (checked on loading); the others are counts.
 SETTINGS = ("players", "teams", "rotate", "scoring", "fixed_rounds", "size", "base_size")
 
@@ -160,14 +161,18 @@ def engine_identity() -> dict[str, str]:
 def unit_params(kind: str, rules, bots, seed: int, total: int, rotate: bool, chunk: int,
                 skill_index: bool = False) -> dict[str, Any]:
     """Everything that decides a run's numbers (its name does not): a rule file's own deck
-    too, kind by kind (its `deck` knob reads only `custom`); `skill_index`: the run is the
+    too, kind by kind (its `deck` knob reads only `custom`), a `python:` bot's source (the
+    SHA-256 of its file: an edited policy is another bot); `skill_index`: the run is the
     skill games played beside another (--skill), so marked."""
+    from ..env.policies import policy_source
+
     deck = {"deck": [k.to_table() for k in rules.custom_deck.kinds]} if rules.custom_deck is not None else {}
     params = {
         "kind": kind,
         "rules": {k: v for k, v in rules.as_dict().items()},
         **deck,
-        "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))} | ({"python": b.python} if b.python else {})
+        "bots": [{"name": b.name, "params": dict(sorted(b.params.items()))}
+                 | ({"python": b.python, SOURCE: policy_source(b.python)} if b.python else {})
                  for b in bots],
         "seed": int(seed),
         kind: int(total),
@@ -213,8 +218,20 @@ def _difference(old: Any, new: Any, path: tuple = (), root: Any = None) -> str |
                 return found
         return None
     if old != new:
+        if path and path[-1] == SOURCE:
+            return f"{_where(path[:-1], root)}: its policy's file was edited since the checkpoint was made"
         return f"{_where(path, root)}: {_show(old)} in the checkpoint, {_show(new)} now"
     return None
+
+
+def _without_sources(tree: Any) -> Any:
+    """A parameter tree with the python: bots' sources blanked (to tell an edited policy from
+    other differences)."""
+    if isinstance(tree, dict):
+        return {k: "" if k == SOURCE else _without_sources(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_without_sources(v) for v in tree]
+    return tree
 
 
 def _where(path: tuple, root: Any = None) -> str:
@@ -319,6 +336,10 @@ class Checkpoint:
                                       mismatch=f"it records a `{stored.get('command')}` run, its command line "
                                                f"is `{command}`", made_by=made_by, where=what)
             diff = _unit_difference(stored.get("units") or [], ck.units)
+            if diff and _unit_difference(_without_sources(stored.get("units") or []), _without_sources(ck.units)) is None:
+                raise CheckpointError(f"{what} holds the games of a python: bot as it was before its file was edited "
+                                      f"({diff}): they are not this policy's games; remove the folder or choose "
+                                      "another", mismatch=diff)
             if diff:
                 raise CheckpointError(f"{what} holds a checkpoint of other parameters ({diff}); {resume}, "
                                       "or choose another folder", mismatch=diff, made_by=made_by, where=what)

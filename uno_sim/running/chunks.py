@@ -189,6 +189,16 @@ class LocalJob:
         rows = self.job.result()
         return self.work.reduce(rows), rows
 
+    def abandon(self) -> None:
+        """An error or a signal: wait for the engine's chunks to end (at the kernels' stop flag,
+        or whole), but not for a chunk of Python seats (running/games.py PythonChunk.abandon:
+        a policy may never return)."""
+        for part in getattr(self.job, "jobs", [self.job]):  # (a paired chunk: each variant's)
+            if hasattr(part, "abandon"):
+                part.abandon()
+            else:
+                wait_futures(part.job.futures)
+
 
 class Threads:
     """The executor on this process's worker threads (the engine's nogil kernels)."""
@@ -218,7 +228,7 @@ class Threads:
     def abandon(self, jobs, interrupted: bool) -> None:
         """An error or a signal: let the queued chunks finish (or stop at the kernels' flag)."""
         for job in jobs:
-            job.wait(None)
+            job.abandon()
 
     def close(self) -> None:
         pass
@@ -369,7 +379,7 @@ class Scheduler:
         self.last = now
 
     def run(self) -> None:
-        from ..game.errors import RunFailure
+        from ..game.errors import BadInput, RunFailure
 
         self.restore()
         self.start()
@@ -390,7 +400,7 @@ class Scheduler:
                 raise
             except Exception as exc:
                 interrupted = True
-                if self.stores:
+                if self.stores and not isinstance(exc, BadInput):  # (bad input: a policy that failed)
                     text = str(exc) if isinstance(exc, RunFailure) else f"{type(exc).__name__}: {exc}"
                     raise RunFailure(f"{text}; {self.stores[0].checkpoint.resume_hint(self.kept())}") from exc
                 raise

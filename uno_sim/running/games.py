@@ -10,6 +10,11 @@ the machine. Only counters and histograms are kept (`stats.Aggregate`); with
 from __future__ import annotations
 
 import os
+import queue
+import sys
+import threading
+from concurrent.futures import Future
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,14 +124,15 @@ class GameWork:
 
     def start(self, first: int, n: int, threads: int, stop=None):
         if self.python:
-            return PythonChunk(self.python_games().records, first, n, stop)
+            return PythonChunk(lambda stopped: self.python_games().records(first, n, stopped), stop)
         from ..engine.batch import start_chunk
 
         return start_chunk(self.packed, self.codes, self.params, self.key, first, n, rotate=self.rotate,
                            workers=threads, stop=stop, deck=self.deck)
 
     def python_games(self):
-        """The tables with Python seats (env/games.py), made once: the policies load once a run."""
+        """The tables with Python seats (env/games.py), made once (on the policy thread, by the
+        first chunk): the policies load once a run."""
         from ..env.games import PythonGames
 
         if getattr(self, "_games", None) is None:
@@ -144,23 +150,117 @@ class GameWork:
 
 
 class PythonChunk:
-    """A chunk of games (or matches) with Python seats, played in this thread as it starts by
-    `records(first, n, stop)` (a Python policy holds the interpreter, so worker threads would
-    not help); `job` looks like the engine's chunk jobs (engine/threads.py: finished futures),
-    so the scheduler treats both alike."""
+    """A chunk of games (or matches) with Python seats, played by `play(stopped)` on the policy
+    thread (`_PolicyThread`) after every chunk submitted before it, so that the policies are
+    called in the same order as by a single thread (a Python policy holds the interpreter, so
+    more threads would not help, and a policy's own state stays in order); `job` looks like
+    the engine's chunk jobs (engine/threads.py: a Job of futures), so the scheduler treats both
+    alike. `stopped()`, which `play` asks before every decision, turns true once a signal set
+    the engine's stop flag (or `stop`) or the chunk is abandoned."""
 
-    def __init__(self, records, first: int, n: int, stop) -> None:
-        from concurrent.futures import Future
+    GRACE = 0.5  # seconds an abandoned chunk is waited for before its thread is left to itself
 
-        from ..engine.threads import Job
+    def __init__(self, play, stop=None) -> None:
+        from ..engine.threads import STOP, Job
 
-        self.rows = records(first, n, stop)
-        done: Future = Future()
-        done.set_result(None)
-        self.job = Job([done])
+        flag = STOP if stop is None else stop
+        self.halted = False
+        self.stopped = lambda: self.halted or flag[0] != 0
+        self.play = play
+        self.future: Future = Future()
+        self.job = Job([self.future])
+        self.thread = _policy_thread()
+        self.thread.submit(self)
+
+    def run(self) -> None:
+        """Play the chunk (on the policy thread), unless it was abandoned before it began."""
+        if not self.future.set_running_or_notify_cancel():
+            return
+        try:
+            rows = self.play(self.stopped)
+        except BaseException as exc:  # (the policy's own failures are PolicyErrors by now)
+            self.future.set_exception(exc)
+        else:
+            self.future.set_result(rows)
 
     def result(self) -> np.ndarray:
-        return self.rows
+        return self.future.result()
+
+    def abandon(self) -> None:
+        """An error or a signal: the chunk stops at its next decision, or never begins. A
+        policy that does not return within GRACE seconds (asleep, stuck) is not waited for:
+        its thread (a daemon, gone with the process) is retired and later chunks get a new one."""
+        self.halted = True
+        self.future.cancel()
+        wait_futures([self.future], timeout=self.GRACE)
+        if not self.future.done():
+            self.thread.retire()
+
+
+class _PolicyThread:
+    """The daemon thread that plays Python chunks one after another, in the order submitted.
+    While a chunk plays, sys.stdout is a `_Routed` stream: what the policies print goes to
+    standard error, so that the command's own output (a table, --json) stays whole."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name="uno-sim-policies", daemon=True)
+        self.thread.start()
+
+    def submit(self, chunk: PythonChunk) -> None:
+        self.queue.put(chunk)
+
+    def _serve(self) -> None:
+        while (chunk := self.queue.get()) is not None:
+            routed = _Routed(sys.stdout, self.thread)
+            sys.stdout = routed
+            try:
+                chunk.run()
+            finally:
+                routed.restore()
+
+    def retire(self) -> None:
+        """Stuck in a policy: no more chunks for this thread (it ends if the policy returns)."""
+        global _policies
+        self.queue.put(None)
+        if _policies is self:
+            _policies = None
+        if isinstance(sys.stdout, _Routed) and sys.stdout.thread is self.thread:
+            sys.stdout.restore()
+
+
+class _Routed:
+    """sys.stdout while a Python chunk plays: `thread`'s writes go to standard error, every
+    other thread's to the standard output it replaced."""
+
+    def __init__(self, stdout, thread: threading.Thread) -> None:
+        self.stdout, self.thread = stdout, thread
+
+    def _target(self):
+        return sys.stderr if threading.current_thread() is self.thread else self.stdout
+
+    def write(self, text: str) -> int:
+        return self._target().write(text)
+
+    def flush(self) -> None:
+        self._target().flush()
+
+    def __getattr__(self, name: str):
+        return getattr(self._target(), name)
+
+    def restore(self) -> None:
+        if sys.stdout is self:
+            sys.stdout = self.stdout
+
+
+_policies: _PolicyThread | None = None
+
+
+def _policy_thread() -> _PolicyThread:
+    global _policies
+    if _policies is None:
+        _policies = _PolicyThread()
+    return _policies
 
 
 # What played games (or matches) with a Python seat, for the timing line: one thread, whatever

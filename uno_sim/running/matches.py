@@ -68,7 +68,7 @@ class MatchWork:
 
     def start(self, first: int, n: int, threads: int, stop=None):
         if self.python:
-            return PythonChunk(self.python_matches().records, first, n, stop)
+            return PythonChunk(lambda stopped: self.python_matches().records(first, n, stopped), stop)
         from ..engine.batch import start_matches
 
         return start_matches(self.packed, self.codes, self.params, self.key, first, n,
