@@ -60,7 +60,26 @@ def test_decks_lists_the_built_in_decks_with_kinds_and_total_cards(capsys):
 def test_decks_of_an_unknown_name_is_one_line_exit_2(capsys):
     code, out, err = invoke(capsys, "decks", "mercy")
     assert code == 2 and out == ""
-    assert err == "error: unknown deck 'mercy' (built-in decks: classic, no-mercy, modern)\n"
+    assert err.startswith("error: unknown deck or preset 'mercy' (built-in decks: classic, no-mercy, modern; presets: ")
+    assert err.count("\n") == 1 and "give a path to a .toml rule file" in err
+
+
+def test_decks_of_a_rule_file_lists_its_own_deck(capsys):
+    """`uno-sim decks FILE.toml` shows the file's deck as `show` does (it was refused)."""
+    code, out, err = invoke(capsys, "decks", EXAMPLE)
+    assert code == 0, err
+    assert "diy-wild-draw-six: the custom deck, 116 cards" in out and "17 kinds, 116 cards" in out
+    table = rows(out)
+    assert table["W6"] == ["wild", "4", "4", "wild, draw 6", "50"]
+    assert table["E"] == ["R Y G B", "1 each", "4", "skip everyone (the player goes again)", "20"]
+    code, out, err = invoke(capsys, "decks", "no-mercy-missing.toml")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no-mercy-missing.toml" in err
+
+
+def test_decks_of_a_preset_lists_the_deck_it_plays(capsys):
+    code, out, err = invoke(capsys, "decks", "stacking")
+    assert code == 0, err
+    assert "stacking: the classic deck, 108 cards" in out and set(rows(out)) - {"kind"} == set(CLASSIC.texts)
 
 
 # ---------------------------------------------------------------- uno-sim show

@@ -69,20 +69,16 @@ def print_table(console: Console, table: Table) -> None:
 
 
 def deck_table(deck, zero_points: int = 0, title: str | None = None) -> RichTable:
-    """A deck's kinds (decks.Deck): text, colours, copies, cards, effects and points under
-    `zero_points`, and the total cards in the caption."""
-    table = RichTable(title=title, header_style="bold", caption=f"{len(deck.kinds)} kinds, {deck.size} cards",
-                      caption_justify="left")
-    for header, align in (("kind", "left"), ("colours", "left"), ("copies", "right"), ("cards", "right"),
-                          ("effects", "left"), ("points", "right")):
+    """A deck's kinds (output/tables.py deck_table) as a terminal table, the total cards in
+    the caption."""
+    from ..output.tables import deck_table as deck_model
+
+    model = deck_model(deck, zero_points)
+    table = RichTable(title=title, header_style="bold", caption=model.notes[0], caption_justify="left")
+    for header, align in model.columns:
         table.add_column(header, justify=align, no_wrap=header != "effects")
-    for kind in deck.kinds:
-        points = str(kind.points_for(zero_points))
-        if kind.points is None and kind.number == 0:
-            points += " (zero_points)"
-        table.add_row(kind.text, "R Y G B" if kind.colored else "wild",
-                      f"{kind.copies} each" if kind.colored else str(kind.copies), str(kind.cards),
-                      kind.describe(), points)
+    for row in model.rows:
+        table.add_row(*row)
     return table
 
 
