@@ -203,7 +203,9 @@ def race_chart(design):
     bottom.set_xlabel("games a point has played (one tick per round)")
     bottom.set_ylabel("points")
     bottom.set_ylim(0, 1.2 * max(started.max(), 1))
-    bottom.legend(fontsize=8, loc="upper right", frameon=False)
+    # above the bars, not over them: the first and the last bar reach any corner inside
+    bottom.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False,
+                  borderaxespad=0.2)
     bottom.grid(alpha=0.3, axis="y")
     share = design.games_used / design.full_grid_games if design.full_grid_games else math.nan
     if design.winner is not None:
