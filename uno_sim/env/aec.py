@@ -89,6 +89,11 @@ class UnoAEC(AECEnv):
             mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
         return {"observation": self._seen[agent], "action_mask": mask}  # (a fresh array each question, never changed)
 
+    def view(self):
+        """The question the selected agent is asked now, by card texts and colour letters
+        (uno_sim.env.View)."""
+        return self.table.view()
+
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
