@@ -47,6 +47,14 @@ def stdout() -> Console:
     return console
 
 
+def _split_width(console: Console) -> int:
+    """The widest a wide table is drawn before it is split in parts: on a terminal
+    output/tables.py's TABLE_WIDTH; redirected to a file or a pipe, no limit (printed whole)."""
+    from ..output.tables import TABLE_WIDTH
+
+    return TABLE_WIDTH if console.is_terminal else UNBOUNDED
+
+
 def print_headline(console: Console, headline) -> None:
     for i, line in enumerate(headline):
         console.print(Text(line, style="bold" if i == 0 else ""), soft_wrap=True)
@@ -117,7 +125,7 @@ def print_run(run) -> None:
 def print_compare(comparison, all_metrics: bool = False) -> None:
     console = stdout()
     print_headline(console, comparison.headline)
-    for table in comparison.tables(all_metrics):
+    for table in comparison.tables(all_metrics, width=_split_width(console)):
         print_table(console, table)
     results = [r.result for r in comparison.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
@@ -172,5 +180,7 @@ def print_design(design) -> None:
 
     console = stdout()
     print_headline(console, design.headline)
-    for table in split_columns(standings_table(design, reasons=False)) + split_columns(rounds_table(design)):
+    width = _split_width(console)
+    for table in (split_columns(standings_table(design, reasons=False), width)
+                  + split_columns(rounds_table(design), width)):
         print_table(console, table)

@@ -263,12 +263,12 @@ def split_columns(table: Table, width: int = TABLE_WIDTH) -> list[Table]:
 
 
 def compare_tables(comparison, all_metrics: bool = False, width: int = TABLE_WIDTH) -> list[Table]:
-    """The compare table (compare_table) when it fits in `width` columns (two variants with
-    short names do); else two: the values side by side, then each variant's difference to
+    """The compare table (compare_table) when it fits in TABLE_WIDTH columns (two variants
+    with short names do); else two: the values side by side, then each variant's difference to
     the first with its interval abbreviated (`+1.23±0.45**`), each split into tables of at
-    most `width` columns."""
+    most `width` columns (none split when `width` holds them: the terminal's output redirected)."""
     full = compare_table(comparison, all_metrics)
-    if table_width(full) <= width:
+    if table_width(full) <= TABLE_WIDTH:
         return [full]
     from .headline import metric_kind
     from ..stats import stars
