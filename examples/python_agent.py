@@ -2,51 +2,37 @@
 
 Run it as a script (`python examples/python_agent.py`) or cell by cell in a notebook. It seats
 a hand-written policy ("dump points": play the legal card worth the most points, name the
-colour you hold most) at seat 0 of a 4-player table in the Gymnasium environment, the other
-seats played by the compiled `random` bot, and compares its win rate with that of
+colour you hold most), which reads its cards by their text through uno_sim.env.View, at seat 0
+of a 4-player table in the Gymnasium environment, the other seats played by the compiled
+`random` bot, and compares its win rate with that of
 uno_sim.env.RandomBot (the `random` bot's own choices) in the same deals. Needs the extra
 `uno-sim[rl]`.
 """
 
-# %% the policy: observation and legal-action mask in, one action out
-import numpy as np
-
+# %% the policy: the question by card texts and colour letters in, one action's name out
 import uno_sim.env as env
-from uno_sim.engine.layout import OB_HAND, OB_QUESTION
-from uno_sim.game.cards import FACE_TEXTS
-from uno_sim.game.decks import CLASSIC
 from uno_sim.stats.intervals import newcombe_interval, wilson_interval
 
-POINTS = np.zeros(env.N_ACTIONS)
-faces = CLASSIC.faces(0)  # the classic deck's face table: points of every face
-POINTS[: faces.n_faces] = faces.points
-COLOR_OF = np.full(env.N_ACTIONS, -1)
-COLOR_OF[: faces.n_faces] = faces.color
+
+def dump_points(view: env.View) -> str:
+    """Play the legal card worth the most points; name the colour held most."""
+    if view.question in ("turn", "answer"):
+        cards = [name for name in view.legal if view.is_card(name)]  # e.g. ["R5", "W4"]; "no" draws
+        return max(cards, key=view.points) if cards else "no"
+    if view.question in ("color", "roulette_color"):
+        held = [view.color_of(card) for card in view.hand]  # "R", "Y", "G", "B"; None for a wild card
+        return max(env.COLORS, key=held.count)
+    if view.question == "play_drawn":
+        return "yes"
+    return "no" if "no" in view.legal else view.legal[0]  # no challenge, jump, swap or extra card
 
 
-def dump_points(observation: np.ndarray, mask: np.ndarray) -> int:
-    legal = np.flatnonzero(mask)
-    question = env.QUESTIONS[int(observation[OB_QUESTION])]
-    if question in ("turn", "answer"):
-        cards = legal[legal < env.A_COLOR]
-        if len(cards):
-            return int(cards[np.argmax(POINTS[cards])])  # the most points leave the hand
-        return env.A_NO
-    if question in ("color", "roulette_color"):
-        hand = observation[OB_HAND : OB_HAND + len(FACE_TEXTS)]
-        held = [hand[COLOR_OF[: len(FACE_TEXTS)] == c].sum() for c in range(4)]
-        return env.A_COLOR + int(np.argmax(held))
-    if question == "play_drawn":
-        return env.A_YES
-    return int(legal[0]) if env.A_NO not in legal else env.A_NO  # no challenge, jump, swap or extra card
-
-
-def policy(observation: np.ndarray, legal_actions: list[int]) -> int:
+def policy(observation, legal_actions) -> int:
     """dump_points as the command line seats it: `--bots python:examples/python_agent.py:policy`
-    calls it with the legal actions as a list."""
-    mask = np.zeros(env.N_ACTIONS, dtype=bool)
-    mask[legal_actions] = True
-    return dump_points(observation, mask)
+    calls it with the observation and the legal actions; View names them by the classic deck's
+    cards (give View rules=... for a rule set with another deck)."""
+    view = env.View(observation, legal_actions)
+    return view.action(dump_points(view))
 
 
 # %% play: the same deals for both policies (reset(seed=...) then game after game)
@@ -59,7 +45,7 @@ def wins(policy, games: int = 5000, seed: int = 1) -> int:
             obs, info = gym.reset()
         done = False
         while not done:
-            obs, reward, terminated, truncated, info = gym.step(policy(obs, info["action_mask"].astype(bool)))
+            obs, reward, terminated, truncated, info = gym.step(policy(obs, info["action_mask"]))
             done = terminated or truncated
         won += reward > 0
     return won
@@ -68,7 +54,7 @@ def wins(policy, games: int = 5000, seed: int = 1) -> int:
 # %% the win rates with 95% intervals, and the difference
 if __name__ == "__main__":
     n = 5000
-    ours, baseline = wins(dump_points, n), wins(env.RandomBot(seed=0), n)
+    ours, baseline = wins(policy, n), wins(env.RandomBot(seed=0), n)
     for name, k in (("dump points", ours), ("random", baseline)):
         lo, hi = wilson_interval(k, n)
         print(f"{name:12s} wins {k / n:.1%} of {n} games at seat 0 (95% CI {lo:.1%} to {hi:.1%})")

@@ -60,7 +60,26 @@ def test_decks_lists_the_built_in_decks_with_kinds_and_total_cards(capsys):
 def test_decks_of_an_unknown_name_is_one_line_exit_2(capsys):
     code, out, err = invoke(capsys, "decks", "mercy")
     assert code == 2 and out == ""
-    assert err == "error: unknown deck 'mercy' (built-in decks: classic, no-mercy, modern)\n"
+    assert err.startswith("error: unknown deck or preset 'mercy' (built-in decks: classic, no-mercy, modern; presets: ")
+    assert err.count("\n") == 1 and "give a path to a .toml rule file" in err
+
+
+def test_decks_of_a_rule_file_lists_its_own_deck(capsys):
+    """`uno-sim decks FILE.toml` shows the file's deck as `show` does (it was refused)."""
+    code, out, err = invoke(capsys, "decks", EXAMPLE)
+    assert code == 0, err
+    assert "diy-wild-draw-six: the custom deck, 116 cards" in out and "17 kinds, 116 cards" in out
+    table = rows(out)
+    assert table["W6"] == ["wild", "4", "4", "wild, draw 6", "50"]
+    assert table["E"] == ["R Y G B", "1 each", "4", "skip everyone (the player goes again)", "20"]
+    code, out, err = invoke(capsys, "decks", "no-mercy-missing.toml")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no-mercy-missing.toml" in err
+
+
+def test_decks_of_a_preset_lists_the_deck_it_plays(capsys):
+    code, out, err = invoke(capsys, "decks", "stacking")
+    assert code == 0, err
+    assert "stacking: the classic deck, 108 cards" in out and set(rows(out)) - {"kind"} == set(CLASSIC.texts)
 
 
 # ---------------------------------------------------------------- uno-sim show
@@ -194,3 +213,33 @@ def test_a_checkpoint_records_a_custom_deck_and_refuses_another(capsys, tmp_path
     rules_file.write_text(rules_file.read_text().replace("draw = 6", "draw = 5"), encoding="utf-8")
     code, _, err = invoke(capsys, "run", rules_file, "--games", 20000, "--checkpoint", ck, "--out", tmp_path / "c")
     assert code == 2 and "the kind `W6`'s field `draw`: 6 in the checkpoint, 5 now" in err and err.count("\n") == 1, err
+
+
+def test_report_of_a_rule_files_deck_shows_its_kinds_and_reproduces_from_the_page(capsys, tmp_path):
+    """report.html of a rule file's own deck: the kinds as a table (it said only deck=custom),
+    and the rule file written out whole, which, saved under the name the page's command reads,
+    plays the same games."""
+    import html as html_text
+
+    code, _, err = invoke(capsys, "run", EXAMPLE, "--games", "300", "--seed", "4", "--out", tmp_path / "a")
+    assert code == 0, err
+    page = (tmp_path / "a" / "report.html").read_text(encoding="utf-8")
+    assert "the deck: 17 kinds, 116 cards" in page
+    assert re.search(r"<td class=\"left\">W6</td><td class=\"left\">wild</td><td class=\"right\">4</td>"
+                     r"<td class=\"right\">4</td><td class=\"left\">wild, draw 6</td>", page)
+    blocks = [html_text.unescape(b) for b in re.findall(r"<pre>(.*?)</pre>", page, re.S)]
+    rule_file, command = blocks[0], blocks[-1]
+    assert "[deck]" in rule_file and "save it under the file name the command below reads" in " ".join(page.split())
+    saved = tmp_path / "elsewhere" / EXAMPLE.name
+    saved.parent.mkdir()
+    saved.write_text(rule_file, encoding="utf-8")
+    argv = command.split()
+    assert argv[0] == "uno-sim" and str(EXAMPLE) in argv, command
+    argv = [str(saved) if a == str(EXAMPLE) else a for a in argv[1:]]
+    argv = [a for a in argv if a != "--force"]
+    if "--out" in argv:
+        del argv[argv.index("--out") : argv.index("--out") + 2]
+    code, _, err = invoke(capsys, *argv, "--out", tmp_path / "b")
+    assert code == 0, err
+    assert (tmp_path / "a" / "summary.csv").read_text() == (tmp_path / "b" / "summary.csv").read_text()
+    assert P.load(str(saved)) == P.load(str(EXAMPLE))

@@ -441,16 +441,17 @@ def _table_blocks(out: str) -> list[list[list[str]]]:
 
 
 def test_compare_table_is_whole_when_stdout_is_not_a_terminal(capsys, tmp_path):
-    """Into a file or pipe (capsys is neither a terminal) the wide five-variant table keeps
+    """Into a file or pipe (capsys is neither a terminal) the wide seven-variant table keeps
     every name and number: no cell cut to "st…"; too wide for 100 columns, it is drawn as the
-    values side by side, then the differences (split into tables of at most 100 columns)."""
-    variants = ["standard", "sum-jump-in", "hand-sum", "wild-swap", "uno-catchers"]
+    values side by side, then the differences, each table whole (the README says so: it was
+    split into "continued, 2 of 4" parts of 100 columns)."""
+    variants = ["standard", "sum-jump-in", "hand-sum", "wild-swap", "uno-catchers", "stacking-full", "number-finish"]
     code, out, err = invoke(capsys, "compare", *variants, "--games", 2000, "--out", tmp_path / "o")
     assert code == 0, err
-    assert "…" not in out
-    table_lines = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
-    assert table_lines and max(len(line) for line in table_lines) <= 100
+    assert "…" not in out and "continued" not in out
+    assert max(len(line) for line in out.splitlines() if line[:1] in "┏┃┡│└") > 100  # wider than a terminal part
     blocks = _table_blocks(out)
+    assert len(blocks) == 2
     values = blocks[0]
     assert values[0] == ["metric", *variants]
     assert all(len(row) == len(values[0]) for row in values)

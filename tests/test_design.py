@@ -5,6 +5,7 @@ thread count; the files; every drop explained)."""
 from __future__ import annotations
 
 import json
+import re
 import math
 
 import numpy as np
@@ -379,3 +380,42 @@ def test_a_rate_no_game_tells_apart_still_has_an_interval():
     m.add([0, 1], [same, same], [np.ones(n, dtype=np.int64)] * 2)
     diff, low, high = racing.estimates(m, [0, 1], [0.0, 0.0], binary=True).difference(0, 1, 2.0)
     assert diff == 0.0 and high == pytest.approx(2.0 / n) and low == pytest.approx(-2.0 / n)
+
+
+def test_the_tie_tolerance_of_a_mean_names_its_unit(monkeypatch):
+    """The headline's "tie tolerance" of a mean objective says what it counts ("0.339 turns"),
+    not a bare number; a rate's is in pp."""
+    from uno_sim.api import races
+
+    real = races.run_race
+    monkeypatch.setattr(races, "run_race", lambda plan, progress: real(
+        plan, progress, player=lambda race: SyntheticGames([35.0] * 12, [0.25] * 12, 0)))
+    plan = uno_sim.api.prepare_design("standard", {"hand_size": [3, 4, 5, 6, 7, 8], "stack_draw_two": [False, True]},
+                                      minimize="mean_turns", constraints=["abs(first_player_edge)<2pp"],
+                                      max_games=400_000, round_games=1000, seed=0)
+    (line,) = [line for line in plan.execute().headline if "tie tolerance" in line]
+    assert re.search(r"tie tolerance \d[\d,.]* turns\)", line), line
+
+
+def test_the_race_charts_legend_covers_no_bar_label_and_no_curve(monkeypatch):
+    """race.png: the legend of the rounds' bars overlapped the last bar's label (the number of
+    points kept); it sits above the bars now, clear of every label and of the upper chart."""
+    from uno_sim.api import races
+
+    real = races.run_race
+    means = [35.0] * 12  # no point dropped: every bar as tall as the first, its label up by the legend
+    monkeypatch.setattr(races, "run_race", lambda plan, progress: real(
+        plan, progress, player=lambda race: SyntheticGames(means, [0.25] * 12, 0)))
+    plan = uno_sim.api.prepare_design("standard", {"hand_size": [3, 4, 5, 6, 7, 8], "stack_draw_two": [False, True]},
+                                      minimize="mean_turns", constraints=["abs(first_player_edge)<2pp"],
+                                      max_games=400_000, round_games=1000, seed=0)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = plan.execute().plot()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    top, bottom = fig.axes[:2]
+    legend = bottom.get_legend().get_window_extent(renderer)
+    labels = [t.get_window_extent(renderer) for t in bottom.texts]
+    assert labels and not [b for b in labels if b.overlaps(legend)]
+    assert not top.get_window_extent(renderer).overlaps(legend)

@@ -75,10 +75,12 @@ class Comparison(ManyRuns, VariantCharts):
         lines = compare_headline(self.summary, self.differences)
         return lines if self.precision is None else type(lines)([self.precision.sentence(), *lines])
 
-    def tables(self, all_metrics: bool = False):
-        from ..output.tables import compare_tables
+    def tables(self, all_metrics: bool = False, width: int | None = None):
+        """The compare tables, each split in parts of at most `width` columns (default
+        output/tables.py's TABLE_WIDTH)."""
+        from ..output.tables import TABLE_WIDTH, compare_tables
 
-        return compare_tables(self, all_metrics)
+        return compare_tables(self, all_metrics, width or TABLE_WIDTH)
 
     def to_dict(self) -> dict:
         """What `uno-sim compare --json` prints: headline, summary and differences rows."""

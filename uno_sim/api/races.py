@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..output.race import fmt
+from ..running.interrupts import Interrupted
 from ..running.progress import Progress
 from ..stats import racing
 from .sweeps import _setting
@@ -156,8 +157,14 @@ class _Race:
             new = target - self.played
             if self.used + new * len(self.alive) * len(self.streams) > self.plan.budget:
                 break
-            player.play_round(self.alive, self.played, new,
-                              f"round {round_no}: {len(self.alive)} points x {new:,} games", self.fold)
+            try:
+                player.play_round(self.alive, self.played, new,
+                                  f"round {round_no}: {len(self.alive)} points x {new:,} games", self.fold)
+            except Interrupted as exc:  # counted within the round: count the race's games against its budget
+                exc.done = self.used + (exc.done or 0)
+                exc.total = self.plan.budget
+                exc.what = f"games of the race's budget ({len(self.plan.points)} grid points)"
+                raise
             self.used += new * len(self.alive) * len(self.streams)
             self.played = target
             self.judge(round_no)

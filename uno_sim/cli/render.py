@@ -47,6 +47,14 @@ def stdout() -> Console:
     return console
 
 
+def _split_width(console: Console) -> int:
+    """The widest a wide table is drawn before it is split in parts: on a terminal
+    output/tables.py's TABLE_WIDTH; redirected to a file or a pipe, no limit (printed whole)."""
+    from ..output.tables import TABLE_WIDTH
+
+    return TABLE_WIDTH if console.is_terminal else UNBOUNDED
+
+
 def print_headline(console: Console, headline) -> None:
     for i, line in enumerate(headline):
         console.print(Text(line, style="bold" if i == 0 else ""), soft_wrap=True)
@@ -69,20 +77,16 @@ def print_table(console: Console, table: Table) -> None:
 
 
 def deck_table(deck, zero_points: int = 0, title: str | None = None) -> RichTable:
-    """A deck's kinds (decks.Deck): text, colours, copies, cards, effects and points under
-    `zero_points`, and the total cards in the caption."""
-    table = RichTable(title=title, header_style="bold", caption=f"{len(deck.kinds)} kinds, {deck.size} cards",
-                      caption_justify="left")
-    for header, align in (("kind", "left"), ("colours", "left"), ("copies", "right"), ("cards", "right"),
-                          ("effects", "left"), ("points", "right")):
+    """A deck's kinds (output/tables.py deck_table) as a terminal table, the total cards in
+    the caption."""
+    from ..output.tables import deck_table as deck_model
+
+    model = deck_model(deck, zero_points)
+    table = RichTable(title=title, header_style="bold", caption=model.notes[0], caption_justify="left")
+    for header, align in model.columns:
         table.add_column(header, justify=align, no_wrap=header != "effects")
-    for kind in deck.kinds:
-        points = str(kind.points_for(zero_points))
-        if kind.points is None and kind.number == 0:
-            points += " (zero_points)"
-        table.add_row(kind.text, "R Y G B" if kind.colored else "wild",
-                      f"{kind.copies} each" if kind.colored else str(kind.copies), str(kind.cards),
-                      kind.describe(), points)
+    for row in model.rows:
+        table.add_row(*row)
     return table
 
 
@@ -121,7 +125,7 @@ def print_run(run) -> None:
 def print_compare(comparison, all_metrics: bool = False) -> None:
     console = stdout()
     print_headline(console, comparison.headline)
-    for table in comparison.tables(all_metrics):
+    for table in comparison.tables(all_metrics, width=_split_width(console)):
         print_table(console, table)
     results = [r.result for r in comparison.runs]
     _line(console, timing(sum(r.games for r in results), sum(r.seconds for r in results), "games",
@@ -176,5 +180,7 @@ def print_design(design) -> None:
 
     console = stdout()
     print_headline(console, design.headline)
-    for table in split_columns(standings_table(design, reasons=False)) + split_columns(rounds_table(design)):
+    width = _split_width(console)
+    for table in (split_columns(standings_table(design, reasons=False), width)
+                  + split_columns(rounds_table(design), width)):
         print_table(console, table)

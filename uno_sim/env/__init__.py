@@ -6,7 +6,8 @@ stopped in, with the actions chosen so far (engine/stepping.py, engine/snapshots
 engine/bots/external.py). On top of it sit the
 PettingZoo AEC environment `uno_env` (every seat an agent) and the Gymnasium environment
 `gym_env` (one seat yours, the others uno-sim's compiled bots); both need the optional extra
-`uno-sim[rl]` (pettingzoo, gymnasium). `RandomBot` plays as the `random` bot does. The
+`uno-sim[rl]` (pettingzoo, gymnasium). `RandomBot` plays as the `random` bot does. `View`
+(view.py) reads a question by card texts and colour letters (`"R5"`, `"R"`). The
 observation and the action space are documented in docs/BOTS.md ("Your own bot in Python").
 """
 
@@ -16,9 +17,10 @@ from ..engine.layout import A_COLOR, A_FACE, A_NO, A_SEAT, A_YES, N_ACTIONS, N_O
 from .policies import RandomBot
 from .spaces import describe
 from .table import Table
+from .view import COLORS, View
 
-__all__ = ["A_COLOR", "A_FACE", "A_NO", "A_SEAT", "A_YES", "N_ACTIONS", "N_OBS", "QUESTIONS", "RandomBot", "Table",
-           "describe", "gym_env", "uno_env"]
+__all__ = ["A_COLOR", "A_FACE", "A_NO", "A_SEAT", "A_YES", "COLORS", "N_ACTIONS", "N_OBS", "QUESTIONS", "RandomBot",
+           "Table", "View", "describe", "gym_env", "uno_env"]
 
 
 def uno_env(rules="standard", players: int | None = None, reward: str = "win", overrides: dict | None = None,

@@ -108,6 +108,11 @@ class UnoAEC(AECEnv):
         self._check_order("last")
         return super().last(observe)
 
+    def view(self):
+        """The question the selected agent is asked now, by card texts and colour letters
+        (uno_sim.env.View)."""
+        return self.table.view()
+
     def step(self, action) -> None:
         self._check_order("step")
         agent = self.agent_selection

@@ -61,6 +61,10 @@ class UnoGym(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         return self.table.mask
 
+    def view(self):
+        """The question now asked, by card texts and colour letters (uno_sim.env.View)."""
+        return self.table.view()
+
     def _info(self) -> dict:
         return {"action_mask": self.table._mask.astype(np.int8)}
 

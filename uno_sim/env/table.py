@@ -11,7 +11,10 @@ docs/BOTS.md ("Your own bot in Python") documents the actions and the observatio
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -76,6 +79,26 @@ def seat_bots(rules: Rules, bots: str | Sequence[str] | None, python_seats: Iter
     return table, sum(1 << s for s in seats)
 
 
+_started = False  # the stepping engine was loaded in this process
+
+
+@contextmanager
+def _engine_start():
+    """Around the first table's loading of the stepping engine in this process: a line on
+    standard error before (loading it takes seconds, compiling it after installing minutes)
+    and one after, with the time it took; nothing for the tables after it."""
+    global _started
+    if _started:
+        yield
+        return
+    began = time.perf_counter()
+    print("uno_sim.env: starting the engine (loaded from its cache in seconds; compiled the first time after "
+          "installing, which takes minutes) ...", file=sys.stderr, flush=True)
+    yield
+    _started = True
+    print(f"uno_sim.env: engine ready in {time.perf_counter() - began:.1f} s", file=sys.stderr, flush=True)
+
+
 def _compiled_entry(kernel, *example):
     """The compiled function of `kernel` for the types of `example` (the game array, the key,
     the game index, the tracing flag), called without the dispatcher's per-call type matching
@@ -112,16 +135,17 @@ class Table:
         codes, params = pack_bots(self.bots)
         self._config = make_config(self.rules.pack(), codes, params, self.rules.cards)
         self._config[O_EXT_SEATS] = self.python_mask
-        from ..engine.stepping import play_to_question  # numba loads (or compiles) the engine here
-
-        self._kernel = play_to_question
         self.seed = seed
         self.key = np.uint64(run_key(seed))
         self.game = np.int64(0)
         self.length = 0  # actions on the tape
         self.done = True
-        self._use(self._array(self.TAPE_ROOM, 0))
-        self._play_step = _compiled_entry(play_to_question, self._g, self.key, self.game)
+        with _engine_start():
+            from ..engine.stepping import play_to_question  # numba loads (or compiles) the engine here
+
+            self._kernel = play_to_question
+            self._use(self._array(self.TAPE_ROOM, 0))
+            self._play_step = _compiled_entry(play_to_question, self._g, self.key, self.game)
 
     def _array(self, tape: int, trace: int) -> np.ndarray:
         """A game array: the game, a trace buffer of `trace` entries, the output block, then
@@ -203,6 +227,12 @@ class Table:
     def observation(self) -> np.ndarray:
         """What the asked seat may know (int64[N_OBS], layout in docs/BOTS.md; a copy)."""
         return self._obs.copy()
+
+    def view(self):
+        """The question by card texts and colour letters (env/view.py View), this table's deck."""
+        from .view import View
+
+        return View(self._obs.copy(), self.mask, self.rules)
 
     @property
     def seat(self) -> int:

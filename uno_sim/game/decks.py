@@ -394,6 +394,25 @@ class Deck:
             raise DeckError(f"zero_points must be a whole number from 0 to {MAX_POINTS} (got {zero_points!r})")
         return _face_table(self, zero_points)
 
+    def to_table(self) -> dict[str, Any] | None:
+        """A rule file's `[deck]` table that builds exactly this deck (kinds in the same
+        order): a built-in base, the base kinds it lacks removed, every kind written out
+        (a kind of the base replaces it in its place, the others follow). None when no base
+        gives this order (a deck made in Python in an order no rule file makes)."""
+        for base in DECK_NAMES:
+            base_texts = [k.text for k in _BUILTIN_KINDS[base]]
+            table: dict[str, Any] = {"base": base}
+            remove = [t for t in base_texts if t not in self]
+            if remove:
+                table["remove"] = remove
+            table["kinds"] = [k.to_table() for k in self.kinds]
+            try:
+                if deck_from_toml(table).kinds == self.kinds:
+                    return table
+            except DeckError:
+                continue
+        return None
+
     def as_list(self, zero_points: int = 0) -> list[dict[str, Any]]:
         """The kinds as plain dicts (every field, points worked out): a trace's deck list."""
         return [k.as_dict(zero_points) for k in self.kinds]

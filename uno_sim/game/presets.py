@@ -194,6 +194,23 @@ def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players
     return rules.with_overrides(values)
 
 
+def rule_file_text(rules: Rules, description: str = "") -> str:
+    """A rule file that loads back to `rules`: every knob under `[rules]` (nothing inherited),
+    and a rule file's own deck written out whole under `[deck]` (`Deck.to_table`; a deck no
+    rule file can write is left out, the knob `deck` then reads `custom`). TOML text."""
+    import tomli_w
+
+    data: dict[str, Any] = {"description": description} if description else {}
+    knobs = rules.as_dict()
+    table = rules.custom_deck.to_table() if rules.custom_deck is not None else None
+    if rules.custom_deck is not None:
+        del knobs["deck"]
+    data["rules"] = knobs
+    if table is not None:
+        data["deck"] = table
+    return tomli_w.dumps(data)
+
+
 def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:
     """Rules of the knobs playing a rule file's deck (named when it is a built-in deck)."""
     knobs = {name: parse_value(name, value) for name, value in table.items()}

@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 
-from .headline import metric_kind
+from .headline import MEANS, metric_kind
 from .tables import Table
 
 OUTCOMES = {
@@ -37,11 +37,19 @@ def _interval(metric: str, low: float, high: float, signed: bool = False) -> str
     return "n/a" if low != low else f"{fmt(metric, low, signed)} to {fmt(metric, high, signed)}"
 
 
+def mean_unit(metric: str) -> str:
+    """What a mean metric counts: `turns`, `cards a game` (headline.MEANS), else its name's words a game."""
+    phrase = MEANS.get(metric)
+    return phrase.unit if phrase is not None else f"{metric.removeprefix('mean_').replace('_', ' ')} a game"
+
+
 def _tolerance_text(design) -> str:
     if design.tolerance != design.tolerance:
         return "n/a"
     kind = metric_kind(design.objective)
-    return f"{100 * design.tolerance:.2f} pp" if kind in ("rate", "edge") else f"{design.tolerance:,.3g}"
+    if kind in ("rate", "edge"):
+        return f"{100 * design.tolerance:.2f} pp"
+    return f"{design.tolerance:,.3g} {mean_unit(design.objective)}"
 
 
 def design_headline(design) -> list[str]:
@@ -195,7 +203,9 @@ def race_chart(design):
     bottom.set_xlabel("games a point has played (one tick per round)")
     bottom.set_ylabel("points")
     bottom.set_ylim(0, 1.2 * max(started.max(), 1))
-    bottom.legend(fontsize=8, loc="upper right", frameon=False)
+    # above the bars, not over them: the first and the last bar reach any corner inside
+    bottom.legend(fontsize=8, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False,
+                  borderaxespad=0.2)
     bottom.grid(alpha=0.3, axis="y")
     share = design.games_used / design.full_grid_games if design.full_grid_games else math.nan
     if design.winner is not None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..game.bots import describe
 from .files import atomic_path
-from .tables import Table, rules_changed
+from .tables import Table, deck_table, rules_changed
 
 TEMPLATE = "report.html.j2"
 
@@ -63,6 +63,21 @@ def _environment():
                        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
 
+def _rule_file(name: str, rules) -> dict:
+    """What a setup adds for rules no preset name gives back (a rule file's, or a Rules
+    value's): its deck's kinds when it is the file's own deck, and the rule file written out
+    whole (every knob, the deck), to save under the name the command reads it by."""
+    from ..game import presets
+
+    if name in presets.preset_names() and rules.custom_deck is None:
+        return {}
+    out: dict = {"rule_file": presets.rule_file_text(rules)}
+    if rules.custom_deck is not None:
+        deck = rules.cards
+        out["deck"] = deck_table(deck, rules.zero_points, f"the deck: {len(deck.kinds)} kinds, {deck.size} cards")
+    return out
+
+
 def _setups(result) -> list[dict]:
     """Per variant (or the one run / match): what was played."""
     out = []
@@ -73,7 +88,8 @@ def _setups(result) -> list[dict]:
         if count is None:
             count, unit = res.matches, "matches"
         out.append({"name": run.name, "players": run.rules.players, "bots": describe(run.bots),
-                    "count": f"{count:,} {unit}", "seed": res.seed, "changed": rules_changed(run.rules)})
+                    "count": f"{count:,} {unit}", "seed": res.seed, "changed": rules_changed(run.rules)}
+                   | _rule_file(run.name, run.rules))
     return out
 
 
@@ -82,7 +98,7 @@ def _sweep_setups(sweep) -> list[dict]:
     fixed = [c for c in rules_changed(run.rules) if c.split("=", 1)[0] not in sweep.knobs]
     return [{"name": sweep.preset, "players": ", ".join(dict.fromkeys(str(r.rules.players) for r in sweep.runs)),
              "bots": sweep.bots_text, "count": f"{run.result.games:,} games per setting", "seed": run.result.seed,
-             "changed": fixed + [f"{k} varied" for k in sweep.knobs]}]
+             "changed": fixed + [f"{k} varied" for k in sweep.knobs]} | _rule_file(sweep.preset, run.rules)]
 
 
 def _design_setups(design) -> list[dict]:
@@ -100,7 +116,8 @@ def _tournament_setups(t) -> list[dict]:
         n = pg.rules.players
         out.append({"name": pg.name, "players": n, "bots": ", ".join(b.label for b in t.bots),
                     "count": f"{pg.winners.size:,} games ({len(pg.tables)} tables x {r.deals:,} deals x {n} seat "
-                             f"rotations)", "seed": r.seed, "changed": rules_changed(pg.rules)})
+                             f"rotations)", "seed": r.seed, "changed": rules_changed(pg.rules)}
+                   | _rule_file(pg.name, pg.rules))
     return out
 
 

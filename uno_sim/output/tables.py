@@ -101,6 +101,21 @@ def rules_changed(rules) -> list[str]:
     return [f"{k}={fmt_value(v)}" for k, v in rules.as_dict().items() if v != DEFAULTS[k]]
 
 
+def deck_table(deck, zero_points: int = 0, title: str = "") -> Table:
+    """A deck's kinds (decks.Deck): text, colours, copies, cards, effects and points under
+    `zero_points`; the kinds and cards in all as its note."""
+    table = Table(title, [("kind", "left"), ("colours", "left"), ("copies", "right"), ("cards", "right"),
+                          ("effects", "left"), ("points", "right")])
+    for kind in deck.kinds:
+        points = str(kind.points_for(zero_points))
+        if kind.points is None and kind.number == 0:
+            points += " (zero_points)"
+        table.add(kind.text, "R Y G B" if kind.colored else "wild",
+                  f"{kind.copies} each" if kind.colored else str(kind.copies), str(kind.cards), kind.describe(), points)
+    table.notes.append(f"{len(deck.kinds)} kinds, {deck.size} cards")
+    return table
+
+
 def interval(fmt, low: float, high: float) -> str:
     return "" if low != low else f"{fmt(low)} - {fmt(high)}"
 
@@ -248,12 +263,12 @@ def split_columns(table: Table, width: int = TABLE_WIDTH) -> list[Table]:
 
 
 def compare_tables(comparison, all_metrics: bool = False, width: int = TABLE_WIDTH) -> list[Table]:
-    """The compare table (compare_table) when it fits in `width` columns (two variants with
-    short names do); else two: the values side by side, then each variant's difference to
+    """The compare table (compare_table) when it fits in TABLE_WIDTH columns (two variants
+    with short names do); else two: the values side by side, then each variant's difference to
     the first with its interval abbreviated (`+1.23±0.45**`), each split into tables of at
-    most `width` columns."""
+    most `width` columns (none split when `width` holds them: the terminal's output redirected)."""
     full = compare_table(comparison, all_metrics)
-    if table_width(full) <= width:
+    if table_width(full) <= TABLE_WIDTH:
         return [full]
     from .headline import metric_kind
     from ..stats import stars

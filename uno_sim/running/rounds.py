@@ -16,6 +16,7 @@ from typing import Callable
 import numpy as np
 
 from .chunks import Threads, Unit, run_chunks
+from .interrupts import Interrupted
 from .games import GameWork
 from .progress import SILENT, Progress
 
@@ -109,7 +110,11 @@ class RacePlayer:
 
                 units = [Unit(OffsetWork(work, first_game + lo), n, consume(i, s), self.descriptions[i][s])
                          for i in alive for s, work in enumerate(self.works[i])]
-                run_chunks(units, self.executor, _BlockProgress(bar, lo * streams))
+                try:
+                    run_chunks(units, self.executor, _BlockProgress(bar, lo * streams))
+                except Interrupted as exc:  # its pipeline counted this block's games: count the round's
+                    exc.done = lo * streams + (exc.done or 0)
+                    raise
                 fold([np.column_stack([_in_order(parts[(i, s)]) for s in range(len(self.works[i]))]) for i in alive])
         finally:
             bar.close()

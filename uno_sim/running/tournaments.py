@@ -27,6 +27,7 @@ from ..game.rules import Rules
 from ..stats.ratings import (RATING_COLUMNS, SKILL_COLUMNS, TABLE_COLUMNS, PresetGames, fit_ratings,
                              NO_SKILL, rating_covariance, rating_rows, skill_row, table_rows, top_pair)
 from .chunks import Threads, Unit, available_threads, run_chunks
+from .interrupts import Interrupted
 from .progress import SILENT, Progress, ProgressLike, as_progress
 
 MAX_TABLES = 250
@@ -148,9 +149,15 @@ def play_tournament(rule_sets: list[tuple[str, Rules]], bots: list[Bot], deals: 
     players = {rules.players for _, rules in rule_sets}
     designs = {p: table_design(len(bots), p) for p in players}
     result = TournamentResult(list(bots), ", ".join(sorted({d for _, d in designs.values()})), deals, seed)
+    total = sum(len(designs[rules.players][0]) * deals * rules.players for _, rules in rule_sets)
     for name, rules in rule_sets:
         tables, _ = designs[rules.players]
-        result.presets.append(play_preset(name, rules, bots, tables, deals, key, workers, progress))
+        try:
+            result.presets.append(play_preset(name, rules, bots, tables, deals, key, workers, progress))
+        except Interrupted as exc:  # its pipeline counted its own rule set's games: count the whole tournament's
+            exc.done = result.games + (exc.done or 0)
+            exc.total, exc.what = total, f"games of the tournament ({len(rule_sets)} rule sets)"
+            raise
     return result
 
 
