@@ -15,7 +15,7 @@ DEMO_OUT ?= reports/demo
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: all demo test bench rulebook docs clean distclean
+.PHONY: all demo test test-fast bench rulebook docs clean distclean
 .DEFAULT_GOAL := all
 
 all: $(STAMP)
@@ -34,6 +34,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The tests without those marked slow (wheel build, clusters, browser, cold compile, big runs).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # Throughput (games/s) of fixed cases, median of 3 whole runs each, beside the previous
 # figures (benchmarks.json) and the targets; rewrites BENCHMARKS.md.

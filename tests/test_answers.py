@@ -443,6 +443,7 @@ def chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(chromium() is None, reason="headless Chromium is not installed")
 def test_report_renders_in_headless_chromium(compared, tmp_path):
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

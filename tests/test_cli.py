@@ -303,20 +303,68 @@ def test_help_keeps_square_brackets(capsys):
     assert "'uno-sim[cluster]'" in out
 
 
+# What a command that plays nothing must not load: the compiler, numpy and every library of
+# the output (each costs a noticeable part of a second to import).
+HEAVY = ("numba", "numpy", "pandas", "scipy", "matplotlib", "jinja2", "dask")
+
+
+def _modules_loaded(code: str, modules: tuple[str, ...] = HEAVY) -> list[str]:
+    """Those of `modules` loaded after `code` ran in a fresh interpreter."""
+    program = code + f"\nimport sys\nprint(sorted(m for m in {modules!r} if m in sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1].replace("'", '"'))
+
+
 @pytest.mark.parametrize("argv", [["--help"], ["presets"], ["show", "standard"], ["show", "modern"], ["rules"],
-                                  ["decks"], ["run", "--help"]])
+                                  ["rules", "hand_size"], ["decks"], ["decks", "modern"], ["run", "--help"],
+                                  ["design", "--help"], ["sweep", "--help"]])
 def test_commands_that_simulate_nothing_import_no_heavy_library(argv):
     """--help, presets, show, rules and decks start in a fraction of a second: they import neither
-    the compiler (numba) nor pandas, matplotlib or scipy."""
-    code = ("import io, sys, contextlib\n"
+    the compiler (numba) nor numpy, pandas, scipy, matplotlib, Jinja2 or Dask."""
+    code = ("import io, contextlib\n"
             "from uno_sim.cli.app import run_cli\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
-            f"    status = run_cli({argv!r})\n"
-            "heavy = [m for m in ('numba', 'pandas', 'matplotlib', 'scipy') if m in sys.modules]\n"
-            "print(status, heavy)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            f"    assert run_cli({argv!r}) == 0\n")
+    assert _modules_loaded(code) == []
+
+
+def test_importing_the_package_loads_neither_the_api_nor_a_heavy_library():
+    """`import uno_sim` (as the command line does) loads its public names on first use."""
+    api_modules = ("uno_sim.api.runs", "uno_sim.api.comparisons", "uno_sim.api.sweeps", "uno_sim.running.games")
+    assert _modules_loaded("import uno_sim, uno_sim.api, uno_sim.cli", HEAVY + api_modules) == []
+    assert _modules_loaded("import uno_sim\nuno_sim.run", api_modules) == ["uno_sim.api.runs"]
+
+
+def test_a_run_loads_no_output_library_before_the_engine_starts(tmp_path):
+    """Until its games are played, a run needs the compiler and numpy, not pandas, scipy,
+    matplotlib or Jinja2 (those make its tables, intervals, charts and report afterwards)."""
+    code = ("import sys\n"
+            "from uno_sim.running import warmup\n"
+            "def stop(*kinds, progress=None):\n"
+            f"    print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+            "    raise SystemExit(0)\n"
+            "warmup.warm_up = stop\n"
+            "from uno_sim.cli.app import run_cli\n"
+            f"run_cli(['run', 'standard', '--games', '1000', '--out', {str(tmp_path / 'out')!r}])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[-2] == "0 []"
+    assert json.loads(done.stdout.splitlines()[-1].replace("'", '"')) == ["numba", "numpy", "scipy"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_public_names_resolve_to_their_modules_objects():
+    import uno_sim
+    from uno_sim import api
+    from uno_sim.api import common, runs, sweeps
+
+    assert set(uno_sim.__all__) <= set(dir(uno_sim)) and set(api.__all__) <= set(dir(api))
+    assert [getattr(uno_sim, n) is not None for n in uno_sim.__all__] == [True] * len(uno_sim.__all__)
+    assert (uno_sim.run, api.run, api.prepare_sweep, api.DEFAULT_TOP) == (api.runs.run, runs.run, sweeps.prepare_sweep,
+                                                                          common.DEFAULT_TOP)
+    assert uno_sim.__version__ == uno_sim.game.version.VERSION
+    with pytest.raises(AttributeError):
+        api.no_such_name  # noqa: B018
 
 
 def test_make_demo_runs_again_into_its_own_folder(tmp_path):

@@ -8,6 +8,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 
 def _python(code: str, **env: str) -> dict:
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
@@ -32,6 +34,7 @@ def test_a_warm_start_loads_none_of_the_declared_functions():
     assert seen["loaded"] == 0
 
 
+@pytest.mark.slow
 def test_with_a_cold_cache_each_declared_function_compiles_once_with_its_signature(tmp_path):
     # A new function that passes constants to a declared one: numba compiling it compiles
     # every declared function first, so the constants use the int64 version.

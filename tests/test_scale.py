@@ -159,6 +159,7 @@ def chunks_seatings(players):
 # ---------------------------------------------------------------- Dask
 
 
+@pytest.mark.slow
 def test_cluster_run_is_byte_identical_to_threads(capsys, tmp_path, scheduler):
     args = ["run", "standard", "--games", 70000, "--seed", 5, "--bots", "expert,random,greedy,random",
             "--rotate-seats"]
@@ -170,6 +171,7 @@ def test_cluster_run_is_byte_identical_to_threads(capsys, tmp_path, scheduler):
     same_files(tmp_path / "threads", tmp_path / "cluster", ["summary.csv", "distributions.csv"])
 
 
+@pytest.mark.slow
 def test_cluster_compare_sweep_and_match_are_byte_identical(tmp_path, scheduler):
     from uno_sim import stats
 
@@ -192,6 +194,7 @@ def test_cluster_compare_sweep_and_match_are_byte_identical(tmp_path, scheduler)
     assert stats  # imported for the writers
 
 
+@pytest.mark.slow
 def test_a_rule_files_deck_plays_on_the_cluster_with_the_same_bytes(capsys, tmp_path, scheduler):
     """The cluster's workers play the rule set's own deck (it travels with the pickled work)."""
     example = Path(__file__).resolve().parent.parent / "examples" / "diy-wild-draw-six.toml"
@@ -209,6 +212,7 @@ def test_a_rule_files_deck_plays_on_the_cluster_with_the_same_bytes(capsys, tmp_
     assert values[1]["mean_max_pending"] > values[0]["mean_max_pending"]  # Wild Draw Sixes were played
 
 
+@pytest.mark.slow
 def test_cluster_local_starts_its_own_workers(capsys, tmp_path):
     code, _, err = cli(capsys, "run", "stacking", "--games", 40000, "--seed", 9, "--out", tmp_path / "t")
     assert code == 0, err
@@ -219,6 +223,7 @@ def test_cluster_local_starts_its_own_workers(capsys, tmp_path):
     same_files(tmp_path / "t", tmp_path / "c", ["summary.csv", "distributions.csv"])
 
 
+@pytest.mark.slow
 def test_skill_games_play_on_the_cluster_too(capsys, tmp_path, monkeypatch, scheduler):
     """--skill with --cluster: the skill games go through the cluster like the main games
     (no chunk is played on this process's threads), with the same bytes as on threads."""
@@ -515,6 +520,7 @@ def test_a_full_disk_under_checkpoint_names_the_file(capsys, tmp_path, monkeypat
     assert "unexpected failure" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig, status, name", [(signal.SIGINT, 130, "interrupted (Ctrl-C)"),
                                                (signal.SIGTERM, 143, "terminated (SIGTERM)")])
 def test_signal_says_how_to_resume_and_resume_on_a_cluster(capsys, tmp_path, monkeypatch, scheduler, sig, status,
@@ -541,6 +547,7 @@ def test_signal_says_how_to_resume_and_resume_on_a_cluster(capsys, tmp_path, mon
     same_files(tmp_path / "whole", tmp_path / "cut", ["sweep.csv"])
 
 
+@pytest.mark.slow
 def test_interrupted_cluster_run_stops_fast(tmp_path):
     proc = start_cli("run", "standard", "--games", 50_000_000, "--cluster", "local:2", "--out", tmp_path / "o",
                      "--checkpoint", tmp_path / "ck")
@@ -556,6 +563,7 @@ def test_interrupted_cluster_run_stops_fast(tmp_path):
     assert seconds < 3.0, seconds  # about 0.1 s on an idle machine
 
 
+@pytest.mark.slow
 def test_lost_workers_fail_with_the_checkpoint_kept_then_resume(tmp_path, monkeypatch):
     """A cluster that loses its workers (allowed-failures 0: no retries) stops the run with the
     finished chunks kept; continuing on threads gives the uninterrupted numbers."""

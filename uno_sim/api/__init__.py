@@ -29,32 +29,70 @@ plural so that no module shares a name with the function `uno_sim.api.run`, ...)
 (trace events of a run's plan), benchmarks.py (`uno-sim bench`); and what the command line
 needs of the machine and the process: machine.py (threads, pyarrow), signals.py (Ctrl-C and
 SIGTERM). Imports run one way (common, result_base <- runs <- comparisons, sweeps); this
-module only gathers the public names.
+module only gathers the public names, each loaded from its module on first use (PEP 562), so
+that a command that plays nothing (`uno-sim --help`, `presets`) does not load them all.
 """
 
-# Every public name the single module api.py had, so that `api.X` keeps working.
-from ..game.errors import InputError
-from .common import MAX_GAMES, MAX_SEED, RuleSpec, check_count, command_line, load_rules, override_dict
-from .result_base import VariantCharts
-from .runs import Run, RunPlan, check_per_game, prepare_run, run
-from .comparisons import ComparePlan, Comparison, compare, prepare_compare
-from .sweeps import (DEFAULT_FAIR_WITHIN, DEFAULT_METRICS, DEFAULT_TOP, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS,
-                    Sweep, SweepPlan, is_fair, metric_names, parse_vary, prepare_sweep, sweep)
-from .designs import DEFAULT_MAX_GAMES, Design, DesignPlan, design, prepare_design
-from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
-from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
-from .machine import available_threads, check_parquet, parquet_available
-from .traces import trace_events
-from .benchmarks import BenchPlan, prepare_bench
 
-__all__ = [
-    "run", "compare", "sweep", "design", "match", "tournament",
-    "prepare_run", "prepare_compare", "prepare_sweep", "prepare_design", "prepare_match", "prepare_tournament",
-    "Run", "RunPlan", "Comparison", "ComparePlan", "Sweep", "SweepPlan", "Design", "DesignPlan", "MatchRun", "MatchPlan",
-    "Tournament", "TournamentPlan", "VariantCharts",
-    "RuleSpec", "load_rules", "override_dict", "check_count", "check_per_game", "command_line", "parse_vary",
-    "is_fair", "metric_names", "expected_rounds", "parse_bot_list", "InputError",
-    "MAX_GAMES", "MAX_SEED", "MAX_SWEEP_POINTS", "MAX_PANELS", "PILOT_GAMES", "PRESET_AXIS", "DEFAULT_METRICS",
-    "DEFAULT_FAIR_WITHIN", "DEFAULT_TOP", "DEFAULT_MAX_GAMES",
-    "available_threads", "check_parquet", "parquet_available", "trace_events", "BenchPlan", "prepare_bench",
-]
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from ..game.errors import InputError
+
+# Every public name the single module api.py had, so that `api.X` keeps working: its module here.
+_HOMES = {
+    "common": ["DEFAULT_FAIR_WITHIN", "DEFAULT_MAX_GAMES", "DEFAULT_TOP", "MAX_GAMES", "MAX_SEED", "RuleSpec", "check_count", "command_line", "load_rules", "override_dict"],
+    "result_base": ["VariantCharts"],
+    "runs": ["Run", "RunPlan", "check_per_game", "prepare_run", "run"],
+    "comparisons": ["ComparePlan", "Comparison", "compare", "prepare_compare"],
+    "sweeps": ["DEFAULT_METRICS", "MAX_PANELS", "MAX_SWEEP_POINTS", "PRESET_AXIS",
+               "Sweep", "SweepPlan", "is_fair", "metric_names", "parse_vary", "prepare_sweep", "sweep"],
+    "designs": ["Design", "DesignPlan", "design", "prepare_design"],
+    "matches": ["PILOT_GAMES", "MatchPlan", "MatchRun", "expected_rounds", "match", "prepare_match"],
+    "tournaments": ["Tournament", "TournamentPlan", "parse_bot_list", "prepare_tournament", "tournament"],
+    "machine": ["available_threads", "check_parquet", "parquet_available"],
+    "traces": ["trace_events"],
+    "benchmarks": ["BenchPlan", "prepare_bench"],
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+
+__all__ = ["InputError", *_HOME]
+
+if TYPE_CHECKING:  # for type checkers and editors; at run time, __getattr__ below
+    from .benchmarks import BenchPlan, prepare_bench
+    from .common import (DEFAULT_FAIR_WITHIN, DEFAULT_MAX_GAMES, DEFAULT_TOP, MAX_GAMES, MAX_SEED, RuleSpec, check_count,
+                         command_line, load_rules, override_dict)
+    from .comparisons import ComparePlan, Comparison, compare, prepare_compare
+    from .designs import Design, DesignPlan, design, prepare_design
+    from .machine import available_threads, check_parquet, parquet_available
+    from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
+    from .result_base import VariantCharts
+    from .runs import Run, RunPlan, check_per_game, prepare_run, run
+    from .sweeps import (DEFAULT_METRICS, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS, Sweep, SweepPlan, is_fair,
+                         metric_names, parse_vary, prepare_sweep, sweep)
+    from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
+    from .traces import trace_events
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is asked for (a submodule's
+    name, `api.runs`, imports that submodule)."""
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    elif not name.startswith("__"):
+        try:
+            value = importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # once: later reads do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -16,6 +16,11 @@ from ..game.rules import Rules, parse_assignments, parse_value
 
 MAX_GAMES = 10**12  # games (or matches) per variant: far beyond a day's run, well inside int64 counts
 MAX_SEED = 2**63 - 1
+# Defaults of sweep and design that their command-line options show too (kept here, so that the
+# command line's --help does not load those modules for them)
+DEFAULT_FAIR_WITHIN = 1.0  # percentage points: the first-player edge's 95% interval within +-this is "fair"
+DEFAULT_TOP = 10  # fair grid points listed
+DEFAULT_MAX_GAMES = 2_000_000  # a design's whole budget of games
 
 RuleSpec = str | Path | Rules
 

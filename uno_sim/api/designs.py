@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError, did_you_mean
 from ..running.progress import ProgressLike
-from .common import MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, shared_parameters, \
+from .common import DEFAULT_MAX_GAMES, MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, shared_parameters, \
     speaks_python
 from .result_base import _Charts, _frame_records
 
@@ -27,7 +27,6 @@ from .runs import RunPlan
 from .sweeps import (PRESET_AXIS, _axes, _check_conflicts, _check_knobs, _grid, _grid_names, _point_plan,
                      _setting, _setting_text, metric_names)
 
-DEFAULT_MAX_GAMES = 2_000_000
 MIN_ROUND_GAMES = 1000
 ROUNDS_AIMED = 8  # the default first round: about budget / (ROUNDS_AIMED x points) games a point
 

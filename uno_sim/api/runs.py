@@ -227,7 +227,6 @@ def _play(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: A
     from ..running.games import GameRun, play_runs
     from ..running.paired import PairedRuns
     from ..running.progress import as_progress
-    from ..running.tournaments import skill_run
 
     paths = [per_game_paths(plan.name) if per_game_paths else (None, None) for plan in plans]
     check_per_game(per_game or any(p is not None for pair in paths for p in pair), cluster, checkpoint)
@@ -235,6 +234,8 @@ def _play(plans: list[RunPlan], cluster: Any, workers: int | None, checkpoint: A
     def game_run(i: int, skill: bool) -> GameRun:
         plan = plans[i]
         if skill:
+            from ..running.tournaments import skill_run  # (pandas, for the ratings: only with --skill)
+
             return skill_run(plan.rules, plan.games, plan.seed, f"{plan.name} (skill index)", start)
         return GameRun(plan.rules, plan.bots, plan.games, plan.seed, per_game_path=paths[i][0],
                        parquet_path=paths[i][1], description=plan.progress_label or plan.name,

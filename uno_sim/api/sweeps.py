@@ -16,15 +16,13 @@ from ..game.errors import InputError, did_you_mean
 from ..game.knobs import BY_NAME
 from ..game.rules import Rules, RulesError, parse_value
 from ..running.progress import ProgressLike
-from .common import (RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, check_count,
+from .common import (DEFAULT_FAIR_WITHIN, DEFAULT_TOP, RuleSpec, _cluster, _common_options, _open_checkpoint, _unique_names, bots_text, check_count,
                      command_line, override_dict, speaks_python, shared_parameters)
 from .result_base import ManyRuns, _Charts, _frame_records
 from .runs import Run, RunPlan, _checkpoint_units, _play, _play_runs, prepare_run
 
 PRESET_AXIS = "preset"  # `--vary preset=A,B,...`: presets or rule files as one axis of the grid
 DEFAULT_METRICS = ("mean_turns", "first_player_edge")
-DEFAULT_FAIR_WITHIN = 1.0  # percentage points: the first-player edge's 95% interval within +-this is "fair"
-DEFAULT_TOP = 10
 MAX_PANELS = 12  # small multiples: at most this many heatmap panels (grids of 3 or more knobs)
 MAX_SWEEP_POINTS = 1000
 

@@ -15,11 +15,13 @@ ValueError) whose message names the offending bot, parameter or value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .errors import BadInput
 from .packing import fixed_point
+
+if TYPE_CHECKING:  # numpy only where the bots are packed: the command line's --help reads this table
+    import numpy as np
 
 
 class BotError(BadInput):
@@ -258,6 +260,8 @@ def pack_bots(bots: list[Bot]) -> tuple[np.ndarray, np.ndarray]:
     """(codes int64[P], params int64[P, N_BOT_PARAMS]) for the kernel; probabilities as
     fixed-point thresholds (packing.fixed_point; AUTO packs as a negative value), whole numbers
     as they are, choices as their index."""
+    import numpy as np
+
     codes = np.array([bot.code for bot in bots], dtype=np.int64)
     params = np.zeros((len(bots), len(BOT_PARAMS)), dtype=np.int64)
     for seat, bot in enumerate(bots):

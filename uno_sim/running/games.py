@@ -17,9 +17,9 @@ from concurrent.futures import Future
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .. import stats
 from ..game.bots import Bot, pack_bots
@@ -29,6 +29,9 @@ from .progress import SILENT, Progress, ProgressLike, as_progress
 from .records import records_frame
 from ..game.rules import Rules
 from .warmup import Startup
+
+if TYPE_CHECKING:  # pandas where per-game rows are kept: a run loads it for its output, after playing
+    import pandas as pd
 
 
 @dataclass
@@ -337,6 +340,11 @@ class GameRun:
             self.parquet = None
 
     def result(self, workers: int, where: str) -> RunResult:
+        kept = None
+        if self.keep_games:
+            import pandas as pd
+
+            kept = pd.concat(self.kept, ignore_index=True)
         return RunResult(
             rules=self.rules,
             bots=self.bots,
@@ -347,7 +355,7 @@ class GameRun:
             seconds=self._unit.seconds,
             per_game_path=Path(self.per_game_path) if self.per_game_path is not None else None,
             rotate_seats=self.rotate_seats,
-            games_frame=pd.concat(self.kept, ignore_index=True) if self.keep_games else None,
+            games_frame=kept,
             where=PYTHON_WHERE if python_part(self.rules, self.bots) else where,
             resumed=self._unit.restored,
         )

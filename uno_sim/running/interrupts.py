@@ -11,6 +11,7 @@ exception unwinds through the output code, which removes its temporary files.
 from __future__ import annotations
 
 import signal
+import sys
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -40,6 +41,7 @@ class Interrupted(BaseException):
 
 
 _received: int | None = None
+_THREADS = f"{__name__.rsplit('.', 2)[0]}.engine.threads"  # the module holding the engine's stop flag
 _guard_depth = 0
 
 
@@ -58,12 +60,14 @@ def handler(signum, frame) -> None:
 
 
 def reset() -> None:
-    """Forget a handled signal and let the kernels run again (a new command, a new test)."""
+    """Forget a handled signal and let the kernels run again (a new command, a new test).
+    The engine's stop flag is cleared when the engine is loaded; until then it is clear (and
+    a command that plays nothing, `--help`, does not load the engine's threads and numpy)."""
     global _received
-    from ..engine.threads import clear_stop
-
     _received = None
-    clear_stop()
+    threads = sys.modules.get(_THREADS)
+    if threads is not None:
+        threads.clear_stop()
 
 
 @contextmanager

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from ..engine import layout as L
+
+if TYPE_CHECKING:  # pandas where the per-game table is made
+    import pandas as pd
 
 # The per-game columns (pinned names and order) that come straight from the record row,
 # before points_i and cards_i; each is a column of the record of the same name (layout.RECORD).
@@ -39,6 +43,8 @@ def record_dict(row: np.ndarray, players: int, game: int) -> dict:
 
 def records_frame(rows: np.ndarray, players: int, first_game: int) -> pd.DataFrame:
     """Per-game table of a chunk of record rows (games first_game, first_game+1, ...)."""
+    import pandas as pd
+
     data: dict = {"game": np.arange(first_game, first_game + len(rows), dtype=np.int64)}
     for name, col in _FIXED:
         data[name] = rows[:, col]

@@ -1,30 +1,36 @@
 """Confidence intervals: Wilson for rates, the normal approximation for means, binomial order
 statistics for quantiles (their kernels), Newcombe for a difference of rates. 95% by default.
 
-scipy.special, not scipy.stats: scipy.stats costs about a second of start-up.
+scipy.special, not scipy.stats: scipy.stats costs about a second of start-up; and scipy.special
+only inside the functions that evaluate a distribution, so that importing the statistics (as a
+run does before it plays) does not load scipy.
 """
 
 from __future__ import annotations
 
 import math
 
-from scipy import special
-
 CONFIDENCE = 0.95
 
 
 def z_value(confidence: float = CONFIDENCE) -> float:
     """Two-sided standard normal quantile, e.g. 1.959963984540054 for 95%."""
+    from scipy import special
+
     return float(special.ndtri(0.5 + confidence / 2.0))
 
 
 def normal_sf(z: float) -> float:
     """Upper tail of the standard normal, P(Z > z)."""
+    from scipy import special
+
     return float(special.ndtr(-z))
 
 
 def binom_cdf(k: int, n: int, p: float) -> float:
     """P(B <= k), B ~ Binomial(n, p)."""
+    from scipy import special
+
     if k < 0:
         return 0.0
     return 1.0 if k >= n else float(special.bdtr(k, n, p))
@@ -33,6 +39,8 @@ def binom_cdf(k: int, n: int, p: float) -> float:
 def binom_ppf(q: float, n: int, p: float) -> int:
     """Smallest k with P(B <= k) >= q, B ~ Binomial(n, p), for 0 < q < 1 (as scipy.stats.binom.ppf:
     the continuous inverse bdtrik, then one step down when that already reaches q)."""
+    from scipy import special
+
     k = min(math.ceil(float(special.bdtrik(q, n, p))), n)
     return k - 1 if k >= 1 and binom_cdf(k - 1, n, p) >= q else k
 

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Iterable
 
 from ..engine import layout as L
 from .aggregate import DISTRIBUTIONS, Aggregate
 from .histogram import IntHistogram
 from .intervals import CONFIDENCE, wilson_interval
+
+if TYPE_CHECKING:  # pandas where a frame is made: importing this module loads no pandas
+    import pandas as pd
 
 SUMMARY_COLUMNS = ["variant", "metric", "value", "ci_low", "ci_high", "games"]
 
@@ -201,6 +202,8 @@ def summarize(
 
 def summary_frame(ms: list[Measure], variant: str, games: int) -> pd.DataFrame:
     """The tidy summary rows of a list of measures (`games`: the games or matches behind them)."""
+    import pandas as pd
+
     rows = [_row(variant, m.name, m.value, m.low, m.high, games) for m in ms]
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
@@ -208,6 +211,8 @@ def summary_frame(ms: list[Measure], variant: str, games: int) -> pd.DataFrame:
 def distributions_frame(agg: Aggregate, variant: str) -> pd.DataFrame:
     """Tidy histograms: `variant, quantity, value, count, share` (observed values only;
     share = count / games observed for that quantity)."""
+    import pandas as pd
+
     rows = []
     for quantity in DISTRIBUTIONS:
         hist = agg.distribution(quantity)

@@ -36,10 +36,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import special
 
 from ..engine import binning
 from ..engine import layout as L
@@ -47,6 +46,9 @@ from .aggregate import HIST_COLUMNS, Aggregate
 from .intervals import CONFIDENCE, binom_cdf, normal_sf, wilson_interval, z_value
 from .measures import Measure
 from .significance import SIGNIFICANCE
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PAIRED_TESTS = {
     "rate": "McNemar exact (Newcombe paired interval)",
@@ -300,6 +302,8 @@ def paired_difference(base: Measure, other: Measure, base_moments: CrossMoments,
     elif plain and base.kind == "mean":
         test = PAIRED_TESTS["mean"]
         if se > 0 and n > 1:
+            from scipy import special  # here only: importing this module loads no scipy
+
             t = float(special.stdtrit(n - 1, 0.5 + confidence / 2.0))
             low, high = diff - t * se, diff + t * se
             p = float(2.0 * special.stdtr(n - 1, -abs(diff) / se))

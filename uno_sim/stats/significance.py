@@ -10,14 +10,16 @@ of a distribution is the mean row's question (Welch's t)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import special
 
 from .histogram import IntHistogram
 from .intervals import CONFIDENCE, newcombe_interval, normal_sf
 from .measures import Measure
+
+if TYPE_CHECKING:  # pandas (and scipy) only where used: importing the statistics loads neither
+    import pandas as pd
 
 def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float, float]:
     """Pooled two-proportion z test of p1 = p2: (z of p2 - p1, two-sided p-value).
@@ -46,6 +48,8 @@ def welch_t(n1: int, mean1: float, var1: float, n2: int, mean2: float, var2: flo
     se = math.sqrt(a + b)
     if not se > 0.0:
         return nan5
+    from scipy import special
+
     df = (a + b) ** 2 / (a * a / (n1 - 1) + b * b / (n2 - 1))
     diff = mean2 - mean1
     t = diff / se
@@ -168,6 +172,8 @@ def differences(variants: list[tuple[str, list[Measure]]], confidence: float = C
 def finish_family(rows: list[dict]) -> pd.DataFrame:
     """The differences frame of these rows with Holm's correction over the family (a test
     repeated by its twin row counted once) and `significant` from the adjusted p-values."""
+    import pandas as pd
+
     frame = pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
     twins = same_test_rows(frame)
     family = frame["p_value"].to_numpy(dtype=float).copy()
