@@ -557,14 +557,29 @@ def test_twenty_variants_differences_as_a_matrix(twenty):
     assert cells[(MANY_PRESETS[1:].index("house"), rows.index("mean_turns"))] == f"{d['diff']:+.3g}"
 
 
-def test_twenty_variant_tables_fit_in_100_columns(twenty, capsys):
+def _as_on_a_terminal(monkeypatch, columns=100):
+    """Standard output drawn as on a terminal of `columns` columns (rich reads TTY_COMPATIBLE
+    and COLUMNS); redirected, tables are printed whole. Read it through _unstyled."""
+    for name, value in (("TTY_COMPATIBLE", "1"), ("COLUMNS", str(columns))):
+        monkeypatch.setenv(name, value)
+
+
+def _unstyled(text: str) -> str:
+    """The text without a terminal's style codes (bold)."""
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_twenty_variant_tables_fit_in_100_columns(twenty, capsys, monkeypatch):
     from uno_sim.cli import render
+    _as_on_a_terminal(monkeypatch)
     from uno_sim.output.tables import table_width
 
     tables = twenty.tables()
     assert all(table_width(t) <= 100 for t in tables)
     render.print_compare(twenty)
-    out = capsys.readouterr().out
+    out = _unstyled(capsys.readouterr().out)
     drawn = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
     assert max(len(line) for line in drawn) <= 100
     blocks = _table_blocks(out)

@@ -235,11 +235,14 @@ RACE = ["design", "standard", *GRID, "--minimize", "mean_turns", "--constraint",
         "--max-games", "120000", "--round-games", "2000", "--seed", "5"]
 
 
-def test_the_same_race_on_one_or_two_threads(capsys, tmp_path):
+def test_the_same_race_on_one_or_two_threads(capsys, tmp_path, monkeypatch):
+    for name, value in (("TTY_COMPATIBLE", "1"), ("COLUMNS", "100")):
+        monkeypatch.setenv(name, value)  # drawn as on a terminal: redirected, tables are whole
     frames = []
     for workers in (1, 2):
         out = tmp_path / f"w{workers}"
         code, stdout, err = invoke(capsys, *RACE, "--workers", workers, "--out", out)
+        stdout = re.sub(r"\x1b\[[0-9;]*m", "", stdout)  # the terminal's bold
         assert code == 0, err
         assert {"standings.csv", "race.csv", "race.png", "report.html"} <= {p.name for p in out.iterdir()}
         frames.append(((out / "standings.csv").read_bytes(), (out / "race.csv").read_bytes()))
