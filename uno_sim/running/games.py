@@ -161,7 +161,7 @@ class PythonChunk:
     alike. `stopped()`, which `play` asks before every decision, turns true once a signal set
     the engine's stop flag (or `stop`) or the chunk is abandoned."""
 
-    GRACE = 0.5  # seconds an abandoned chunk is waited for before its thread is left to itself
+    GRACE = 0.2  # seconds an abandoned chunk is waited for before its thread is left to itself
 
     def __init__(self, play, stop=None) -> None:
         from ..engine.threads import STOP, Job
