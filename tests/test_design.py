@@ -178,6 +178,13 @@ BAD = [
      "--constraint 'mean_turns<30' and 'mean_turns>40' cannot both hold"),
     (["--maximize", "mean_turns", "--constraint", "abs(first_player_edge)<1pp", "--constraint", "mean_turns>3",
       "--constraint", "first_player_edge>0.02"], "cannot both hold: no value of first_player_edge"),
+    # a bound outside the metric's range decides nothing (first_player_edge<2 read as 200 pp)
+    (["--minimize", "mean_turns", "--constraint", "first_player_edge<2"],
+     "every value of first_player_edge (-1 to 1 (-100 to +100 pp)) meets it"),
+    (["--minimize", "mean_turns", "--constraint", "abs(first_player_edge)>2"], "no value of first_player_edge"),
+    (["--minimize", "mean_turns", "--constraint", "no_winner_rate>1"], "no value of no_winner_rate (0 to 1"),
+    (["--minimize", "mean_turns", "--constraint", "mean_turns>-1"], "every value of mean_turns (0 and more)"),
+    (["--minimize", "mean_turns", "--constraint", "mean_turns<0"], "no value of mean_turns"),
 ]
 
 
@@ -266,6 +273,29 @@ def test_a_skill_index_race_is_the_same_on_one_or_two_threads():
     assert runs[0].games_used == int((runs[0].rounds["points"] * runs[0].rounds["games_per_point"].diff().fillna(
         runs[0].rounds["games_per_point"])).sum()) * 2  # each point's games and as many skill games
     assert (a["skill_index_ci_low"] < a["skill_index"]).all() and (a["skill_index"] < a["skill_index_ci_high"]).all()
+
+
+def test_skill_index_alone_or_as_a_constraint_is_raced(capsys, tmp_path):
+    """A race whose every metric is skill_index plays only the skill games (it failed with
+    "need at least one array to concatenate": the points' own games had no metric to feed)."""
+    alone = uno_sim.design("standard", {"hand_size": [5, 7]}, maximize="skill_index",
+                           max_games=8_000, round_games=2000, seed=3)
+    s = alone.standings
+    assert sorted(s["point"]) == sorted(alone.point_names)
+    assert (s["skill_index_ci_low"] < s["skill_index"]).all() and (s["skill_index"] < s["skill_index_ci_high"]).all()
+    # one stream a point: the games used are the points' games, not twice them
+    assert alone.games_used == int((alone.rounds["points"] * alone.rounds["games_per_point"].diff().fillna(
+        alone.rounds["games_per_point"])).sum())
+    # skill_index as the only constraint beside an objective of the points' own games
+    code, out, err = invoke(capsys, "design", "standard", "--vary", "hand_size=5..7", "--minimize", "mean_turns",
+                            "--constraint", "skill_index>0.01", "--max-games", 12_000, "--round-games", 2000,
+                            "--out", tmp_path / "d")
+    assert code == 0, err
+    assert "unexpected failure" not in err and (tmp_path / "d" / "standings.csv").exists()
+    code, out, err = invoke(capsys, "design", "standard", "--vary", "hand_size=5..7", "--maximize", "skill_index",
+                            "--max-games", 8_000, "--round-games", 2000, "--out", tmp_path / "e")
+    assert code == 0, err
+    assert "skill_index" in out and (tmp_path / "e" / "race.csv").exists()
 
 
 def test_a_race_explains_every_drop_and_stays_in_budget(tmp_path):

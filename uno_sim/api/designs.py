@@ -10,6 +10,7 @@ ends with one feasible point, a tie within the tolerance, no feasible point, or 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -191,6 +192,7 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
         _check_race_metric(c.metric, "--constraint", plans)
         if not RACE_METRICS[c.metric].is_rate and "pp" in c.text:
             raise InputError(f"--constraint {c.text!r}: pp (percentage points) is for rates; {c.metric} is a mean")
+        _check_bound(c, RACE_METRICS[c.metric].kind)
         out.append(c)
     clash = contradiction(out)
     if clash:
@@ -198,6 +200,25 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
         raise InputError(f"--constraint {' and '.join(repr(str(c)) for c in clash)} cannot {both} hold: no value of "
                          f"{clash[0].metric} meets them, so no grid point could be chosen")
     return out
+
+
+def _check_bound(c, kind: str) -> None:
+    """A constraint that every value of its metric's range meets, or none does, decides nothing
+    (`first_player_edge<2` was taken as +-200 pp): one line naming the range."""
+    from ..stats.measures import KIND_RANGES, range_text
+    from ..stats.racing import allowed_values
+
+    low, high = KIND_RANGES[kind]
+    allowed = allowed_values(c)
+    if not any(a < high and b > low for a, b in allowed):
+        verdict = "no value"
+    elif any(a < low and (b > high or b == high == math.inf) for a, b in allowed):
+        verdict = "every value"
+    else:
+        return
+    hint = "; rates and edges are fractions (0.02) or percentage points (2pp)" if kind in ("rate", "edge") else ""
+    raise InputError(f"--constraint {str(c)!r}: {verdict} of {c.metric} ({range_text(kind)}) meets it, so it "
+                     f"decides nothing{hint}")
 
 
 def _check_tolerance(tolerance: float | str | None, objective: str) -> float | None:
@@ -220,12 +241,15 @@ def _check_tolerance(tolerance: float | str | None, objective: str) -> float | N
     return value
 
 
-def _first_round(budget: int, points: int, round_games: int | None, streams: int = 1) -> int:
-    """Games a point plays in the first round (`streams`: 2 when the skill games are played too)."""
+def _first_round(budget: int, points: int, round_games: int | None, streams: int = 1,
+                 only_skill: bool = False) -> int:
+    """Games a point plays in the first round (`streams`: 2 when the skill games are played too;
+    `only_skill`: the one stream is the skill games)."""
     check_count("--round-games", round_games, minimum=MIN_ROUND_GAMES, maximum=MAX_GAMES)
     first = round_games or max(MIN_ROUND_GAMES, budget // (ROUNDS_AIMED * points * streams) // 1000 * 1000)
     if points * first * streams > budget:
-        games = f"{first:,} games{' and as many skill games' if streams > 1 else ''}"
+        kind = " skill games" if only_skill else " games"
+        games = f"{first:,}{kind}{' and as many skill games' if streams > 1 else ''}"
         raise InputError(f"--max-games {budget:,} is too small for one round: {points} grid points x {games} "
                          f"= {points * first * streams:,} (raise --max-games or lower --round-games, at least "
                          f"{MIN_ROUND_GAMES:,})")
@@ -261,8 +285,10 @@ def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | S
     option = "--minimize" if lowest else "--maximize"
     _check_race_metric(objective, option, plans)
     checked = _check_constraints(constraints, plans)
-    skill = "skill_index" in [objective] + [c.metric for c in checked]
-    first = _first_round(max_games, len(points), round_games, 2 if skill else 1)
+    from ..stats.racing import race_streams
+
+    streams = race_streams([objective] + [c.metric for c in checked])
+    first = _first_round(max_games, len(points), round_games, len(streams), only_skill=streams == [True])
     tol = _check_tolerance(tolerance, objective)
     words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
     words += [option, objective] + [w for c in checked for w in ("--constraint", str(c))]

@@ -69,6 +69,19 @@ def check_metrics(targets: list, kinds: dict[str, str], where: str) -> None:
             raise InputError(f"--precision: unknown metric {target.metric!r} {where}{hint}")
         if kind not in INTERVAL_KINDS:
             raise InputError(f"--precision: {target.metric} has no interval to narrow (a {kind})")
+        _check_width(target, kind)
+
+
+def _check_width(target, kind: str) -> None:
+    """A half-width of at least half the metric's range asks for nothing: every interval of it is
+    that narrow (`first_player_edge=2` was taken as +-200 pp; rates are fractions or pp)."""
+    from ..stats.measures import KIND_RANGES, range_text
+
+    low, high = KIND_RANGES[kind]
+    if 2 * target.half_width >= high - low:
+        raise InputError(f"--precision {target}: a half-width of {target.show(target.half_width)} is at least half "
+                         f"the range of {target.metric} ({range_text(kind)}), so every interval meets it; rates and "
+                         f"edges are fractions (0.002) or percentage points (0.2pp)")
 
 
 def metric_kinds(plan, skill: bool = False) -> dict[str, str]:

@@ -28,9 +28,9 @@ class _Race:
         self.plan = plan
         self.metrics = list(dict.fromkeys([plan.objective] + [c.metric for c in plan.constraints]))
         self.specs = [racing.RACE_METRICS[m] for m in self.metrics]
-        # streams of games a point plays: its own, and the skill games when a metric reads them;
-        # metric j's (y, d) are columns 2 * column[j], +1 of a point's values (streams side by side)
-        self.streams = [False] + ([True] if any(spec.skill for spec in self.specs) else [])
+        # streams of games a point plays (racing.race_streams); metric j's (y, d) are columns
+        # 2 * column[j], +1 of a point's values (streams side by side)
+        self.streams = racing.race_streams(self.metrics)
         order = [j for skill in self.streams for j, spec in enumerate(self.specs) if spec.skill == skill]
         self.column = {j: position for position, j in enumerate(order)}
         n = len(plan.points)

@@ -54,6 +54,21 @@ class Measure:
     per_game: tuple | None = None
 
 
+# The values a metric of each kind can take (every mean and quantile here is of counts or
+# points, never negative; an edge is a rate minus the fair share 1/players): what a
+# precision target or a design constraint on it may sensibly ask (api/precision.py, api/designs.py).
+KIND_RANGES = {"rate": (0.0, 1.0), "edge": (-1.0, 1.0), "mean": (0.0, math.inf), "quantile": (0.0, math.inf)}
+
+
+def range_text(kind: str) -> str:
+    """`0 to 1` / `-1 to 1` / `0 and more`: the range of a kind, as a fraction (rates in pp too)."""
+    low, high = KIND_RANGES[kind]
+    if math.isinf(high):
+        return f"{low:g} and more"
+    return f"{low:g} to {high:g} ({100 * low:+g} to {100 * high:+g} pp)" if kind == "edge" else \
+        f"{low:g} to {high:g} ({100 * low:g} to {100 * high:g} pp)"
+
+
 ONE = (("one", 1.0),)  # the denominator of a per-game rate or mean: every game
 
 

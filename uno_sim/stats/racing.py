@@ -119,6 +119,14 @@ def _catalog() -> dict[str, RaceMetric]:
 RACE_METRICS: dict[str, RaceMetric] = _catalog()
 
 
+def race_streams(metrics) -> list[bool]:
+    """The streams of games a race plays at each point, as `RaceMetric.skill` flags in order:
+    the point's own games when a metric reads them, then its skill games when one reads those
+    (a race on skill_index alone plays the skill games only)."""
+    flags = {RACE_METRICS[m].skill for m in metrics}
+    return [skill for skill in (False, True) if skill in flags]
+
+
 # ---------------------------------------------------------------- constraints
 
 _CONSTRAINT = re.compile(r"^\s*(abs\(\s*(?P<abs>[A-Za-z0-9_]+)\s*\)|(?P<name>[A-Za-z0-9_]+))\s*"
@@ -180,7 +188,7 @@ def parse_constraint(text: str) -> Constraint:
     return Constraint(metric, match["op"][0], value, absolute, " ".join(text.split()))
 
 
-def _allowed(c: Constraint) -> list[tuple[float, float]]:
+def allowed_values(c: Constraint) -> list[tuple[float, float]]:
     """The values of c's metric that meet c, as open intervals."""
     b = c.bound
     if not c.absolute:
@@ -194,7 +202,7 @@ def _can_meet(group: list[Constraint]) -> bool:
     """Is there a value that meets every constraint of the group (all on one metric)?"""
     sets = [(-math.inf, math.inf)]
     for c in group:
-        sets = [(max(lo, a), min(hi, b)) for lo, hi in sets for a, b in _allowed(c) if max(lo, a) < min(hi, b)]
+        sets = [(max(lo, a), min(hi, b)) for lo, hi in sets for a, b in allowed_values(c) if max(lo, a) < min(hi, b)]
     return bool(sets)
 
 
