@@ -12,7 +12,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..game import presets
 from ..game.errors import BadInput, InputError
 from ..game.knobs import BY_NAME, MAX_PLAYERS
-from ..game.rules import Rules, parse_assignments, parse_value
+from ..game.rules import Rules, parse_assignments
 
 MAX_GAMES = 10**12  # games (or matches) per variant: far beyond a day's run, well inside int64 counts
 MAX_SEED = 2**63 - 1
@@ -157,14 +157,7 @@ def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequ
     5
     """
     check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
-    given = override_dict(overrides)
-    if isinstance(rules, Rules):
-        values = {k: parse_value(k, v) for k, v in given.items()}
-        if players is not None:
-            values["players"] = players
-        return "custom", rules.with_overrides(values)
-    spec = str(rules)
-    return presets.find(spec).name, presets.load(spec, given, players)
+    return presets.load_rule_set(rules, override_dict(overrides), players)
 
 
 def override_dict(overrides: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
@@ -263,3 +256,10 @@ def check_python_bots(bots: Sequence[Any], cluster: Any = None) -> None:
 
     for bot in python:
         load_policy(bot.python)
+
+
+def recorded_command(folder: Path) -> tuple[list[str], str]:
+    """(argv, cwd) a checkpoint folder records (`uno-sim resume`); BadInput naming the problem."""
+    from ..running.checkpoint import recorded_command as read
+
+    return read(Path(folder))

@@ -3,13 +3,13 @@ line kept there again (session.run_again; the checkpoint notes are in notes.py).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..api.common import recorded_command
 from ..game.errors import BadInput, InputError
 from . import options as O
 from . import session
@@ -75,29 +75,8 @@ def resume(
     started from; the chunks kept in DIR are not played again, and the results are the
     same as those of an uninterrupted run. --cluster, --workers, --out and --force replace
     the original command's."""
+    argv, cwd = recorded_command(checkpoint)
     manifest_path = checkpoint / "checkpoint.json"
-    if not manifest_path.is_file():
-        raise InputError(f"{str(checkpoint)!r} is not a checkpoint folder (no checkpoint.json); "
-                         "make one with --checkpoint DIR")
-    try:
-        text = manifest_path.read_text(encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read the checkpoint file {str(manifest_path)!r} "
-                         f"({getattr(exc, 'strerror', None) or exc})") from None
-    try:
-        manifest = json.loads(text)
-    except ValueError as exc:
-        what = "empty" if not text.strip() else f"cut short or not JSON ({exc.msg} at line {exc.lineno})"
-        raise InputError(f"the checkpoint file {str(manifest_path)!r} is damaged ({what}), so the run cannot be "
-                         "resumed from it; remove the folder and run the command again") from None
-    if not isinstance(manifest, dict):
-        raise InputError(f"the checkpoint file {str(manifest_path)!r} is damaged (not a JSON object), so the run "
-                         "cannot be resumed from it; remove the folder and run the command again")
-    try:
-        argv, cwd = [str(a) for a in manifest["argv"]], str(manifest["cwd"])
-    except (KeyError, TypeError):
-        raise InputError(f"{str(checkpoint)!r}: its checkpoint.json holds no command line to repeat (made from "
-                         "Python? then run the same call with this checkpoint again)") from None
     if not Path(cwd).is_dir():
         raise InputError(f"{str(checkpoint)!r}: the folder the run was started in, {cwd}, is gone")
     argv = _without(argv, "--checkpoint") + ["--checkpoint", str(checkpoint.resolve())]

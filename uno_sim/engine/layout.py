@@ -9,7 +9,7 @@ The rule knobs and their indices live in uno_sim/game/knobs.py (`K`).
 
 from __future__ import annotations
 
-from ..game.bots import BOT_NAMES, BOT_PARAMS, INFERS, OBJECTIVES, ROLLOUT_POLICIES, SEES
+from ..game.bots import BOT_NAMES, BOT_PARAMS, INFERS, SEES
 from ..game.decks import MAX_FACES, N_COLORS
 from ..game.knobs import MAX_PLAYERS, N_KNOBS
 from ..game.packing import ONE, enum, fixed_point  # noqa: F401  (the engine reads them from here)

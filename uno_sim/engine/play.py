@@ -22,7 +22,6 @@ from .access import (
     discards_color,
     draw_of,
     face_at,
-    flags_of,
     hand,
     hand_effect,
     hsize,

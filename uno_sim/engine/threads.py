@@ -30,10 +30,6 @@ def clear_stop() -> None:
     STOP[0] = 0
 
 
-def stop_requested() -> bool:
-    return bool(STOP[0])
-
-
 class Job:
     """Slices of one chunk running on the worker threads; `wait()` returns when all are done."""
 

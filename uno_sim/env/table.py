@@ -45,16 +45,6 @@ N_ACTIONS = L.N_ACTIONS
 N_OBS = L.N_OBS
 
 
-def load_rules(rules: str | Rules, players: int | None = None, overrides: dict | None = None) -> Rules:
-    """A rule set from a preset name, a rule file's path or a Rules value, with overrides."""
-    if isinstance(rules, Rules):
-        values = dict(overrides or {})
-        if players is not None:
-            values["players"] = players
-        return rules.with_overrides(values) if values else rules
-    return presets.load(str(rules), dict(overrides or {}), players)
-
-
 def seat_bots(rules: Rules, bots: str | Sequence[str] | None, python_seats: Iterable[int]) -> tuple[list[Bot], int]:
     """The bots of every seat (a Python seat sits as `random`, whose parameters it keeps for
     what it is not asked) and the bit mask of the Python seats. `bots` names the bots of the
@@ -127,7 +117,7 @@ class Table:
     def __init__(self, rules: str | Rules = "standard", players: int | None = None,
                  bots: str | Sequence[str] | None = None, python_seats: Iterable[int] | None = None,
                  seed: int = 0, overrides: dict | None = None) -> None:
-        self.rules = load_rules(rules, players, overrides)
+        self.rules = presets.load_rule_set(rules, overrides, players)[1]
         self.players = self.rules.players
         seats = range(self.players) if python_seats is None else python_seats
         self.bots, self.python_mask = seat_bots(self.rules, bots, seats)

@@ -121,11 +121,6 @@ def read(source: RuleSource) -> dict[str, Any]:
     return data
 
 
-def knob_table(source: RuleSource) -> dict[str, Any]:
-    """The merged knobs of a rule source, following `extends` (parents first)."""
-    return rule_parts(source)[0]
-
-
 def rule_parts(source: RuleSource) -> tuple[dict[str, Any], Deck | None]:
     """(merged knobs, deck) of a rule source, following `extends` (parents first). The deck
     is the nearest `[deck]` table's (None: the built-in deck of the knob `deck`); a `deck`
@@ -192,6 +187,19 @@ def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players
     if players is not None:
         values["players"] = players
     return rules.with_overrides(values)
+
+
+def load_rule_set(spec: "str | os.PathLike | Rules", overrides: dict[str, Any] | None = None,
+                  players: int | None = None) -> tuple[str, Rules]:
+    """(name, rules) of a preset name, a rule file's path or a Rules value ("custom"), with the
+    overrides (knob -> value, values parsed as `--set` parses them) and the player count
+    applied last: the one loader of the API and of the environments."""
+    if isinstance(spec, Rules):
+        values = {k: parse_value(k, v) for k, v in (overrides or {}).items()}
+        if players is not None:
+            values["players"] = players
+        return "custom", spec.with_overrides(values) if values else spec
+    return find(str(spec)).name, load(str(spec), dict(overrides or {}), players)
 
 
 def rule_file_text(rules: Rules, description: str = "") -> str:

@@ -291,13 +291,6 @@ def seat_win_rates(variants: list[Variant]) -> Figure:
     return fig
 
 
-def _edge_text(v: Variant) -> str:
-    value, low, high = _value(v.summary, "first_player_edge")
-    if not (low > 0 or high < 0):
-        return f"{100 * value:+.2f} pp (not significant)"
-    return f"{100 * value:+.2f} pp (95% CI {100 * low:+.2f} to {100 * high:+.2f})"
-
-
 def _many_seat_win_rates(variants: list[Variant]) -> Figure:
     """seat_win_rates for MANY variants or more: a panel per seat, a row per variant."""
     def cell(v: Variant, seat: int):

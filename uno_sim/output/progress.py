@@ -24,10 +24,6 @@ def stderr_console():
     return Console(stderr=True, highlight=False)
 
 
-def stderr_is_terminal() -> bool:
-    return stderr_console().is_terminal
-
-
 def plain_line(text: str) -> None:
     """One plain line on standard error (for output that is not a terminal)."""
     sys.stderr.write(text + "\n")

@@ -61,6 +61,35 @@ class CheckpointError(BadInput):
         self.where = where  # `--checkpoint 'DIR'`
 
 
+def recorded_command(folder: Path) -> tuple[list[str], str]:
+    """(argv, cwd) of the command line a checkpoint folder records, for `uno-sim resume`;
+    CheckpointError naming the problem when the folder is no checkpoint, its manifest cannot be
+    read or is damaged, or it holds no command line (made from Python)."""
+    manifest_path = folder / MANIFEST
+    if not manifest_path.is_file():
+        raise CheckpointError(f"{str(folder)!r} is not a checkpoint folder (no {MANIFEST}); "
+                              "make one with --checkpoint DIR")
+    try:
+        text = manifest_path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise CheckpointError(f"cannot read the checkpoint file {str(manifest_path)!r} "
+                              f"({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        manifest = json.loads(text)
+    except ValueError as exc:
+        what = "empty" if not text.strip() else f"cut short or not JSON ({exc.msg} at line {exc.lineno})"
+        raise CheckpointError(f"the checkpoint file {str(manifest_path)!r} is damaged ({what}), so the run cannot "
+                              "be resumed from it; remove the folder and run the command again") from None
+    if not isinstance(manifest, dict):
+        raise CheckpointError(f"the checkpoint file {str(manifest_path)!r} is damaged (not a JSON object), so the "
+                              "run cannot be resumed from it; remove the folder and run the command again")
+    try:
+        return [str(a) for a in manifest["argv"]], str(manifest["cwd"])
+    except (KeyError, TypeError):
+        raise CheckpointError(f"{str(folder)!r}: its {MANIFEST} holds no command line to repeat (made from "
+                              "Python? then run the same call with this checkpoint again)") from None
+
+
 # ---------------------------------------------------------------- aggregates as arrays
 
 

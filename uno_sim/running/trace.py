@@ -12,7 +12,7 @@ import numpy as np
 
 from ..game.bots import Bot, pack_bots
 from ..game.cards import COLORS, FACE_TEXTS
-from ..game.decks import CLASSIC, Deck
+from ..game.decks import Deck
 from ..engine import layout as L
 from .progress import ProgressLike
 from .records import record_dict
