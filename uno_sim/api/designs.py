@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError, did_you_mean
+from ..game import metrics
 from ..running.progress import ProgressLike
 from .common import DEFAULT_MAX_GAMES, MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, shared_parameters, \
     speaks_python
@@ -157,18 +158,16 @@ def _check_objective(minimize: str | None, maximize: str | None) -> tuple[str, b
 
 
 def _check_race_metric(name: str, option: str, plans: list[RunPlan]) -> None:
-    """A metric the race can pair at every grid point (one line naming the problem if not)."""
-    from ..stats.racing import NOT_RACED, RACE_METRICS
+    """A metric the race can pair at every grid point (one line naming the problem if not);
+    which metrics can be raced is the metric table's `design` (game/metrics.py)."""
+    from ..stats.racing import RACE_METRICS
 
-    if name in NOT_RACED:
-        raise InputError(f"{option} {name}: cannot be raced: {NOT_RACED[name]}")
-    if name == "skill_index":  # (played as each point's skill games)
+    entry = metrics.find(name)
+    if entry is not None and not entry.design:
+        raise InputError(f"{option} {name}: cannot be raced: {entry.not_raced}")
+    if entry is not None and entry.when == "skill":  # (played as each point's skill games)
         return
-    known = set(metric_names(plans[0]))
     if name not in RACE_METRICS:
-        if name in known:
-            raise InputError(f"{option} {name}: cannot be raced: only rates and means have a per-game value to pair "
-                             "(medians, percentiles, maxima and per-bot rates do not)")
         raise InputError(f"{option}: unknown metric {name!r}{did_you_mean(name, RACE_METRICS)} (e.g. mean_turns, "
                          "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
     for plan in plans:
@@ -178,6 +177,7 @@ def _check_race_metric(name: str, option: str, plans: list[RunPlan]) -> None:
 
 
 def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: list[RunPlan]) -> list[Constraint]:
+    from ..game.metrics import check_bound
     from ..stats.racing import RACE_METRICS, Constraint, contradiction, parse_constraint
 
     if isinstance(texts, (str, Constraint)):
@@ -191,6 +191,9 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
         _check_race_metric(c.metric, "--constraint", plans)
         if not RACE_METRICS[c.metric].is_rate and "pp" in c.text:
             raise InputError(f"--constraint {c.text!r}: pp (percentage points) is for rates; {c.metric} is a mean")
+        problem = check_bound(c.metric, c.bound, f"--constraint {str(c)!r}", c.absolute)
+        if problem:
+            raise InputError(problem)
         out.append(c)
     clash = contradiction(out)
     if clash:
@@ -201,6 +204,7 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
 
 
 def _check_tolerance(tolerance: float | str | None, objective: str) -> float | None:
+    from ..game.metrics import check_bound
     from ..stats.racing import RACE_METRICS
 
     if tolerance is None:
@@ -217,6 +221,9 @@ def _check_tolerance(tolerance: float | str | None, objective: str) -> float | N
         raise InputError(f"--tolerance must be a number, e.g. 0.2 or 0.5pp (got {tolerance!r})") from None
     if not value >= 0 or value == float("inf"):
         raise InputError(f"--tolerance must be 0 or more (got {tolerance!r})")
+    problem = check_bound(objective, value, f"--tolerance {str(tolerance).strip()}", span=True)
+    if problem:
+        raise InputError(problem)
     return value
 
 
@@ -261,7 +268,7 @@ def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | S
     option = "--minimize" if lowest else "--maximize"
     _check_race_metric(objective, option, plans)
     checked = _check_constraints(constraints, plans)
-    skill = "skill_index" in [objective] + [c.metric for c in checked]
+    skill = any(metrics.find(m).when == "skill" for m in [objective] + [c.metric for c in checked])  # (a skill game metric)
     first = _first_round(max_games, len(points), round_games, 2 if skill else 1)
     tol = _check_tolerance(tolerance, objective)
     words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
