@@ -137,10 +137,6 @@ def _count(quantity: str, rate: str, unit: str, rate_doc: str, mean_doc: str,
     return [_rate(rate, "happened", rate_doc, rate_phrase, quantity), _mean(quantity, mean_doc, unit, mean_phrase)]
 
 
-def _phrase(more: str, less: str, unit: str, noun: str) -> MeanPhrase:
-    return MeanPhrase(more, less, unit, noun)
-
-
 def _often(what: str, unit: str, noun: str) -> MeanPhrase:
     """"`what` {rel} more often" / "less often"."""
     return MeanPhrase(f"{what} {{rel}} more often", f"{what} {{rel}} less often", unit, noun)
@@ -172,22 +168,22 @@ METRICS: tuple[Metric, ...] = (
           "the share of games stopped at the turn cap", "cap"),
     # How long.
     _mean("turns", f"regular turns per game ([`turns`]({PER_GAME}))", "turns",
-          _phrase("games are {rel} longer", "games are {rel} shorter", "turns", "turns")),
+          MeanPhrase("games are {rel} longer", "games are {rel} shorter", "turns", "turns")),
     *_spread("turns", "regular turns per game", "turns"),
     _mean("plays", "cards put on the discard pile after the lead, per game", "cards a game",
-          _phrase("{rel} more cards are played", "{rel} fewer cards are played", "cards a game", "cards played")),
+          MeanPhrase("{rel} more cards are played", "{rel} fewer cards are played", "cards a game", "cards played")),
     *_spread("plays", "cards played per game", "cards"),
     _mean("draws", "cards taken from the pile after the deal, per game", "cards a game",
-          _phrase("players draw {rel} more cards", "players draw {rel} fewer cards", "cards a game", "cards drawn")),
+          MeanPhrase("players draw {rel} more cards", "players draw {rel} fewer cards", "cards a game", "cards drawn")),
     *_spread("draws", "cards drawn per game", "cards"),
     # Points (games with a winner).
     _mean("winner_points", f"the winner's points ([`winner_points`]({PER_GAME})), over the games that have a "
-          "winner", "points", _phrase("winners score {rel} more points", "winners score {rel} fewer points",
+          "winner", "points", MeanPhrase("winners score {rel} more points", "winners score {rel} fewer points",
                                       "points", "winner's points"), over="has_winner"),
     *_spread("winner_points", "the winner's points", "points"),
     _mean("loser_points", "the points left in each loser's hand at the end (one observation per losing seat; with "
           "`teams`, every seat outside the winning team), over the games that have a winner", "points a loser",
-          _phrase("losers are left with {rel} more points in hand", "losers are left with {rel} fewer points in hand",
+          MeanPhrase("losers are left with {rel} more points in hand", "losers are left with {rel} fewer points in hand",
                   "points a loser", "points left in a losing hand"), over="losers", design=False,
           not_raced="a game has several losers, so it has no one per-game value to pair"),
     *_spread("loser_points", "the points left in a loser's hand", "points"),
@@ -198,12 +194,12 @@ METRICS: tuple[Metric, ...] = (
             _often("the pile is reshuffled", "reshuffles a game", "reshuffles")),
     _mean("max_pending", "per game, the most cards drawn at once as a Draw Two / Wild Draw Four penalty (a stacked "
           "chain counts once): the stack length", "cards",
-          _phrase("the largest penalty of a game is {rel} larger on average",
+          MeanPhrase("the largest penalty of a game is {rel} larger on average",
                   "the largest penalty of a game is {rel} smaller on average", "cards",
                   "cards in the largest penalty")),
     *_spread("max_pending", "the largest penalty of a game", "cards", ("median", "p90", "maximum")),
     _mean("penalty_drawn", "cards drawn as Draw Two / Wild Draw Four penalties per game", "cards a game",
-          _phrase("players draw {rel} more penalty cards", "players draw {rel} fewer penalty cards", "cards a game",
+          MeanPhrase("players draw {rel} more penalty cards", "players draw {rel} fewer penalty cards", "cards a game",
                   "penalty cards")),
     *_count("stacks", "stack_rate", "stacks a game",
             "share of games in which a draw card was played onto an already pending penalty",
@@ -227,7 +223,7 @@ METRICS: tuple[Metric, ...] = (
             "0-rotations per game", "the share of games with a 0-rotation",
             _often("hands rotate on a 0", "rotations a game", "0-rotations")),
     _mean("uno_caught", "forgotten UNO calls that were caught, per game", "catches a game",
-          _phrase("{rel} more forgotten UNO calls are caught", "{rel} fewer forgotten UNO calls are caught",
+          MeanPhrase("{rel} more forgotten UNO calls are caught", "{rel} fewer forgotten UNO calls are caught",
                   "catches a game", "caught UNO calls")),
     # The rule sheets' remaining house rules (a sum jump-in is also a jump-in, above).
     *_count("sum_jumps", "sum_jump_rate", "sum jumps a game",
@@ -244,14 +240,14 @@ METRICS: tuple[Metric, ...] = (
             "share of games in which the mercy rule (`mercy_limit`) knocked at least one player out",
             "players knocked out by the mercy rule per game",
             "the share of games in which the mercy rule knocks a player out",
-            _phrase("{rel} more players are knocked out by the mercy rule",
+            MeanPhrase("{rel} more players are knocked out by the mercy rule",
                     "{rel} fewer players are knocked out by the mercy rule", "knockouts a game", "knockouts")),
     _rate("mercy_win_rate", "happened", "share of games won by being the last player left after the others were "
           "knocked out (the winner still holds cards)", "the share of games won by being the last player left",
           "mercy_win"),
     _mean("roulette_cards", "cards turned up by the victims of roulette cards (`roulette` kinds, e.g. no-mercy's "
           "`WC`), per game; they are also counted in `mean_draws`", "cards a game",
-          _phrase("roulette victims turn up {rel} more cards", "roulette victims turn up {rel} fewer cards",
+          MeanPhrase("roulette victims turn up {rel} more cards", "roulette victims turn up {rel} fewer cards",
                   "cards a game", "cards turned up by roulette")),
     _rate("hand_shuffle_rate", "happened", "share of games in which a `shuffle_hands` card (the modern deck's `WSH`) "
           "gathered and dealt out every hand", quantity="hand_shuffles"),

@@ -7,7 +7,8 @@ simulated for the variant. Intervals are 95%:
 - means: normal approximation, mean +- z * s / sqrt(n), s the sample standard deviation;
 - medians: exact from the histogram; interval from binomial order statistics
   (distribution-free, coverage >= 95%; NaN when fewer than 6 games).
-See docs/METRICS.md for every metric.
+Which metrics, in which order, and how each is computed: the metric table (game/metrics.py);
+docs/METRICS.md explains every one.
 """
 
 from __future__ import annotations
