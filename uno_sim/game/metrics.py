@@ -96,7 +96,7 @@ class Metric:
 
     def named(self, value) -> str:
         """A family member's name (`win_rate_seat_{i}` with 2: `win_rate_seat_2`)."""
-        return re.sub(r"\{(i|k|bot)\}", str(value), self.name)
+        return re.sub(r"\{(i|k|bot)\}", lambda _: str(value), self.name)  # (a label is text, not a pattern)
 
     def range_text(self) -> str:
         return f"{_number(self.low)}..{_number(self.high)}"
