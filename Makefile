@@ -48,9 +48,11 @@ bench: $(STAMP)
 rulebook: $(STAMP)
 	$(BIN)/python -m uno_sim.game.rulebook docs/RULES.md
 
-# The generated parts of the docs: the rulebook's knob section and the knob -> engine index.
+# The generated parts of the docs: the rulebook's knob section, the knob -> engine index and
+# the metric table of docs/METRICS.md (from uno_sim/game/metrics.py).
 docs: rulebook
 	$(BIN)/python tools/knob_index.py docs/ARCHITECTURE.md
+	$(BIN)/python -m uno_sim.game.metrics_doc docs/METRICS.md
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

@@ -179,9 +179,9 @@ def test_a_precision_sweep_plays_every_point_until_all_are_narrow():
     (["--precision", "mean_turns=1", "--max-games", "-3"], "--max-games"),
     (["--precision", "mean_turns=1", "--checkpoint", "CP"], "--checkpoint"),
     (["--precision", "mean_turns=1", "--per-game"], "--per-game"),
-    (["--precision", "first_player_edge=2"], "at least half the range of first_player_edge (-1 to 1"),
-    (["--precision", "first_player_edge=100pp"], "at least half the range of first_player_edge"),
-    (["--precision", "no_winner_rate=0.5"], "at least half the range of no_winner_rate (0 to 1"),
+    (["--precision", "first_player_edge=2"], "more than any interval of first_player_edge (-1..1) can have"),
+    (["--precision", "first_player_edge=101pp"], "more than any interval of first_player_edge"),
+    (["--precision", "no_winner_rate=0.6"], "more than any interval of no_winner_rate (0..1) can have"),
 ])
 def test_bad_precision_input_is_one_line_and_status_2(capsys, tmp_path, args, needle):
     args = [str(tmp_path / "cp") if a == "CP" else a for a in args]

@@ -10,13 +10,13 @@ ends with one feasible point, a tie within the tolerance, no feasible point, or 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ..game.errors import InputError, did_you_mean
+from ..game import metrics
 from ..running.progress import ProgressLike
 from .common import DEFAULT_MAX_GAMES, MAX_GAMES, RuleSpec, _common_options, bots_text, check_count, command_line, override_dict, shared_parameters, \
     speaks_python
@@ -158,18 +158,16 @@ def _check_objective(minimize: str | None, maximize: str | None) -> tuple[str, b
 
 
 def _check_race_metric(name: str, option: str, plans: list[RunPlan]) -> None:
-    """A metric the race can pair at every grid point (one line naming the problem if not)."""
-    from ..stats.racing import NOT_RACED, RACE_METRICS
+    """A metric the race can pair at every grid point (one line naming the problem if not);
+    which metrics can be raced is the metric table's `design` (game/metrics.py)."""
+    from ..stats.racing import RACE_METRICS
 
-    if name in NOT_RACED:
-        raise InputError(f"{option} {name}: cannot be raced: {NOT_RACED[name]}")
-    if name == "skill_index":  # (played as each point's skill games)
+    entry = metrics.find(name)
+    if entry is not None and not entry.design:
+        raise InputError(f"{option} {name}: cannot be raced: {entry.not_raced}")
+    if entry is not None and entry.when == "skill":  # (played as each point's skill games)
         return
-    known = set(metric_names(plans[0]))
     if name not in RACE_METRICS:
-        if name in known:
-            raise InputError(f"{option} {name}: cannot be raced: only rates and means have a per-game value to pair "
-                             "(medians, percentiles, maxima and per-bot rates do not)")
         raise InputError(f"{option}: unknown metric {name!r}{did_you_mean(name, RACE_METRICS)} (e.g. mean_turns, "
                          "first_player_edge, no_winner_rate, mean_winner_points; docs/METRICS.md lists them)")
     for plan in plans:
@@ -179,6 +177,7 @@ def _check_race_metric(name: str, option: str, plans: list[RunPlan]) -> None:
 
 
 def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: list[RunPlan]) -> list[Constraint]:
+    from ..game.metrics import check_bound
     from ..stats.racing import RACE_METRICS, Constraint, contradiction, parse_constraint
 
     if isinstance(texts, (str, Constraint)):
@@ -192,7 +191,9 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
         _check_race_metric(c.metric, "--constraint", plans)
         if not RACE_METRICS[c.metric].is_rate and "pp" in c.text:
             raise InputError(f"--constraint {c.text!r}: pp (percentage points) is for rates; {c.metric} is a mean")
-        _check_bound(c, RACE_METRICS[c.metric].kind)
+        problem = check_bound(c.metric, c.bound, f"--constraint {str(c)!r}", c.absolute)
+        if problem:
+            raise InputError(problem)
         out.append(c)
     clash = contradiction(out)
     if clash:
@@ -202,26 +203,8 @@ def _check_constraints(texts: Sequence[str | Constraint] | str | None, plans: li
     return out
 
 
-def _check_bound(c, kind: str) -> None:
-    """A constraint that every value of its metric's range meets, or none does, decides nothing
-    (`first_player_edge<2` was taken as +-200 pp): one line naming the range."""
-    from ..stats.measures import KIND_RANGES, range_text
-    from ..stats.racing import allowed_values
-
-    low, high = KIND_RANGES[kind]
-    allowed = allowed_values(c)
-    if not any(a < high and b > low for a, b in allowed):
-        verdict = "no value"
-    elif any(a < low and (b > high or b == high == math.inf) for a, b in allowed):
-        verdict = "every value"
-    else:
-        return
-    hint = "; rates and edges are fractions (0.02) or percentage points (2pp)" if kind in ("rate", "edge") else ""
-    raise InputError(f"--constraint {str(c)!r}: {verdict} of {c.metric} ({range_text(kind)}) meets it, so it "
-                     f"decides nothing{hint}")
-
-
 def _check_tolerance(tolerance: float | str | None, objective: str) -> float | None:
+    from ..game.metrics import check_bound
     from ..stats.racing import RACE_METRICS
 
     if tolerance is None:
@@ -238,6 +221,9 @@ def _check_tolerance(tolerance: float | str | None, objective: str) -> float | N
         raise InputError(f"--tolerance must be a number, e.g. 0.2 or 0.5pp (got {tolerance!r})") from None
     if not value >= 0 or value == float("inf"):
         raise InputError(f"--tolerance must be 0 or more (got {tolerance!r})")
+    problem = check_bound(objective, value, f"--tolerance {str(tolerance).strip()}", span=True)
+    if problem:
+        raise InputError(problem)
     return value
 
 

@@ -17,9 +17,6 @@ from typing import Any, Callable, Sequence
 from ..game.errors import InputError
 from .common import check_count
 
-INTERVAL_KINDS = ("rate", "edge", "mean", "quantile")  # metrics with an interval to narrow
-
-
 def parse_targets(precision: str | Sequence[str] | None, max_games: int | None) -> tuple[list, int | None]:
     """The targets (stats.Target) and the cap; ([], None) without targets. InputError for a
     malformed or repeated target, or a cap without a target."""
@@ -59,38 +56,33 @@ def check_per_game_precision(per_game: bool) -> None:
 
 
 def check_metrics(targets: list, kinds: dict[str, str], where: str) -> None:
-    """InputError unless every target names a metric of `kinds` (name -> Measure kind) that has
-    an interval; `where` says whose metrics they are."""
+    """InputError unless every target names a metric of `kinds` (name -> Measure kind) that the
+    metric table (game/metrics.py) lets --precision target, with a half-width its range allows;
+    `where` says whose metrics they are."""
+    from ..game.metrics import check_half_width, find
+
     for target in targets:
         kind = kinds.get(target.metric)
         if kind is None:
             close = difflib.get_close_matches(target.metric, list(kinds), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else " (docs/METRICS.md lists them)"
             raise InputError(f"--precision: unknown metric {target.metric!r} {where}{hint}")
-        if kind not in INTERVAL_KINDS:
+        entry = find(target.metric)
+        if entry is None or not entry.precision:
             raise InputError(f"--precision: {target.metric} has no interval to narrow (a {kind})")
-        _check_width(target, kind)
-
-
-def _check_width(target, kind: str) -> None:
-    """A half-width of at least half the metric's range asks for nothing: every interval of it is
-    that narrow (`first_player_edge=2` was taken as +-200 pp; rates are fractions or pp)."""
-    from ..stats.measures import KIND_RANGES, range_text
-
-    low, high = KIND_RANGES[kind]
-    if 2 * target.half_width >= high - low:
-        raise InputError(f"--precision {target}: a half-width of {target.show(target.half_width)} is at least half "
-                         f"the range of {target.metric} ({range_text(kind)}), so every interval meets it; rates and "
-                         f"edges are fractions (0.002) or percentage points (0.2pp)")
+        problem = check_half_width(target.metric, target.half_width, f"--precision {target}")
+        if problem:
+            raise InputError(problem)
 
 
 def metric_kinds(plan, skill: bool = False) -> dict[str, str]:
     """name -> kind of every metric a run of this plan reports (from an empty aggregate)."""
     from .. import stats
+    from ..game.metrics import METRICS
 
     agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams)
     kinds = {m.name: m.kind for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)}
-    return kinds | ({"skill_index": "edge"} if skill else {})
+    return kinds | ({m.name: m.kind for m in METRICS if m.when == "skill"} if skill else {})
 
 
 def precision_options(options: list[str], targets: list, cap: int) -> list[str]:

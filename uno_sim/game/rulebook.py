@@ -65,15 +65,21 @@ def knob_section() -> str:
     return "\n".join(out)
 
 
+def replace_section(text: str, begin: str, end: str, section: str, what: str) -> str:
+    """`text` with the part from the marker `begin` to the marker `end` (and the line break
+    after it) replaced by `section`; ValueError naming `what` when the markers are missing."""
+    start, stop = text.find(begin), text.find(end)
+    if start < 0 or stop < start:
+        raise ValueError(f"{what} has no generated section markers")
+    stop += len(end)
+    if text[stop:stop + 1] == "\n":
+        stop += 1
+    return text[:start] + section + text[stop:]
+
+
 def update_rulebook(text: str) -> str:
     """`text` (docs/RULES.md) with its knob section, markers included, replaced by `knob_section()`."""
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise ValueError("the rulebook has no knob section markers")
-    end += len(END)
-    if text[end:end + 1] == "\n":
-        end += 1
-    return text[:start] + knob_section() + text[end:]
+    return replace_section(text, BEGIN, END, knob_section(), "the rulebook")
 
 
 if __name__ == "__main__":  # `make rulebook`: python -m uno_sim.game.rulebook docs/RULES.md

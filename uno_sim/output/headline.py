@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..game import metrics
+from ..game.metrics import METRICS, MeanPhrase
 
 if TYPE_CHECKING:  # pandas only for the annotations: tables.py imports this module on `--help`
     import pandas as pd
@@ -77,98 +79,34 @@ def _ci(low: float, high: float, scale: float = 1.0, unit: str = "", digits: int
 # ---------------------------------------------------------------- what each metric means to a player
 
 
-@dataclass(frozen=True)
-class MeanPhrase:
-    more: str  # "{rel}" is the relative change, e.g. "games are {rel} longer"
-    less: str
-    unit: str  # of the difference: "(+2.70 turns"
-    noun: str  # for a change from or to zero: "stacked penalties" (a game)
-
-
-MEANS: dict[str, MeanPhrase] = {
-    "mean_turns": MeanPhrase("games are {rel} longer", "games are {rel} shorter", "turns", "turns"),
-    "mean_plays": MeanPhrase("{rel} more cards are played", "{rel} fewer cards are played", "cards a game",
-                             "cards played"),
-    "mean_draws": MeanPhrase("players draw {rel} more cards", "players draw {rel} fewer cards", "cards a game",
-                             "cards drawn"),
-    "mean_winner_points": MeanPhrase("winners score {rel} more points", "winners score {rel} fewer points",
-                                     "points", "winner's points"),
-    "mean_loser_points": MeanPhrase("losers are left with {rel} more points in hand",
-                                    "losers are left with {rel} fewer points in hand", "points a loser",
-                                    "points left in a losing hand"),
-    "mean_reshuffles": MeanPhrase("the pile is reshuffled {rel} more often", "the pile is reshuffled {rel} less often",
-                                  "reshuffles a game", "reshuffles"),
-    "mean_max_pending": MeanPhrase("the largest penalty of a game is {rel} larger on average",
-                                   "the largest penalty of a game is {rel} smaller on average", "cards",
-                                   "cards in the largest penalty"),
-    "mean_penalty_drawn": MeanPhrase("players draw {rel} more penalty cards", "players draw {rel} fewer penalty cards",
-                                     "cards a game", "penalty cards"),
-    "mean_stacks": MeanPhrase("penalties are stacked {rel} more often", "penalties are stacked {rel} less often",
-                              "stacks a game", "stacked penalties"),
-    "mean_challenges": MeanPhrase("players challenge {rel} more often", "players challenge {rel} less often",
-                                  "challenges a game", "challenges"),
-    "mean_jumps": MeanPhrase("players jump in {rel} more often", "players jump in {rel} less often",
-                             "jump-ins a game", "jump-ins"),
-    "mean_swaps": MeanPhrase("hands are swapped on a 7 {rel} more often", "hands are swapped on a 7 {rel} less often",
-                             "swaps a game", "7-swaps"),
-    "mean_rotations": MeanPhrase("hands rotate on a 0 {rel} more often", "hands rotate on a 0 {rel} less often",
-                                 "rotations a game", "0-rotations"),
-    "mean_uno_caught": MeanPhrase("{rel} more forgotten UNO calls are caught",
-                                  "{rel} fewer forgotten UNO calls are caught", "catches a game",
-                                  "caught UNO calls"),
-    "mean_knockouts": MeanPhrase("{rel} more players are knocked out by the mercy rule",
-                                 "{rel} fewer players are knocked out by the mercy rule", "knockouts a game",
-                                 "knockouts"),
-    "mean_roulette_cards": MeanPhrase("roulette victims turn up {rel} more cards",
-                                      "roulette victims turn up {rel} fewer cards", "cards a game",
-                                      "cards turned up by roulette"),
-}
-
-RATES: dict[str, str] = {
-    "no_winner_rate": "the share of games without a winner",
-    "void_rate": "the share of games that end void",
-    "stall_rate": "the share of games that end in a stall",
-    "cap_rate": "the share of games stopped at the turn cap",
-    "reshuffle_rate": "the share of games with a reshuffle",
-    "stack_rate": "the share of games with a stacked penalty",
-    "challenge_rate": "the share of games with a challenge",
-    "challenge_success_rate": "the share of challenges that succeed",
-    "jump_in_rate": "the share of games with a jump-in",
-    "swap_rate": "the share of games with a 7-swap",
-    "rotation_rate": "the share of games with a 0-rotation",
-    "knockout_rate": "the share of games in which the mercy rule knocks a player out",
-    "mercy_win_rate": "the share of games won by being the last player left",
-}
+# The headline's words for each metric are the metric table's (game/metrics.py `phrase`): a
+# MeanPhrase for a mean, the rate's name for a rate or an edge; MEANS is the means' view of it.
+MEANS: dict[str, MeanPhrase] = {m.name: m.phrase for m in METRICS if isinstance(m.phrase, MeanPhrase)}
 
 
 def rate_label(metric: str) -> str | None:
-    if metric in RATES:
-        return RATES[metric]
-    for pattern, label in ((r"win_rate_seat_(\d+)", "seat {}'s win rate"), (r"win_rate_team_(\d+)", "team {}'s win rate"),
-                           (r"win_rate_bot_(.+)", "{}'s win rate")):
-        hit = re.fullmatch(pattern, metric)
-        if hit:
-            return label.format(hit.group(1))
-    return None
+    """A rate's name in a sentence ("seat 2's win rate"), or None when the headline has none."""
+    entry = metrics.find(metric)
+    return metrics.phrase(metric) if entry is not None and entry.kind == "rate" else None
 
 
-# Rates shown as their distance from a fair share, in percentage points (stats measures of kind "edge").
-EDGES = ("first_player_edge", "skill_index")
-
-
-# Metrics a rule set is ranked for having more of (`sweep --rank-by`): largest first; every
-# other metric smallest first (shorter games, a smaller edge, fewer draws, ...).
-RANK_LARGEST_FIRST = ("skill_index",)
+# Metrics a rule set is ranked for having more of (`sweep --rank-by`): largest first.
+RANK_LARGEST_FIRST = tuple(m.name for m in METRICS if m.larger_is_better)
 
 
 def rank_ascending(metric: str) -> bool:
-    return metric not in RANK_LARGEST_FIRST
+    """Rule sets are ranked smallest first (shorter games, a smaller edge, fewer draws, ...),
+    except by the metrics the table says are better larger (`sweep --rank-by`)."""
+    entry = metrics.find(metric)
+    return entry is None or not entry.larger_is_better
 
 
 def metric_kind(metric: str, test: str = "") -> str:
-    """rate, edge, mean, quantile or max, from the metric's name (see docs/METRICS.md)."""
-    if metric in EDGES:
-        return "edge"
+    """rate, edge, mean, quantile or max: the metric table's kind, else (a match metric) from
+    the metric's name (see docs/METRICS.md)."""
+    entry = metrics.find(metric)
+    if entry is not None:
+        return entry.kind
     if metric.startswith("mean_"):
         return "mean"
     if metric.startswith(("median_", "p10_", "p90_")):
@@ -197,7 +135,7 @@ def describe_change(metric: str, base: float, other: float, row, baseline: str) 
         return f"{words} ({diff:+,.{d}f} {phrase.unit}{_ci(low, high, digits=d)})"
     if kind == "edge":
         grows = abs(other) > abs(base)
-        return (f"the first player's edge over the fair share {'grows' if grows else 'shrinks'} from "
+        return (f"{metrics.phrase(metric)} {'grows' if grows else 'shrinks'} from "
                 f"{_pp(base)} to {_pp(other)} ({_pp(diff)}{_ci(low, high, 100, ' pp')})")
     if kind == "rate":
         label = rate_label(metric)
@@ -237,9 +175,7 @@ def _row(summary: pd.DataFrame, metric: str):
 
 
 # A count per game and the share of games with at least one: the headline says one of them.
-PARTNERS = {"mean_knockouts": "knockout_rate", "mean_stacks": "stack_rate", "mean_swaps": "swap_rate", "mean_rotations": "rotation_rate",
-            "mean_jumps": "jump_in_rate", "mean_challenges": "challenge_rate", "mean_reshuffles": "reshuffle_rate"}
-PARTNERS |= {rate: mean for mean, rate in PARTNERS.items()}
+PARTNERS = metrics.partners()
 ALWAYS = ("mean_turns", "first_player_edge")  # said changed or not: how long, how fair
 
 

@@ -3,7 +3,7 @@
 - intervals.py: confidence intervals (Wilson, normal approximation, order statistics, Newcombe);
 - histogram.py: `IntHistogram`, exact integer histograms;
 - aggregate.py: `Aggregate`, the streaming aggregation of record rows;
-- measures.py: `Measure` and the metric list (`measures`), the tidy summary tables;
+- measures.py: `Measure`, every metric of the metric table (game/metrics.py) computed (`measures`), the tidy summary tables;
 - significance.py: differences between variants and their tests;
 - paired.py: differences from the pairs of the same deals (`PairedAggregate`, `paired_differences`);
 - precision.py: precision targets, the schedule of looks and their intervals' level.

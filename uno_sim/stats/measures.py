@@ -7,7 +7,8 @@ simulated for the variant. Intervals are 95%:
 - means: normal approximation, mean +- z * s / sqrt(n), s the sample standard deviation;
 - medians: exact from the histogram; interval from binomial order statistics
   (distribution-free, coverage >= 95%; NaN when fewer than 6 games).
-See docs/METRICS.md for every metric.
+Which metrics, in which order, and how each is computed: the metric table (game/metrics.py);
+docs/METRICS.md explains every one.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from ..engine import layout as L
+from ..game.metrics import METRICS, SPREAD, Metric
 from .aggregate import DISTRIBUTIONS, Aggregate
 from .histogram import IntHistogram
 from .intervals import CONFIDENCE, wilson_interval
@@ -52,21 +54,6 @@ class Measure:
     # (numerator, denominator), each ((quantity, coefficient), ...) over paired.quantity_names;
     # None: no paired form (order statistics, maxima, plain figures).
     per_game: tuple | None = None
-
-
-# The values a metric of each kind can take (every mean and quantile here is of counts or
-# points, never negative; an edge is a rate minus the fair share 1/players): what a
-# precision target or a design constraint on it may sensibly ask (api/precision.py, api/designs.py).
-KIND_RANGES = {"rate": (0.0, 1.0), "edge": (-1.0, 1.0), "mean": (0.0, math.inf), "quantile": (0.0, math.inf)}
-
-
-def range_text(kind: str) -> str:
-    """`0 to 1` / `-1 to 1` / `0 and more`: the range of a kind, as a fraction (rates in pp too)."""
-    low, high = KIND_RANGES[kind]
-    if math.isinf(high):
-        return f"{low:g} and more"
-    return f"{low:g} to {high:g} ({100 * low:+g} to {100 * high:+g} pp)" if kind == "edge" else \
-        f"{low:g} to {high:g} ({100 * low:g} to {100 * high:g} pp)"
 
 
 ONE = (("one", 1.0),)  # the denominator of a per-game rate or mean: every game
@@ -115,89 +102,62 @@ def measures(
     teams: int | None = None,
     confidence: float = CONFIDENCE,
 ) -> list[Measure]:
-    """Every metric of one variant, in report order (names: docs/METRICS.md)."""
-    n = agg.games
+    """Every metric of one variant, in report order: the entries of the metric table
+    (game/metrics.py) a run of this aggregate reports, each computed as its `source` says."""
     teams = agg.teams if teams is None else teams
+    labels = None if bot_labels is None else list(bot_labels)
+    if labels is not None and len(labels) != agg.players:
+        raise ValueError(f"{len(labels)} bot labels for {agg.players} seats")
     out: list[Measure] = []
-    h = agg.hists
+    for entry in METRICS:
+        if entry.when == "skill" or (entry.when == "bots" and labels is None) or (entry.when == "teams" and not teams):
+            continue
+        out.extend(_computed(entry, agg, labels, teams, confidence))
+    return out
 
-    def rate(name: str, successes: int, trials: int = n, paired: tuple | None = None) -> None:
-        out.append(rate_measure(name, successes, trials, confidence, paired))
 
-    def above_zero(name: str, quantity: str) -> None:  # the share of games where it happened
-        rate(name, h[quantity].count_above(0), paired=per_game(f"{quantity}>0"))
-
-    def mean(name: str, quantity: str) -> None:
-        paired = {"winner_points": per_game("winner_points", over=per_game("has_winner")[0]),
-                  "loser_points": per_game("loser_points", over=per_game("losers")[0])}.get(quantity,
-                                                                                         per_game(quantity))
-        out.append(mean_measure(name, agg.distribution(quantity), confidence, paired))
-
-    # Who wins.
+def _computed(entry: Metric, agg: Aggregate, labels: list[str] | None, teams: int,
+              confidence: float) -> list[Measure]:
+    """The measures of one table entry (a family's: one per seat, bot or team)."""
+    n, source, q = agg.games, entry.source, entry.quantity
     seats = [f"seat_{seat}" for seat in range(agg.players)]
-    for seat in range(agg.players):
-        rate(f"win_rate_seat_{seat}", int(agg.wins[seat]), paired=per_game(seats[seat]))
-    fair = 1.0 / agg.players
-    seat0 = rate_measure("first_player_edge", int(agg.wins[0]), n, confidence)
-    out.append(Measure("first_player_edge", "edge", seat0.value - fair, seat0.low - fair, seat0.high - fair,
-                       successes=seat0.successes, trials=n, offset=fair, per_game=per_game(seats[0])))
-    if bot_labels is not None:
-        labels = list(bot_labels)
-        if len(labels) != agg.players:
-            raise ValueError(f"{len(labels)} bot labels for {agg.players} seats")
+
+    def rate(name: str, successes: int, trials: int = n, paired: tuple | None = None) -> Measure:
+        return rate_measure(name, successes, trials, confidence, paired)
+
+    if source == "seat_wins":
+        return [rate(entry.named(s), int(agg.wins[s]), paired=per_game(seats[s])) for s in range(agg.players)]
+    if source == "first_seat_edge":
+        fair = 1.0 / agg.players
+        seat0 = rate_measure(entry.name, int(agg.wins[0]), n, confidence)
+        return [Measure(entry.name, "edge", seat0.value - fair, seat0.low - fair, seat0.high - fair,
+                        successes=seat0.successes, trials=n, offset=fair, per_game=per_game(seats[0]))]
+    if source == "bot_wins":
+        out = []
         for label in dict.fromkeys(labels):  # first-slot order, each once
             slots = [s for s, other in enumerate(labels) if other == label]
-            rate(f"win_rate_bot_{label}", int(agg.bot_wins[slots].sum()),
-                 paired=per_game(*(f"slot_{s}" for s in slots)))
-    if teams:
-        for team in range(teams):
-            rate(f"win_rate_team_{team}", int(agg.wins[team::teams].sum()), paired=per_game(*seats[team::teams]))
-    rate("no_winner_rate", agg.no_winner, paired=(ONE + tuple((s, -1.0) for s in seats), ONE))
-    for index, reason in enumerate(L.REASONS):
-        if reason != "out":
-            rate(f"{reason}_rate", int(agg.reasons[index]), paired=per_game(f"reason_{reason}"))
-    # How long.
-    for quantity in ("turns", "plays", "draws"):
-        mean(f"mean_{quantity}", quantity)
-        out.extend(spread_measures(quantity, agg.hists[quantity], confidence))
-    # Points (games with a winner).
-    for quantity in ("winner_points", "loser_points"):
-        mean(f"mean_{quantity}", quantity)
-        out.extend(spread_measures(quantity, agg.distribution(quantity), confidence))
-    # Pile, penalties, stacking.
-    above_zero("reshuffle_rate", "reshuffles")
-    mean("mean_reshuffles", "reshuffles")
-    mean("mean_max_pending", "max_pending")
-    out.extend(spread_measures("max_pending", h["max_pending"], confidence, ("median", "p90", "maximum")))
-    mean("mean_penalty_drawn", "penalty_drawn")
-    above_zero("stack_rate", "stacks")
-    mean("mean_stacks", "stacks")
-    # Challenges, jump-ins, 7-0, UNO.
-    above_zero("challenge_rate", "challenges")
-    mean("mean_challenges", "challenges")
-    challenges, _ = h["challenges"].sums()
-    won, _ = h["challenges_won"].sums()
-    rate("challenge_success_rate", won, challenges, paired=per_game("challenges_won", over=per_game("challenges")[0]))
-    above_zero("jump_in_rate", "jumps")
-    mean("mean_jumps", "jumps")
-    above_zero("swap_rate", "swaps")
-    mean("mean_swaps", "swaps")
-    above_zero("rotation_rate", "rotations")
-    mean("mean_rotations", "rotations")
-    mean("mean_uno_caught", "uno_caught")
-    # The rule sheets' remaining house rules (a sum jump-in is also a jump-in, above).
-    above_zero("sum_jump_rate", "sum_jumps")
-    mean("mean_sum_jumps", "sum_jumps")
-    above_zero("hand_sum_win_rate", "hand_sum_wins")
-    above_zero("wild_swap_rate", "wild_swaps")
-    mean("mean_uno_catchers", "uno_catchers")
-    # Decks (the mercy rule, roulette, shuffling hands).
-    above_zero("knockout_rate", "knockouts")
-    mean("mean_knockouts", "knockouts")
-    above_zero("mercy_win_rate", "mercy_win")
-    mean("mean_roulette_cards", "roulette_cards")
-    above_zero("hand_shuffle_rate", "hand_shuffles")
-    return out
+            out.append(rate(entry.named(label), int(agg.bot_wins[slots].sum()),
+                            paired=per_game(*(f"slot_{s}" for s in slots))))
+        return out
+    if source == "team_wins":
+        return [rate(entry.named(t), int(agg.wins[t::teams].sum()), paired=per_game(*seats[t::teams]))
+                for t in range(teams)]
+    if source == "no_winner":
+        return [rate(entry.name, agg.no_winner, paired=(ONE + tuple((s, -1.0) for s in seats), ONE))]
+    if source == "reason":
+        return [rate(entry.name, int(agg.reasons[L.REASONS.index(q)]), paired=per_game(f"reason_{q}"))]
+    if source == "happened":  # the share of games where it happened
+        return [rate(entry.name, agg.hists[q].count_above(0), paired=per_game(f"{q}>0"))]
+    if source == "ratio":
+        successes, _ = agg.hists[q].sums()
+        trials, _ = agg.hists[entry.over].sums()
+        return [rate(entry.name, successes, trials, paired=per_game(q, over=per_game(entry.over)[0]))]
+    if source == "mean":
+        paired = per_game(q, over=per_game(entry.over)[0] if entry.over else ONE)
+        return [mean_measure(entry.name, agg.distribution(q), confidence, paired)]
+    if source in SPREAD:
+        return spread_measures(q, agg.distribution(q), confidence, (source,))
+    raise ValueError(f"metric {entry.name}: unknown source {source!r}")
 
 
 def _row(variant: str, metric: str, value: float, low: float, high: float, games: int) -> dict:

@@ -37,24 +37,10 @@ import numpy as np
 from scipy import special
 
 from ..engine import layout as L
+from ..game.metrics import METRICS, Metric
 from .intervals import wilson_interval
 
 ALPHA = 0.05  # the race's error rate: all its intervals cover at once with probability >= 95%
-
-# Rates over all games: (metric name, per-game 0/1 from the record rows).
-_COUNT_RATES = {  # metric -> record column counted when above 0 (as stats.measures does)
-    "reshuffle_rate": "reshuffles", "stack_rate": "stacks", "challenge_rate": "challenges",
-    "jump_in_rate": "jumps", "swap_rate": "swaps", "rotation_rate": "rotations", "sum_jump_rate": "sum_jumps",
-    "hand_sum_win_rate": "hand_sum_wins", "wild_swap_rate": "wild_swaps", "knockout_rate": "knockouts",
-    "mercy_win_rate": "mercy_win", "hand_shuffle_rate": "hand_shuffles",
-}
-_MEANS = ("turns", "plays", "draws", "reshuffles", "max_pending", "penalty_drawn", "stacks", "challenges", "jumps",
-          "swaps", "rotations", "uno_caught", "sum_jumps", "uno_catchers", "knockouts", "roulette_cards")
-# Known metrics a race cannot pair game by game, with the reason said when one is asked for.
-NOT_RACED = {
-    "mean_loser_points": "a game has several losers, so it has no one per-game value to pair",
-}
-
 
 @dataclass(frozen=True)
 class RaceMetric:
@@ -85,34 +71,48 @@ def _flag(values: np.ndarray) -> np.ndarray:
     return values.astype(np.int64)
 
 
+def _race_metric(entry: Metric, name: str, value) -> RaceMetric:
+    """The race's form of one table entry (`value`: a family member's seat)."""
+    col, source, kind = L.RECORD_COLUMN, entry.source, entry.kind
+
+    def rate(flag: Callable[[np.ndarray], np.ndarray], skill: bool = False) -> RaceMetric:
+        return RaceMetric(name, kind, lambda r: (_flag(flag(r)), _ones(r)), skill=skill)
+
+    if source == "seat_wins":
+        return rate(lambda r: r[:, L.COL_WINNER] == value)
+    if source == "first_seat_edge":
+        return rate(lambda r: r[:, L.COL_WINNER] == 0)
+    if source == "no_winner":
+        return rate(lambda r: r[:, L.COL_WINNER] < 0)
+    if source == "reason":
+        index = L.REASONS.index(entry.quantity)
+        return rate(lambda r: r[:, L.COL_REASON] == index)
+    if source == "happened":
+        c = col[entry.quantity]
+        return rate(lambda r: r[:, c] > 0)
+    if source == "skill":  # the skill bot (slot 0) won a skill game, whose deals every point shares too
+        return rate(lambda r: r[:, L.COL_WINNER_BOT] == 0, skill=True)
+    if source == "mean" and not entry.over:
+        c = col[entry.quantity]
+        return RaceMetric(name, kind, lambda r: (r[:, c].astype(np.int64), _ones(r)))
+    if source == "mean" and entry.over == "has_winner":  # over the games with a winner
+        c = col[entry.quantity]
+        return RaceMetric(name, kind, lambda r: (np.where(r[:, L.COL_WINNER] >= 0, r[:, c], 0).astype(np.int64),
+                                                 _flag(r[:, L.COL_WINNER] >= 0)), ratio=True)
+    if source == "ratio":
+        y, d = col[entry.quantity], col[entry.over]
+        return RaceMetric(name, kind, lambda r: (r[:, y].astype(np.int64), r[:, d].astype(np.int64)), ratio=True)
+    raise ValueError(f"metric {entry.name} is marked raceable but the race has no per-game form for it")
+
+
 def _catalog() -> dict[str, RaceMetric]:
-    col = L.RECORD_COLUMN
+    """Every metric the metric table marks raceable (families for up to MAX_PLAYERS seats)."""
     out: dict[str, RaceMetric] = {}
-
-    def rate(name: str, flag: Callable[[np.ndarray], np.ndarray], kind: str = "rate") -> None:
-        out[name] = RaceMetric(name, kind, lambda r, f=flag: (_flag(f(r)), _ones(r)))
-
-    rate("first_player_edge", lambda r: r[:, L.COL_WINNER] == 0, "edge")
-    for seat in range(L.MAX_PLAYERS):
-        rate(f"win_rate_seat_{seat}", lambda r, s=seat: r[:, L.COL_WINNER] == s)
-    rate("no_winner_rate", lambda r: r[:, L.COL_WINNER] < 0)
-    for index, reason in enumerate(L.REASONS):
-        if reason != "out":
-            rate(f"{reason}_rate", lambda r, i=index: r[:, L.COL_REASON] == i)
-    for name, column in _COUNT_RATES.items():
-        rate(name, lambda r, c=col[column]: r[:, c] > 0)
-    for quantity in _MEANS:
-        out[f"mean_{quantity}"] = RaceMetric(f"mean_{quantity}", "mean",
-                                             lambda r, c=col[quantity]: (r[:, c].astype(np.int64), _ones(r)))
-    out["mean_winner_points"] = RaceMetric(
-        "mean_winner_points", "mean", lambda r: (np.where(r[:, L.COL_WINNER] >= 0, r[:, L.COL_WINNER_POINTS], 0)
-                                                 .astype(np.int64), _flag(r[:, L.COL_WINNER] >= 0)), ratio=True)
-    out["challenge_success_rate"] = RaceMetric(
-        "challenge_success_rate", "rate", lambda r: (r[:, L.COL_CHALLENGES_WON].astype(np.int64),
-                                                     r[:, L.COL_CHALLENGES].astype(np.int64)), ratio=True)
-    # The skill index: the skill bot's win rate minus 1/n in the skill games, whose deals every point shares too.
-    out["skill_index"] = RaceMetric("skill_index", "edge", lambda r: (_flag(r[:, L.COL_WINNER_BOT] == 0), _ones(r)),
-                                    skill=True)
+    for entry in METRICS:
+        if entry.design:
+            for value in (range(L.MAX_PLAYERS) if entry.family else [None]):
+                name = entry.named(value) if entry.family else entry.name
+                out[name] = _race_metric(entry, name, value)
     return out
 
 
@@ -188,7 +188,7 @@ def parse_constraint(text: str) -> Constraint:
     return Constraint(metric, match["op"][0], value, absolute, " ".join(text.split()))
 
 
-def allowed_values(c: Constraint) -> list[tuple[float, float]]:
+def _allowed(c: Constraint) -> list[tuple[float, float]]:
     """The values of c's metric that meet c, as open intervals."""
     b = c.bound
     if not c.absolute:
@@ -202,7 +202,7 @@ def _can_meet(group: list[Constraint]) -> bool:
     """Is there a value that meets every constraint of the group (all on one metric)?"""
     sets = [(-math.inf, math.inf)]
     for c in group:
-        sets = [(max(lo, a), min(hi, b)) for lo, hi in sets for a, b in allowed_values(c) if max(lo, a) < min(hi, b)]
+        sets = [(max(lo, a), min(hi, b)) for lo, hi in sets for a, b in _allowed(c) if max(lo, a) < min(hi, b)]
     return bool(sets)
 
 
