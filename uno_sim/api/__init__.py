@@ -47,8 +47,8 @@ _HOMES = {
     "result_base": ["VariantCharts"],
     "runs": ["Run", "RunPlan", "check_per_game", "prepare_run", "run"],
     "comparisons": ["ComparePlan", "Comparison", "compare", "prepare_compare"],
-    "sweeps": ["DEFAULT_METRICS", "MAX_PANELS", "MAX_SWEEP_POINTS", "PRESET_AXIS",
-               "Sweep", "SweepPlan", "is_fair", "metric_names", "parse_vary", "prepare_sweep", "sweep"],
+    "grids": ["MAX_SWEEP_POINTS", "PRESET_AXIS", "parse_vary"],
+    "sweeps": ["DEFAULT_METRICS", "MAX_PANELS", "Sweep", "SweepPlan", "is_fair", "metric_names", "prepare_sweep", "sweep"],
     "designs": ["Design", "DesignPlan", "design", "prepare_design"],
     "matches": ["PILOT_GAMES", "MatchPlan", "MatchRun", "expected_rounds", "match", "prepare_match"],
     "tournaments": ["Tournament", "TournamentPlan", "parse_bot_list", "prepare_tournament", "tournament"],
@@ -70,8 +70,8 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time, __getattr__ bel
     from .matches import PILOT_GAMES, MatchPlan, MatchRun, expected_rounds, match, prepare_match
     from .result_base import VariantCharts
     from .runs import Run, RunPlan, check_per_game, prepare_run, run
-    from .sweeps import (DEFAULT_METRICS, MAX_PANELS, MAX_SWEEP_POINTS, PRESET_AXIS, Sweep, SweepPlan, is_fair,
-                         metric_names, parse_vary, prepare_sweep, sweep)
+    from .grids import MAX_SWEEP_POINTS, PRESET_AXIS, parse_vary
+    from .sweeps import DEFAULT_METRICS, MAX_PANELS, Sweep, SweepPlan, is_fair, metric_names, prepare_sweep, sweep
     from .tournaments import Tournament, TournamentPlan, parse_bot_list, prepare_tournament, tournament
     from .traces import trace_events
 

@@ -25,8 +25,9 @@ from .result_base import _Charts, _frame_records
 if TYPE_CHECKING:  # the statistics (numba, pandas, scipy) load when a race is planned, not with --help
     from ..stats.racing import Constraint
 from .runs import RunPlan
-from .sweeps import (PRESET_AXIS, _axes, _check_conflicts, _check_knobs, _grid, _grid_names, _point_plan,
-                     _setting, _setting_text, metric_names)
+from . import grids
+from .grids import PRESET_AXIS
+from .sweeps import metric_names
 
 MIN_ROUND_GAMES = 1000
 ROUNDS_AIMED = 8  # the default first round: about budget / (ROUNDS_AIMED x points) games a point
@@ -243,7 +244,7 @@ def _first_round(budget: int, points: int, round_games: int | None, streams: int
 
 
 def _point_name(point: dict[str, Any]) -> str:
-    return " ".join(str(v) if k == PRESET_AXIS else f"{k}={_setting(v)}" for k, v in point.items())
+    return " ".join(str(v) if k == PRESET_AXIS else f"{k}={grids.setting(v)}" for k, v in point.items())
 
 
 def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str] | str, *,
@@ -256,17 +257,17 @@ def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | S
     """A checked race (see `design`); every argument checked before a game is played."""
     objective, lowest = _check_objective(minimize, maximize)
     bots = bots_text(bots)
-    axes = _axes(vary)
+    axes = grids.axes(vary)
     knobs = [k for k, _ in axes]
-    by_preset = _check_knobs(knobs, rules)
+    by_preset = grids.check_knobs(knobs, rules)
     given = override_dict(overrides)
-    _check_conflicts(knobs, given, players)
-    points = _grid(axes)
+    grids.check_conflicts(knobs, given, players)
+    points = grids.grid(axes)
     if len(points) < 2:
         raise InputError("a race needs a grid of two or more points (--vary KNOB=V1,V2,...)")
     check_count("--max-games", max_games, maximum=MAX_GAMES)
-    label, names = _grid_names(axes, rules, by_preset)
-    plans = [_point_plan(point, rules, names, label, given, games=max_games, players=players, bots=bots,
+    label, names = grids.grid_names(axes, rules, by_preset)
+    plans = [grids.point_plan(point, rules, names, label, given, games=max_games, players=players, bots=bots,
                          seed=seed, workers=workers) for point in points]
     option = "--minimize" if lowest else "--maximize"
     _check_race_metric(objective, option, plans)
@@ -276,7 +277,7 @@ def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | S
     streams = race_streams([objective] + [c.metric for c in checked])
     first = _first_round(max_games, len(points), round_games, len(streams), only_skill=streams == [True])
     tol = _check_tolerance(tolerance, objective)
-    words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(_setting_text(v) for v in values)}")]
+    words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(grids.setting_text(v) for v in values)}")]
     words += [option, objective] + [w for c in checked for w in ("--constraint", str(c))]
     words += _common_options("--max-games", max_games, players, bots, seed, rules or "standard", given)
     if round_games is not None:

@@ -14,7 +14,7 @@ from ..output.race import fmt
 from ..running.interrupts import Interrupted
 from ..running.progress import Progress
 from ..stats import racing
-from .sweeps import _setting
+from . import grids
 
 DEFAULT_RATE_TOLERANCE = 0.005  # a tie: rates within half a percentage point
 DEFAULT_RELATIVE_TOLERANCE = 0.01  # a tie: means within 1% of the best estimate of round 1
@@ -71,7 +71,7 @@ class _Race:
         certified = set()
         for k, point in enumerate(self.alive):
             row = {"round": round_no, "games": self.played, "point": names[point]}
-            row |= {knob: _setting(plan.points[point][knob]) for knob in plan.knobs}
+            row |= {knob: grids.setting(plan.points[point][knob]) for knob in plan.knobs}
             intervals = {}
             for j, (metric, spec) in enumerate(zip(self.metrics, self.specs)):
                 low, high = est[j].interval(k, self.z, spec, self.offsets[j][point])
