@@ -4,8 +4,8 @@
    so that the checkout itself never holds compiled code (an editable install compiles for its
    own CPU, as before).
 2. Compile every kernel once from the staged copy, with numba's generic CPU model, into a
-   scratch cache (engine/cache.py files it by the module's place in the package, so it is
-   found again from site-packages).
+   scratch cache, build/wheel-cache (engine/cache.py files it by the module's place in the
+   package, so it is found again from site-packages; a rebuild of the same sources loads it).
 3. Put that cache in the staged package as uno_sim/_compiled/engine-<sources hash>/, with a
    manifest of what it was compiled for (Python, target triple, CPU model).
 4. Build the wheel from the staged folder, tagged for this Python and platform: the compiled
@@ -73,10 +73,14 @@ def main() -> None:
     began = time.perf_counter()
     staged = ROOT / "build" / "wheel-stage"
     stage(staged)
+    # kept between builds: its folder is named from the sources hash, so a rebuild of the same
+    # sources loads what the last build compiled, and other sources compile afresh
     scratch = ROOT / "build" / "wheel-cache"
-    shutil.rmtree(scratch, ignore_errors=True)
     report = compile_portable(staged, scratch)
     compiled = Path(report["folder"])  # scratch/engine-<sources hash>
+    for other in scratch.glob("engine-*"):
+        if other != compiled:
+            shutil.rmtree(other, ignore_errors=True)
     shipped = staged / "uno_sim" / "_compiled" / compiled.name
     shutil.copytree(compiled, shipped, ignore=shutil.ignore_patterns("*.tmp.*"))
     (shipped / "shipped.json").write_text(json.dumps(report["manifest"], indent=1) + "\n", encoding="utf-8")
