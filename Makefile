@@ -15,7 +15,7 @@ DEMO_OUT ?= reports/demo
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: all demo test test-fast bench rulebook docs clean distclean
+.PHONY: all demo test test-fast bench rulebook docs wheel clean distclean
 .DEFAULT_GOAL := all
 
 all: $(STAMP)
@@ -53,6 +53,12 @@ rulebook: $(STAMP)
 docs: rulebook
 	$(BIN)/python tools/knob_index.py docs/ARCHITECTURE.md
 	$(BIN)/python -m uno_sim.game.metrics_doc docs/METRICS.md
+
+# The wheel, with the engine compiled for a generic CPU of this platform inside (dist/): installed
+# with pip, its first run loads the engine instead of compiling it (tools/build_wheel.py; a few
+# minutes: it compiles every kernel once).
+wheel: $(STAMP)
+	$(BIN)/python tools/build_wheel.py --out dist
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

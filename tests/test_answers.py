@@ -321,15 +321,16 @@ def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
 
     monkeypatch.setattr(warmup, "cache_folder", lambda: tmp_path)
     assert not warmup.cached("games")
-    # another copy of the same sources (say a pip-installed one) files its kernels under the
-    # subfolder of its own path: that does not make this copy's cache warm
-    (tmp_path / "engine_0123456789abcdef").mkdir()
-    (tmp_path / "engine_0123456789abcdef" / "batch._play_games-46.py311.nbi").write_bytes(b"")
-    assert not warmup.cached("games")
+    # numba's own naming (a subfolder from the module's absolute folder) is not where the
+    # engine's kernels are filed (engine/cache.py): such an index does not make the cache warm
     engine_dir = Path(warmup.__file__).resolve().parent.parent / "engine"  # uno_sim/engine
-    own = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"  # numba's naming
-    own.mkdir()
-    (own / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    numbas = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"
+    numbas.mkdir()
+    (numbas / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    assert not warmup.cached("games")
+    # the module's folder inside the package, whichever copy of the package this is
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "batch._play_games-46.py311.nbi").write_bytes(b"")
     assert warmup.cached("games") and not warmup.cached("matches")
 
 

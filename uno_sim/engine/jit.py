@@ -10,6 +10,15 @@ the per-user cache folder.
 Every engine module imports `njit` from here, so the folder is set before the first
 function is compiled; importing the engine's plain tables (layout, state) compiles nothing
 and does not import numba.
+
+Inside the folder numba files the engine's modules by their place in the package
+(engine/cache.py), so the same sources find their compiled code wherever they are installed.
+A wheel built by `make wheel` ships the engine compiled for a generic CPU of its architecture
+(uno_sim/_compiled); when it fits this process (same sources, numba, Python and architecture),
+the engine uses that CPU model too and starts from a copy of the shipped code in
+`<base>/engine-<hash>-generic`, so the first run after installing loads instead of compiling.
+$UNO_SIM_NATIVE=1 (or $NUMBA_CPU_NAME) opts out: the engine is compiled once for this CPU, as
+without a shipped engine.
 """
 
 import hashlib
@@ -21,7 +30,10 @@ from pathlib import Path
 
 import numba
 import platformdirs
+from llvmlite import binding as llvm
 from numba.core import config, event, types
+
+from . import cache
 
 ENGINE_DIR = Path(__file__).resolve().parent
 # The game's tables the engine reads (tests/test_layers.py checks that this lists every module of
@@ -48,11 +60,12 @@ def _writable(folder: Path) -> bool:
         return False
 
 
-def cache_dir() -> Path:
-    """$NUMBA_CACHE_DIR, else the per-user cache folder, else a folder in the temporary
-    directory: the first one writable (a note on stderr when one is skipped). Never the
-    installed package's own folders, which numba would use without a cache folder set."""
-    tag = f"engine-{sources_hash()}"
+def cache_dir(tag: str | None = None) -> Path:
+    """The folder `tag` (default engine-<sources hash>) in $NUMBA_CACHE_DIR, else in the
+    per-user cache folder, else in the temporary directory: the first one writable (a note on
+    stderr when one is skipped). Never the installed package's own folders, which numba would
+    use without a cache folder set."""
+    tag = tag or f"engine-{sources_hash()}"
     candidates = [os.environ.get("NUMBA_CACHE_DIR"), platformdirs.user_cache_dir("uno-sim"),
                   os.path.join(tempfile.gettempdir(), f"uno-sim-cache-{os.getuid() if hasattr(os, 'getuid') else 0}")]
     for i, base in enumerate(candidates):
@@ -65,7 +78,39 @@ def cache_dir() -> Path:
     return Path(tempfile.mkdtemp(prefix="uno-sim-cache-")) / tag
 
 
-numba.config.CACHE_DIR = str(cache_dir())
+NATIVE = "UNO_SIM_NATIVE"
+
+
+def native_wanted() -> bool:
+    """$UNO_SIM_NATIVE set (not 0), or a CPU chosen with $NUMBA_CPU_NAME: no shipped code."""
+    return os.environ.get(NATIVE, "0") not in ("", "0") or config.CPU_NAME is not None
+
+
+def _cpu_target_ready() -> bool:
+    """numba has set up its CPU target already (something compiled before the engine was
+    imported): too late to choose the CPU model, so no shipped code."""
+    from numba.core.registry import cpu_target
+
+    return "_toplevel_target_context" in vars(cpu_target)
+
+
+def _choose_cache() -> tuple[Path, dict | None]:
+    """The cache folder, and the manifest of the shipped compiled engine when it is used."""
+    digest = sources_hash()
+    tag = f"engine-{digest}"
+    cache.register(digest)
+    manifest = None if native_wanted() or _cpu_target_ready() else cache.shipped(tag, llvm.get_process_triple())
+    if manifest is None:
+        return cache_dir(tag), None
+    # before numba's CPU target is set up (the first njit below, in an engine module)
+    config.CPU_NAME, config.CPU_FEATURES = manifest["cpu"], manifest["features"]
+    folder = cache_dir(f"{tag}-{manifest['cpu']}")
+    cache.copy_shipped(tag, folder)
+    return folder, manifest
+
+
+_folder, SHIPPED = _choose_cache()
+numba.config.CACHE_DIR = str(_folder)
 
 
 def njit(*args, **options):

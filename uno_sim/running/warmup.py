@@ -119,14 +119,13 @@ def cache_folder() -> Path:
 
 def cached(kind: str) -> bool:
     """True when numba's cache holds the kernel of `kind` (games, matches or trace) compiled
-    from this copy of the engine. numba files a module's functions under a subfolder named
-    from the module's folder path, so another copy of the same sources (a checkout beside a
-    pip-installed copy) shares the cache folder but not the subfolder."""
-    from numba.core.caching import _CacheLocator
+    from these sources: its index file, in the subfolder engine/cache.py files the module under
+    (its folder inside the package, whichever copy of the package this is)."""
+    from ..engine.cache import engine_subfolder
 
     module, function = KERNELS[kind].split(".")
     source = Path(__file__).resolve().parent.parent / "engine" / f"{module}.py"  # uno_sim/engine
-    subfolder = cache_folder() / _CacheLocator.get_suitable_cache_subpath(str(source))
+    subfolder = cache_folder() / engine_subfolder(source)
     return any(subfolder.glob(f"{module}.{function}-*.nbi"))
 
 
