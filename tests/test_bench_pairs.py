@@ -218,3 +218,24 @@ def test_paired_bench_of_head_against_itself_reads_near_one(tmp_path):
     s = rows[0].summary()
     assert rows[0].error is None and len(s.ratios) == 2
     assert 0.5 < s.median < 2.0
+
+
+def test_a_failed_run_is_told_by_its_message():
+    err = ("Traceback (most recent call last):\n  File \"<string>\", line 5\n"
+           "uno_sim.errors.InputError: unknown preset 'no-mercy' (known: chips, deflect; or give a path)\n")
+    assert bp.failure_line(err, 1) == "unknown preset 'no-mercy'"
+    assert bp.failure_line("", 139) == "exit status 139"
+
+
+def test_a_run_failing_in_the_middle_marks_its_case_and_the_next_case_plays():
+    runner = FakeRunner()
+    real = runner.__call__
+
+    def flaky(build, case, games, seed):
+        if case.key == STANDARD.key and seed == 1 and games != bp.WARM_GAMES:
+            raise bp.CaseFailed("killed")
+        return real(build, case, games, seed)
+
+    rows = bp.run_pairs([STANDARD, HOUSE], BASE, CUR, 3, 1000, runner=flaky)
+    assert rows[0].error == "pair 2: killed" and rows[0].pairs == []
+    assert rows[1].error is None and len(rows[1].pairs) == 3

@@ -221,6 +221,19 @@ class CaseFailed(RuntimeError):
     """A build could not play a case (the last line of its error output)."""
 
 
+def failure_line(stderr: str, status: int) -> str:
+    """The gist of a failed run for a table cell: the exception's message (its class name and
+    any list in parentheses left off), or the exit status."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    if not lines:
+        return f"exit status {status}"
+    last = lines[-1]
+    head, sep, message = last.partition(": ")
+    if sep and head.replace(".", "").replace("_", "").isalnum() and " " not in head:
+        last = message
+    return last.split(" (", 1)[0][:120].replace("|", "/")
+
+
 def run_in_subprocess(build: Build, case: Case, games: int, seed: int) -> Sample:
     """One whole run of `case` by `build` in a fresh process (the RUNNER script)."""
     args = [sys.executable, "-P", "-c", RUNNER, case.preset, str(case.players), case.bots, str(case.workers),
@@ -229,8 +242,7 @@ def run_in_subprocess(build: Build, case: Case, games: int, seed: int) -> Sample
     done = subprocess.run(args, cwd=build.root, env=build.env(), capture_output=True, text=True)
     wall = time.perf_counter() - t0
     if done.returncode != 0:
-        lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
-        raise CaseFailed(lines[-1] if lines else f"exit status {done.returncode}")
+        raise CaseFailed(failure_line(done.stderr, done.returncode))
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     return Sample(float(figures["games_per_second"]), wall)
 
@@ -254,7 +266,12 @@ def run_pairs(cases: Sequence[Case], baseline: Build, current: Build, pairs: int
             note(f"{case.key}: skipped ({row.error})")
             continue
         for i, order in enumerate(pair_order(pairs)):
-            got = {name: runner(builds[name], case, games, i) for name in order}
+            try:
+                got = {name: runner(builds[name], case, games, i) for name in order}
+            except CaseFailed as failed:
+                row.error, row.pairs = f"pair {i + 1}: {failed}", []
+                note(f"{case.key}: stopped ({row.error})")
+                break
             row.pairs.append((got["baseline"], got["current"]))
             base, cur = got["baseline"], got["current"]
             note(f"{case.key} pair {i + 1}/{pairs}: {cur.games_per_second / base.games_per_second:.3f}")
