@@ -35,7 +35,9 @@ class FakeRunner:
             raise bp.CaseFailed("unknown preset 'house'")
         timed = sum(1 for c in self.calls if c[2] != bp.WARM_GAMES)
         rate = self.rates[build.label] / (1 + self.drift * timed)
-        return bp.Sample(rate, games / rate + 1.0)
+        # CPU: baseline 2 ms a game, current 1.6 ms (0.8x the work), whatever the drift
+        cpu_rate = 500.0 if build.label == "base123" else 625.0
+        return bp.Sample(rate, games / rate + 1.0, cpu_rate)
 
 
 def test_pair_order_alternates_which_build_runs_first():
@@ -112,6 +114,9 @@ def test_markdown_section_lists_every_pair_and_the_summary():
     assert "load average 1.00 1.00 1.00 before, 2.00 1.50 1.00 after" in text
     assert ("| standard/4p/random/2w | 0.800 0.800 0.800 0.800 | 0.800 | 0.800-0.800 | 0.800 [0.800, 0.800] | "
             "0 | yes | 0 of 4 | 1.125 | 1,000 | 800 |") in text
+    cpu_table = text.split("Games per CPU second", 1)[1]
+    assert ("| standard/4p/random/2w | 1.250 1.250 1.250 1.250 | 1.250 | 1.250-1.250 | 1.250 [1.250, 1.250] | "
+            "0 | yes | 4 of 4 |") in cpu_table
 
 
 def test_write_section_replaces_its_own_section_and_keeps_the_rest(tmp_path):
@@ -239,3 +244,10 @@ def test_a_run_failing_in_the_middle_marks_its_case_and_the_next_case_plays():
     rows = bp.run_pairs([STANDARD, HOUSE], BASE, CUR, 3, 1000, runner=flaky)
     assert rows[0].error == "pair 2: killed" and rows[0].pairs == []
     assert rows[1].error is None and len(rows[1].pairs) == 3
+
+
+def test_cpu_ratios_are_left_out_when_a_build_does_not_report_its_cpu_time():
+    row = bp.PairRow(STANDARD, [(bp.Sample(1000.0, 2.0, 500.0), bp.Sample(800.0, 2.2, 625.0)),
+                                (bp.Sample(1000.0, 2.0, None), bp.Sample(800.0, 2.2, 625.0))])
+    assert row.cpu_ratios() == [1.25] and row.cpu_summary() is None
+    assert "Games per CPU second" not in bp.markdown_section([row], BASE, CUR, INFO)

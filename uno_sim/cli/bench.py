@@ -84,17 +84,19 @@ def paired(commit: str, pairs: int, games: int, cases: list[str] | None, write: 
     rows = plan.run(note)
     table = Table(title=f"uno-sim bench: {plan.current.label} / {plan.baseline.label}, games/s ratio "
                         f"(load {plan.info['load_before']} -> {plan.info['load_after']})", header_style="bold")
-    for col in ("case", "ratio per pair", "median", "range", "geo. mean [95% CI]", "significant", "wall ratio"):
+    for col in ("case", "ratio per pair", "median", "range", "geo. mean [95% CI]", "significant", "wall ratio",
+                "per CPU second: median, geo. mean [95% CI]"):
         table.add_column(col, justify="left" if col in ("case", "ratio per pair") else "right")
     for row in rows:
         if row.error is not None:
-            table.add_row(row.case.key, f"not played: {row.error}", "", "", "", "", "")
+            table.add_row(row.case.key, f"not played: {row.error}", "", "", "", "", "", "")
             continue
-        s = row.summary()
+        s, cpu = row.summary(), row.cpu_summary()
         table.add_row(row.case.key, " ".join(f"{r:.3f}" for r in s.ratios), f"{s.median:.3f}",
                       f"{s.low:.3f}-{s.high:.3f}", f"{s.geo_mean:.3f} [{s.ci_low:.3f}, {s.ci_high:.3f}]",
                       f"yes (p={s.p_value:.2g})" if s.significant else f"no (p={s.p_value:.2g})",
-                      f"{row.wall_median():.3f}")
+                      f"{row.wall_median():.3f}",
+                      f"{cpu.median:.3f}, {cpu.geo_mean:.3f} [{cpu.ci_low:.3f}, {cpu.ci_high:.3f}]" if cpu else "-")
     stdout().print(table)
     if write is not None:
         plan.write(rows)

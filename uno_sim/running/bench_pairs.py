@@ -44,8 +44,10 @@ t0 = time.perf_counter()
 from uno_sim import api
 preset, players, bots, workers, games, seed = sys.argv[1:7]
 plan = api.prepare_run(preset, games=int(games), players=int(players), bots=bots, seed=int(seed), workers=int(workers))
+cpu = time.process_time()
 result = plan.execute().result
-print(json.dumps({"games_per_second": result.games_per_second, "seconds": result.seconds,
+cpu = time.process_time() - cpu
+print(json.dumps({"games_per_second": result.games_per_second, "seconds": result.seconds, "cpu": cpu,
                   "process": time.perf_counter() - t0}))
 """
 
@@ -80,10 +82,13 @@ class Case:
 @dataclass
 class Sample:
     """One timed run of one build: games/s as the run reports it (the games only, start-up
-    excluded) and the wall seconds of the whole process."""
+    excluded), the wall seconds of the whole process, and the games per CPU second of the run
+    (every thread's CPU time while it played: what other processes on a busy machine disturb
+    least, since waiting for a core costs no CPU time)."""
 
     games_per_second: float
     wall: float
+    games_per_cpu_second: float | None = None
 
 
 @dataclass
@@ -113,6 +118,15 @@ class PairRow:
 
     def ratios(self) -> list[float]:
         return [cur.games_per_second / base.games_per_second for base, cur in self.pairs]
+
+    def cpu_ratios(self) -> list[float]:
+        """Current / baseline games per CPU second (above 1: current does a game with less work)."""
+        return [cur.games_per_cpu_second / base.games_per_cpu_second for base, cur in self.pairs
+                if cur.games_per_cpu_second and base.games_per_cpu_second]
+
+    def cpu_summary(self) -> RatioSummary | None:
+        ratios = self.cpu_ratios()
+        return summarize(ratios) if len(ratios) == len(self.pairs) and ratios else None
 
     def wall_ratios(self) -> list[float]:
         return [cur.wall / base.wall for base, cur in self.pairs]
@@ -246,7 +260,8 @@ def run_in_subprocess(build: Build, case: Case, games: int, seed: int) -> Sample
     if done.returncode != 0:
         raise CaseFailed(failure_line(done.stderr, done.returncode))
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    return Sample(float(figures["games_per_second"]), wall)
+    cpu = figures.get("cpu")
+    return Sample(float(figures["games_per_second"]), wall, games / cpu if cpu else None)
 
 
 # ---------------------------------------------------------------- playing the pairs
@@ -281,9 +296,19 @@ def run_pairs(cases: Sequence[Case], baseline: Build, current: Build, pairs: int
 
 
 # ---------------------------------------------------------------- the table
+def _summary_cells(s: RatioSummary) -> str:
+    return (f"{' '.join(f'{r:.3f}' for r in s.ratios)} | {s.median:.3f} | {s.low:.3f}-{s.high:.3f} | "
+            f"{s.geo_mean:.3f} [{s.ci_low:.3f}, {s.ci_high:.3f}] | {s.p_value:.3g} | "
+            f"{'yes' if s.significant else 'no'} | {s.faster} of {len(s.ratios)}")
+
+
 def markdown_section(rows: Sequence[PairRow], baseline: Build, current: Build, info: dict) -> str:
-    """The paired table, between the SECTION markers (kept when the absolute table is rewritten)."""
+    """The paired tables, between the SECTION markers (kept when the absolute table is rewritten):
+    games per second, then games per CPU second."""
+    import statistics
+
     start, end = SECTION
+    ratio_head = "| case | ratio per pair | median | range | geo. mean [95 % CI] | p | significant | current faster |"
     lines = [
         start,
         f"## Paired: {current.label} against {baseline.label}",
@@ -297,25 +322,26 @@ def markdown_section(rows: Sequence[PairRow], baseline: Build, current: Build, i
         "of the geometric mean ratio; significant when it excludes 1. Wall = the whole process, "
         "current / baseline (below 1 is faster).",
         "",
-        "| case | ratio per pair | median | range | geo. mean [95 % CI] | p | significant | current faster | "
-        "wall ratio (median) | baseline games/s | current games/s |",
+        ratio_head + " wall ratio (median) | baseline games/s | current games/s |",
         "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
-    import statistics
-
+    cpu_lines = []
     for row in rows:
         if row.error is not None:
             lines.append(f"| {row.case.key} | not played: {row.error} |  |  |  |  |  |  |  |  |  |")
             continue
-        s = row.summary()
-        per = " ".join(f"{r:.3f}" for r in s.ratios)
         base = statistics.median(b.games_per_second for b, _ in row.pairs)
         cur = statistics.median(c.games_per_second for _, c in row.pairs)
-        lines.append(
-            f"| {row.case.key} | {per} | {s.median:.3f} | {s.low:.3f}-{s.high:.3f} | "
-            f"{s.geo_mean:.3f} [{s.ci_low:.3f}, {s.ci_high:.3f}] | {s.p_value:.3g} | "
-            f"{'yes' if s.significant else 'no'} | {s.faster} of {len(s.ratios)} | "
-            f"{row.wall_median():.3f} | {base:,.0f} | {cur:,.0f} |")
+        lines.append(f"| {row.case.key} | {_summary_cells(row.summary())} | {row.wall_median():.3f} | "
+                     f"{base:,.0f} | {cur:,.0f} |")
+        cpu = row.cpu_summary()
+        if cpu is not None:
+            cpu_lines.append(f"| {row.case.key} | {_summary_cells(cpu)} |")
+    if cpu_lines:
+        lines += ["", "Games per CPU second of the same runs (every thread's CPU time while the games played; "
+                  "waiting for a core costs none, so other processes disturb it less than the games per "
+                  "second above), current / baseline:", "", ratio_head, "|---|---|---:|---:|---:|---:|---|---:|",
+                  *cpu_lines]
     lines.append(end)
     return "\n".join(lines) + "\n"
 
