@@ -3,18 +3,19 @@ the same machine in the same minutes.
 
 Figures stored from an earlier `make bench` are not comparable with today's: the shared
 machine's speed drifts 15-30 % between runs, so a 25 % loss reads as noise. Here both builds
-play every case in turn, in fresh processes, pair after pair (baseline first in even pairs,
-current first in odd ones, so that a drift in the load favours neither), and each pair gives
-one ratio current / baseline of the games per second. The per-row summary is the median and
-range of those ratios and a t interval of their geometric mean (scipy): significant when the
-interval excludes 1.
+play every case in turn, in fresh processes, pair after pair (the baseline first in pairs 1,
+3, 5, ..., this tree first in pairs 2, 4, ..., so that a drift in the load favours neither),
+and each pair gives one ratio current / baseline of the games per second (and one of the
+games per CPU second). The per-row summary is the median and range of those ratios and a t
+interval of their geometric mean (scipy): significant when the interval excludes 1.
 
 The baseline is the commit's tree (`git archive`) under `.bench/<commit>/src`, with its own
 numba cache beside it, made once and reused. Both builds run the same small script with the
 same interpreter, each with its own PYTHONPATH and NUMBA_CACHE_DIR; the script uses only
 `uno_sim.api.prepare_run(preset, games=, players=, bots=, seed=, workers=).execute()` and the
-result's `games_per_second` and `seconds`, which every commit since the API package (7104022
-and later) offers. A case whose preset or bots a build does not know is reported as such.
+result's `games_per_second`, which 7104022 and the commits after it offer (checked: 7104022
+and d4c25b3; an older commit without that API gets every case reported as not played, with
+the error). A case whose preset or bots a build does not know is reported as such.
 """
 
 from __future__ import annotations
