@@ -15,7 +15,7 @@ DEMO_OUT ?= reports/demo
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: all demo test test-fast bench rulebook docs wheel clean distclean
+.PHONY: all demo test test-fast bench bench-vs rulebook docs wheel clean distclean
 .DEFAULT_GOAL := all
 
 all: $(STAMP)
@@ -44,6 +44,16 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(UNO) bench --games $(BENCH_GAMES) --repeats 3 --write BENCHMARKS.md
 
+# This tree against the commit BASE, in alternating pairs on the same machine in the same
+# minutes (the figures above come from other runs: they cannot show a speed change; this can).
+# The baseline's tree is kept under .bench/BASE (compiled there once). `make bench-vs
+# BASE=7104022 PAIRS=6 BENCH_CASES="standard/4p/random/2w house/4p/random/2w"`.
+PAIRS ?= 4
+BENCH_CASES ?=
+bench-vs: $(STAMP)
+	@test -n "$(BASE)" || { echo "make bench-vs needs BASE=<commit>" >&2; exit 2; }
+	$(UNO) bench --vs $(BASE) --pairs $(PAIRS) --games $(BENCH_GAMES) $(foreach c,$(BENCH_CASES),--case $(c)) --write BENCHMARKS.md
+
 # Regenerate the knob reference of docs/RULES.md from the knob table (uno_sim/knobs.py).
 rulebook: $(STAMP)
 	$(BIN)/python -m uno_sim.game.rulebook docs/RULES.md
@@ -61,7 +71,7 @@ wheel: $(STAMP)
 	$(BIN)/python tools/build_wheel.py --out dist
 
 clean:
-	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info
+	rm -rf .numba_cache .pytest_cache .hypothesis build dist .bench *.egg-info
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' \) -type f -exec rm -f {} +
 

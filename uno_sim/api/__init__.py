@@ -54,14 +54,14 @@ _HOMES = {
     "tournaments": ["Tournament", "TournamentPlan", "parse_bot_list", "prepare_tournament", "tournament"],
     "machine": ["available_threads", "check_parquet", "parquet_available"],
     "traces": ["trace_events"],
-    "benchmarks": ["BenchPlan", "prepare_bench"],
+    "benchmarks": ["BenchPlan", "PairedBenchPlan", "bench_case_keys", "prepare_bench", "prepare_paired_bench"],
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = ["InputError", *_HOME]
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time, __getattr__ below
-    from .benchmarks import BenchPlan, prepare_bench
+    from .benchmarks import BenchPlan, PairedBenchPlan, bench_case_keys, prepare_bench, prepare_paired_bench
     from .common import (DEFAULT_FAIR_WITHIN, DEFAULT_MAX_GAMES, DEFAULT_TOP, MAX_GAMES, MAX_SEED, RuleSpec, check_count,
                          command_line, load_rules, override_dict)
     from .comparisons import ComparePlan, Comparison, compare, prepare_compare

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .common import check_count
+from .common import InputError, check_count
 
 
 @dataclass
@@ -68,3 +68,67 @@ def prepare_bench(games: int = 1_000_000, repeats: int = 3, write: Path | None =
         check_out_file(plan.json_path, "--write", make_folder=False)
         check_baseline(plan.json_path)
     return plan
+
+
+@dataclass
+class PairedBenchPlan:
+    """A checked paired benchmark (`uno-sim bench --vs COMMIT`): `run(note)`, then `write(rows)`.
+    The builds are made (the baseline extracted) by `prepare_paired_bench`."""
+
+    baseline: Any  # running.bench_pairs.Build
+    current: Any
+    cases: list[Any]  # running.bench_pairs.Case
+    pairs: int
+    games: int
+    write_path: Path | None = None
+    info: dict | None = None
+
+    def run(self, note=lambda _: None) -> list[Any]:
+        """The pairs of every case (running.bench_pairs.PairRow); the load before and after noted."""
+        import os
+
+        from ..running.bench import machine
+        from ..running.bench_pairs import run_pairs
+
+        load = lambda: " ".join(f"{x:.2f}" for x in os.getloadavg())  # noqa: E731
+        self.info = machine() | {"pairs": self.pairs, "games": self.games, "load_before": load()}
+        rows = run_pairs(self.cases, self.baseline, self.current, self.pairs, self.games, note=note)
+        self.info["load_after"] = load()
+        return rows
+
+    def write(self, rows: list[Any]) -> None:
+        """The paired table in the Markdown file (its section replaced, the rest kept)."""
+        from ..running.bench_pairs import markdown_section, write_section
+
+        write_section(self.write_path, markdown_section(rows, self.baseline, self.current, self.info))
+
+
+def bench_case_keys() -> list[str]:
+    """The cases of `uno-sim bench` by key (preset/players p/bots/threads w)."""
+    from ..running.bench import CASES, EXPERT_CASE
+
+    return [f"{p}/{n}p/{b}/{w}w" for p, n, b, w, _ in [*CASES, EXPERT_CASE]]
+
+
+def prepare_paired_bench(commit: str, pairs: int = 4, games: int = 1_000_000, cases: list[str] | None = None,
+                         write: Path | None = None, note=lambda _: None) -> PairedBenchPlan:
+    """This tree against `commit` (a git revision of the checkout it runs from): checks the
+    counts, the cases (keys of `bench_case_keys()`; all of them by default) and the file to
+    write, then makes the baseline's tree under .bench/ (or reuses it)."""
+    from ..output.files import check_out_file
+    from ..running.bench import CASES, EXPERT_CASE
+    from ..running.bench_pairs import Case, baseline_build, check_pairs, current_build, resolve_commit, tree_root
+
+    check_pairs(pairs)
+    check_count("--games", games)
+    known = dict(zip(bench_case_keys(), [Case(p, n, b, w) for p, n, b, w, _ in [*CASES, EXPERT_CASE]]))
+    chosen = list(dict.fromkeys(cases)) if cases else list(known)
+    for key in chosen:
+        if key not in known:
+            raise InputError(f"--case: {key!r} is not a bench case; the cases: {', '.join(known)}")
+    if write is not None:
+        check_out_file(write, "--write", make_folder=False)
+    root = tree_root()
+    full = resolve_commit(root, commit)
+    return PairedBenchPlan(baseline_build(root, full, note), current_build(root), [known[k] for k in chosen],
+                           pairs, games, write)

@@ -1,6 +1,10 @@
 """Throughput benchmark: games per second for a fixed set of presets, player counts and
 thread counts, each the median of several whole runs (JIT cache warm), beside a baseline
 (the previous run's figures, kept in benchmarks.json) and the issue's targets.
+
+Those stored figures come from another run on a machine whose speed drifts 15-30 % between
+runs: they locate the order of magnitude, and are no evidence of a speed change. A change to
+the engine shows its speed with the paired mode (running/bench_pairs.py, `bench --vs COMMIT`).
 """
 
 from __future__ import annotations
@@ -319,7 +323,9 @@ def markdown(rows: list[BenchRow], info: dict, repeats: int, timings: list[Timin
         "",
         f"`make bench` ({info['date']}): {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
         f"numba {info['numba']}, numpy {info['numpy']}. Whole `simulate` runs with a warm JIT cache, "
-        f"median of {repeats}; baseline = the previous `make bench` on record (benchmarks.json).",
+        f"median of {repeats}; baseline = the previous `make bench` on record (benchmarks.json). "
+        "Figures from different runs are not comparable (this machine's speed drifts 15-30 % between "
+        "runs): a speed change is shown by the paired table (`make bench-vs BASE=<commit>`).",
         "",
         "| preset | players | bots | threads | games | games/s (median) | baseline | target |",
         "|---|---:|---|---:|---:|---:|---:|---:|",
@@ -343,9 +349,12 @@ README_MARKERS = ("<!-- bench:start -->", "<!-- bench:end -->")
 def write_results(rows: list[BenchRow], info: dict, repeats: int, md_path: Path, json_path: Path,
                   timings: list[TimingRow] = ()) -> None:
     """BENCHMARKS.md, benchmarks.json, and the table in README.md beside them (between the
-    bench markers, when the README has them)."""
+    bench markers, when the README has them). A paired table already in BENCHMARKS.md is kept."""
+    from .bench_pairs import split_section
+
     text = markdown(rows, info, repeats, timings)
-    md_path.write_text(text, encoding="utf-8")
+    kept = split_section(md_path.read_text(encoding="utf-8"))[1] if md_path.is_file() else ""
+    md_path.write_text(text + ("\n" + kept if kept else ""), encoding="utf-8")
     readme = md_path.with_name("README.md")
     if readme.is_file():
         body = readme.read_text(encoding="utf-8")
