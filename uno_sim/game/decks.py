@@ -22,6 +22,9 @@ in all), and its effects are built from a fixed set of fields:
                    of that colour appears
     swap_hands     the player swaps hands with another player of their choice
     shuffle_hands  every hand is gathered, shuffled and dealt out again
+    flip           everything turns over to the other side (two-sided decks only, below)
+    draw_color     wild only: the player names a colour; the next player turns up cards until
+                   one of that colour appears, takes them all and loses the turn
 
 Rules decided here (each is checked, and a broken one raises a `DeckError` whose one-line
 message names the kind by its text, the field and the problem, prefixed by the rule file
@@ -32,8 +35,9 @@ when there is one):
   digit text, a `number` on a coloured kind whose text is not a digit, and a `number` on a
   wild kind are errors. A number kind has no effects (`draw` 0, `skip` 0, every flag false).
 - Effects that exclude each other: `draw` with `roulette` or with `skip`; `roulette` with
-  `skip`; `restricted` without `draw`; `restricted` or `roulette` on a coloured kind;
-  `discard_color` on a wild kind. A coloured kind with no effects at all is a plain
+  `skip`; `draw_color` with `draw`, `roulette` or `skip`; `restricted` without `draw` or
+  `draw_color`; `restricted`, `roulette` or `draw_color` on a coloured kind; `discard_color`
+  on a wild kind; `flip` on a kind of a one-sided deck (Deck checks it). A coloured kind with no effects at all is a plain
   coloured action (it matches by colour or by the same text); a wild kind with no effects
   is a plain Wild.
 - Types are strict: whole numbers must be TOML integers (not booleans, not 2.0), flags must
@@ -114,7 +118,11 @@ ACTION_POINTS = 20
 WILD_POINTS = 50
 
 FLAG_FIELDS = ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands")
-EFFECT_FIELDS = ("draw", "skip") + FLAG_FIELDS
+# The flags of two-sided decks (UNO Flip): not face-table columns (the engine does not play
+# them yet), and written out (as_dict, to_table) only when true, so that every deck without
+# them reads exactly as before they existed.
+TWO_SIDED_FLAGS = ("flip", "draw_color")
+EFFECT_FIELDS = ("draw", "skip") + FLAG_FIELDS + TWO_SIDED_FLAGS
 FIELDS = ("text", "colored", "copies", "points", "number") + EFFECT_FIELDS
 REQUIRED_FIELDS = ("text", "colored", "copies")
 DECK_KEYS = ("base", "remove", "kinds")
@@ -161,7 +169,7 @@ def _kind_problem(k: "Kind") -> str | None:
         return f"draw must be a whole number from 0 to {MAX_DRAW} (got {k.draw!r})"
     if not ((_is_int(k.skip) and k.skip in (0, 1)) or k.skip == SKIP_ALL):
         return f"skip must be 0, 1 or \"all\" (got {k.skip!r})"
-    for name in FLAG_FIELDS:
+    for name in FLAG_FIELDS + TWO_SIDED_FLAGS:
         if not isinstance(getattr(k, name), bool):
             return f"{name} must be true or false (got {getattr(k, name)!r})"
     if not k.colored:
@@ -183,14 +191,22 @@ def _kind_problem(k: "Kind") -> str | None:
             effects = [name for name in EFFECT_FIELDS if getattr(k, name)]
             if effects:
                 return f"a number kind has no effects ({effects[0]} = {getattr(k, effects[0])!r} is given)"
+        if k.draw_color:
+            return "a coloured kind cannot have draw_color (only wild kinds can)"
     if k.draw and k.roulette:
         return "draw and roulette cannot go together"
     if k.draw and k.skip:
         return "draw and skip cannot go together (a draw already makes the victim lose the turn)"
     if k.roulette and k.skip:
         return "roulette and skip cannot go together (roulette already makes the victim lose the turn)"
-    if k.restricted and not k.draw:
-        return "restricted needs draw (it is a Wild Draw Four's restriction)"
+    if k.draw_color and k.draw:
+        return "draw_color and draw cannot go together"
+    if k.draw_color and k.roulette:
+        return "draw_color and roulette cannot go together"
+    if k.draw_color and k.skip:
+        return "draw_color and skip cannot go together (draw_color already makes the victim lose the turn)"
+    if k.restricted and not (k.draw or k.draw_color):
+        return "restricted needs draw or draw_color (it is a Wild Draw Four's restriction)"
     return None
 
 
@@ -212,6 +228,8 @@ class Kind:
     roulette: bool = False
     swap_hands: bool = False
     shuffle_hands: bool = False
+    flip: bool = False
+    draw_color: bool = False
 
     def __post_init__(self) -> None:
         problem = _kind_problem(self)
@@ -242,11 +260,14 @@ class Kind:
 
     def as_dict(self, zero_points: int = 0) -> dict[str, Any]:
         """Every field, points worked out under `zero_points` (`number` only for a number
-        kind): the form a trace's deal event lists."""
+        kind, `flip` and `draw_color` only when true): the form a trace's deal event lists."""
         out = {name: getattr(self, name) for name in FIELDS}
         out["points"] = self.points_for(zero_points)
         if self.number is None:
             del out["number"]
+        for name in TWO_SIDED_FLAGS:
+            if not out[name]:
+                del out[name]
         return out
 
     def describe(self) -> str:
@@ -272,6 +293,10 @@ class Kind:
             words.append("swap hands")
         if self.shuffle_hands:
             words.append("shuffle hands")
+        if self.draw_color:
+            words.append("draw until the named colour")
+        if self.flip:
+            words.append("flip (everything turns over)")
         if not self.colored:
             words.insert(0, "wild")
         return ", ".join(words) if words else "no effect (matches colour or text)"
@@ -346,6 +371,9 @@ class Deck:
                 raise DeckError(f"a deck holds card kinds, not {kind!r}")
             if kind.text in seen:
                 raise DeckError(f"deck kind {kind.text!r}: duplicate text (each kind's text is unique in a deck)")
+            if kind.flip:
+                raise DeckError(f"deck kind {kind.text!r}: flip needs a two-sided deck (base = \"flip\", "
+                                "[[deck.light]] / [[deck.dark]]); a one-sided deck has no other side to turn to")
             seen.add(kind.text)
 
     @property
