@@ -21,6 +21,10 @@ TOML, a file that is not UTF-8, an unknown top-level key, `rules` that is not a 
 unknown knob or bad value, an `extends` cycle or a missing parent, a bad deck or card kind, a
 deck too small for the deal) is a `RulesError` naming the preset or file and the problem.
 
+A two-sided deck (UNO Flip) is `[deck] base = "flip"` with `[[deck.light]]` / `[[deck.dark]]`
+tables (the fields of `[[deck.kinds]]`) and `remove` naming `light:TEXT` or `dark:TEXT`; the
+rule set's knob `deck` then reads `custom`. Such decks can be shown but not played yet.
+
 The deck follows `extends` like the knobs: a file without `[deck]` plays its parent's deck,
 a `[deck]` table replaces the parent's deck as a whole (its `base` is a built-in deck), and
 the knob `deck` under `[rules]` chooses a built-in deck instead (a file cannot give both).
@@ -222,5 +226,5 @@ def rule_file_text(rules: Rules, description: str = "") -> str:
 def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:
     """Rules of the knobs playing a rule file's deck (named when it is a built-in deck)."""
     knobs = {name: parse_value(name, value) for name, value in table.items()}
-    name = deck.name
+    name = CUSTOM if deck.two_sided else deck.name  # the knob `deck` names one-sided decks only
     return Rules(**knobs, deck=name, custom_deck=deck if name == CUSTOM else None)
