@@ -175,8 +175,11 @@ def description(source: RuleSource) -> str:
     return str(read(source).get("description", ""))
 
 
-def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players: int | None = None) -> Rules:
-    """Rules of a preset or rule file, with `--set` overrides and `--players` applied last."""
+def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players: int | None = None, *,
+         to_play: bool = True) -> Rules:
+    """Rules of a preset or rule file, with `--set` overrides and `--players` applied last.
+    `to_play=False` (the commands that only show a rule set) also accepts a deck this version
+    cannot play (decks.check_playable)."""
     source = find(spec)
     table, deck = rule_parts(source)
     try:
@@ -190,20 +193,27 @@ def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players
         values |= {k: parse_value(k, v) for k, v in overrides.items()}
     if players is not None:
         values["players"] = players
-    return rules.with_overrides(values)
+    rules = rules.with_overrides(values)
+    if to_play:
+        _check_playable(rules, source.what)
+    return rules
 
 
 def load_rule_set(spec: "str | os.PathLike | Rules", overrides: dict[str, Any] | None = None,
-                  players: int | None = None) -> tuple[str, Rules]:
+                  players: int | None = None, *, to_play: bool = True) -> tuple[str, Rules]:
     """(name, rules) of a preset name, a rule file's path or a Rules value ("custom"), with the
     overrides (knob -> value, values parsed as `--set` parses them) and the player count
-    applied last: the one loader of the API and of the environments."""
+    applied last: the one loader of the API and of the environments. A rule set to play
+    (`to_play`, the default) must hold a deck this version plays (decks.check_playable)."""
     if isinstance(spec, Rules):
         values = {k: parse_value(k, v) for k, v in (overrides or {}).items()}
         if players is not None:
             values["players"] = players
-        return "custom", spec.with_overrides(values) if values else spec
-    return find(str(spec)).name, load(str(spec), dict(overrides or {}), players)
+        rules = spec.with_overrides(values) if values else spec
+        if to_play:
+            _check_playable(rules, "the rule set")
+        return "custom", rules
+    return find(str(spec)).name, load(str(spec), dict(overrides or {}), players, to_play=to_play)
 
 
 def rule_file_text(rules: Rules, description: str = "") -> str:
@@ -221,6 +231,10 @@ def rule_file_text(rules: Rules, description: str = "") -> str:
     if table is not None:
         data["deck"] = table
     return tomli_w.dumps(data)
+
+
+def _check_playable(rules: Rules, what: str) -> None:
+    """Nothing yet: every deck a rule set can hold is played."""
 
 
 def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:
