@@ -17,8 +17,9 @@ import pytest
 
 from uno_sim.game.decks import (
     BUILTIN_DECKS, FLAG_FIELDS, FLIP, SHOWN_DECKS, DeckError, Deck, FaceTable, Kind, TwoSidedDeck, deck_from_toml,
-    kind_from_table,
+    check_playable, kind_from_table,
 )
+from uno_sim.game.errors import RulesError
 
 GOLDEN = Path(__file__).parent / "golden" / "one_sided_decks.json"
 
@@ -205,10 +206,26 @@ def test_a_two_sided_rule_file_loads_into_rules(tmp_path):
     path = tmp_path / "flipside.toml"
     path.write_text('[rules]\nhand_size = 7\n[deck]\nbase = "flip"\nremove = ["light:W2"]\n'
                     '[[deck.light]]\ntext = "W4"\ncolored = false\ncopies = 4\ndraw = 4\nrestricted = true\n')
-    rules = presets.load(str(path))
+    rules = presets.load(str(path), to_play=False)
     assert rules.deck == "custom" and rules.cards.two_sided and rules.cards.light.kind("W4").draw == 4
     assert rules.cards.dark == FLIP.dark
     # written out and read back
     again = tmp_path / "again.toml"
     again.write_text(presets.rule_file_text(rules))
-    assert presets.load(str(again)).cards == rules.cards
+    assert presets.load(str(again), to_play=False).cards == rules.cards
+
+
+def test_a_rule_set_to_play_refuses_them_in_one_line(tmp_path):
+    from uno_sim.game import presets
+
+    path = tmp_path / "flipside.toml"
+    path.write_text('[deck]\nbase = "flip"\n')
+    with pytest.raises(RulesError) as err:
+        presets.load(str(path))
+    assert str(err.value) == (f"rule file '{path}': the flip deck is two-sided (UNO Flip): two-sided decks can be "
+                              "shown (`uno-sim decks`) but not played by this version")
+    # --set deck=classic replaces the file's deck: that rule set plays
+    assert presets.load(str(path), {"deck": "classic"}).cards == BUILTIN_DECKS["classic"]
+    check_playable(BUILTIN_DECKS["no-mercy"])
+    with pytest.raises(DeckError, match="^deck kind 'WDC': Wild Draw Colour cards"):
+        check_playable(Deck((Kind("1", True, 2), Kind("WDC", False, 1, draw_color=True))))

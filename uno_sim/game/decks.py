@@ -735,6 +735,19 @@ def check_engine_limits(deck: "Deck | TwoSidedDeck") -> None:
         raise DeckError(f"the {deck.name} deck has {deck.size} cards; at most {MAX_DECK_SIZE} are allowed")
 
 
+def check_playable(deck: "Deck | TwoSidedDeck") -> None:
+    """This version plays the deck: not a two-sided deck, no Wild Draw Colour (draw_color)
+    kind. The engine does not play those yet; they can be described and shown (`uno-sim
+    decks`, `uno-sim show`). A DeckError says so in one line."""
+    if deck.two_sided:
+        raise DeckError(f"the {deck.name} deck is two-sided (UNO Flip): two-sided decks can be shown "
+                        "(`uno-sim decks`) but not played by this version")
+    for kind in deck.kinds:
+        if kind.draw_color:
+            raise DeckError(f"deck kind {kind.text!r}: Wild Draw Colour cards (draw_color) can be shown "
+                            "(`uno-sim decks`) but not played by this version")
+
+
 def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = "official", mercy_limit: int = 0) -> None:
     """The checks between a deck and the rule set's numbers; a DeckError names the knob. A
     two-sided deck is dealt and led on its light side (SPEC 11.4, 11.6)."""

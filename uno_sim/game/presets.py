@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import did_you_mean
-from .decks import CUSTOM, Deck, deck_from_toml
+from .decks import CUSTOM, Deck, check_playable, deck_from_toml
 from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
 
 PRESETS = resources.files("uno_sim.game") / "preset_files"
@@ -234,7 +234,12 @@ def rule_file_text(rules: Rules, description: str = "") -> str:
 
 
 def _check_playable(rules: Rules, what: str) -> None:
-    """Nothing yet: every deck a rule set can hold is played."""
+    """The rule set's deck is one this version plays (decks.check_playable), else a one-line
+    RulesError naming the rule set: refused before anything plays or is written."""
+    try:
+        check_playable(rules.cards)
+    except RulesError as exc:
+        raise RulesError(f"{what}: {exc}") from None
 
 
 def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:

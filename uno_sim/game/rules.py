@@ -113,6 +113,10 @@ def parse_value(name: str, text: Any) -> Any:
     kind = knob_type(name)
     if name in CHOICES:
         value = str(text)
+        if name == "deck" and value in decks.TWO_SIDED_NAMES:
+            raise RulesError(f"bad value {value!r} for knob 'deck': {value} is a two-sided deck, which can be shown "
+                             f"(`uno-sim decks {value}`) but not played by this version; choose one of "
+                             f"{', '.join(CHOICES[name])}")
         if value not in CHOICES[name]:
             raise RulesError(f"bad value {value!r} for knob {name!r}: choose one of {', '.join(CHOICES[name])}")
         return value
