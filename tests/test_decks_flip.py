@@ -229,3 +229,14 @@ def test_a_rule_set_to_play_refuses_them_in_one_line(tmp_path):
     check_playable(BUILTIN_DECKS["no-mercy"])
     with pytest.raises(DeckError, match="^deck kind 'WDC': Wild Draw Colour cards"):
         check_playable(Deck((Kind("1", True, 2), Kind("WDC", False, 1, draw_color=True))))
+
+
+def test_the_rulebooks_two_sided_example_is_a_valid_deck():
+    import tomllib
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "RULES.md").read_text(encoding="utf-8")
+    section = text[text.index("### Two-sided decks (UNO Flip)"):]
+    assert "does not play two-sided decks" in section[:300]
+    block = section[section.index("```toml") + len("```toml"):section.index("```", section.index("```toml") + 7)]
+    deck = deck_from_toml(tomllib.loads(block)["deck"])
+    assert deck.two_sided and deck.light.kind("W4").draw == 4 and deck.dark.kind("WDC").points == 70
