@@ -72,6 +72,16 @@ in a kind, is an error naming it.
 A deck is named `classic`, `no-mercy` or `modern` when its kinds mean exactly that built-in
 deck (same order, same fields, points spelled out or not), and `custom` otherwise.
 
+Two-sided decks (UNO Flip; the engine does not play them yet, `check_playable` says so):
+`TwoSidedDeck(light, dark)`, each side a `Deck` with `side` "light" (colours R Y G B) or
+"dark" (P T O V), texts unique within a side, both sides with the same number of cards (a
+physical card is one light face and one dark face, paired at each deal). Only a side may hold
+a `flip` kind. The built-in `flip` deck (`FLIP`, 112 cards a side): light numbers 1-9, D1,
+R, S, F, wilds W and W2; dark numbers 1-9, D5, R, E, F, wilds W and WDC (draw_color). A rule
+file writes one as `base = "flip"` with `light` and `dark` arrays of kind tables in place of
+`kinds`, and `remove` entries "light:TEXT" / "dark:TEXT". `flip` is not a value of the knob
+`deck`: a rule set holds a two-sided deck as its custom deck.
+
 Deck and rules together (checked by `check_deck_fits`, which the rules layer calls with its
 numbers): the deck must hold at least `players * hand_size + 1` cards; `first_card = number`
 needs a number card in the deck (a number kind with at least one copy), `first_card =
