@@ -60,7 +60,7 @@ def test_decks_lists_the_built_in_decks_with_kinds_and_total_cards(capsys):
 def test_decks_of_an_unknown_name_is_one_line_exit_2(capsys):
     code, out, err = invoke(capsys, "decks", "mercy")
     assert code == 2 and out == ""
-    assert err.startswith("error: unknown deck or preset 'mercy' (built-in decks: classic, no-mercy, modern; presets: ")
+    assert err.startswith("error: unknown deck or preset 'mercy' (built-in decks: classic, no-mercy, modern, flip; presets: ")
     assert err.count("\n") == 1 and "give a path to a .toml rule file" in err
 
 

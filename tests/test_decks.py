@@ -398,7 +398,7 @@ def test_contradictions_in_remove_and_kinds():
 @pytest.mark.parametrize("table, words", [
     ({"bse": "classic"}, "unknown key 'bse' in [deck] (did you mean 'base'?)"),
     ({"colors": 4}, "unknown key 'colors' in [deck]"),
-    ({"base": "clasic"}, "deck base must be one of classic, no-mercy, modern (got 'clasic')"),
+    ({"base": "clasic"}, "deck base must be one of classic, no-mercy, modern, flip (got 'clasic')"),
     ({"base": "custom"}, "deck base must be one of"),
     ({"base": 1}, "deck base must be one of"),
     ({"remove": "WX"}, "deck remove must be a list of kind texts"),

@@ -211,7 +211,7 @@ ALL_NUMBERS = '"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"'
 BAD_DECKS = [
     # (file text after `[deck]`, words of the one error line)
     ('bse = "classic"\n', "unknown key 'bse' in [deck] (did you mean 'base'?)"),
-    ('base = "custom"\n', "deck base must be one of classic, no-mercy, modern (got 'custom')"),
+    ('base = "custom"\n', "deck base must be one of classic, no-mercy, modern, flip (got 'custom')"),
     ('remove = "WX"\n', "deck remove must be a list of kind texts"),
     ('remove = ["Q9"]\n', "deck remove: the classic deck has no kind 'Q9'"),
     ('remove = ["S", "S"]\n', "deck remove: 'S' is listed twice"),

@@ -90,6 +90,15 @@ def deck_table(deck, zero_points: int = 0, title: str | None = None) -> RichTabl
     return table
 
 
+def deck_tables(deck, zero_points: int = 0, title: str = "") -> list[RichTable]:
+    """`deck_table` of a one-sided deck; of a two-sided deck (decks.TwoSidedDeck), one table a
+    side (light R Y G B, dark P T O V), titled with the side."""
+    if not deck.two_sided:
+        return [deck_table(deck, zero_points, title)]
+    return [deck_table(side, zero_points, f"{title}: {side.side} side" if title else f"{side.side} side")
+            for side in deck.sides]
+
+
 def _line(console: Console, text: str) -> None:
     """One line of plain text, never wrapped by rich (a pipe gets it whole)."""
     console.print(Text(text), soft_wrap=True)

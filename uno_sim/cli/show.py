@@ -7,9 +7,9 @@ from rich.table import Table
 
 from .. import api
 from ..game import presets as P
-from ..game.knobs import BY_NAME
+from ..game.knobs import BY_NAME, MAX_PLAYERS
 from . import options as O
-from .render import deck_table, fmt_value, stdout
+from .render import deck_table, deck_tables, fmt_value, stdout
 
 
 @O.shared_options
@@ -19,7 +19,9 @@ def show(preset, *, players, set_) -> None:
 
     `*` marks the values that differ from the defaults (the official rules).
     """
-    name, rules = api.load_rules(preset, set_, players)
+    api.check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
+    # a two-sided deck can be shown though it cannot be played yet (to_play=False)
+    name, rules = P.load_rule_set(preset, api.override_dict(set_), players, to_play=False)
     description = P.description(P.find(preset))
     table = Table(title=f"{name}: {description}" if description else name, header_style="bold")
     table.add_column("knob", no_wrap=True)
@@ -40,6 +42,11 @@ def show(preset, *, players, set_) -> None:
     console.print(f"{changed} knob(s) differ from the official defaults (marked *). "
                   "`uno-sim rules KNOB` explains a knob in full.")
     deck = rules.cards
-    if deck.name != "classic":
+    if deck.two_sided:
+        for side in deck_tables(deck, rules.zero_points, f"deck: {deck.name} (two-sided, {deck.size} cards; "
+                                                          "shown, not played by this version)"):
+            console.print()
+            console.print(side)
+    elif deck.name != "classic":
         console.print()
         console.print(deck_table(deck, rules.zero_points, f"deck: {rules.deck} ({deck.size} cards)"))

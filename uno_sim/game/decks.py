@@ -22,6 +22,9 @@ in all), and its effects are built from a fixed set of fields:
                    of that colour appears
     swap_hands     the player swaps hands with another player of their choice
     shuffle_hands  every hand is gathered, shuffled and dealt out again
+    flip           everything turns over to the other side (two-sided decks only, below)
+    draw_color     wild only: the player names a colour; the next player turns up cards until
+                   one of that colour appears, takes them all and loses the turn
 
 Rules decided here (each is checked, and a broken one raises a `DeckError` whose one-line
 message names the kind by its text, the field and the problem, prefixed by the rule file
@@ -32,8 +35,9 @@ when there is one):
   digit text, a `number` on a coloured kind whose text is not a digit, and a `number` on a
   wild kind are errors. A number kind has no effects (`draw` 0, `skip` 0, every flag false).
 - Effects that exclude each other: `draw` with `roulette` or with `skip`; `roulette` with
-  `skip`; `restricted` without `draw`; `restricted` or `roulette` on a coloured kind;
-  `discard_color` on a wild kind. A coloured kind with no effects at all is a plain
+  `skip`; `draw_color` with `draw`, `roulette` or `skip`; `restricted` without `draw` or
+  `draw_color`; `restricted`, `roulette` or `draw_color` on a coloured kind; `discard_color`
+  on a wild kind; `flip` on a kind of a one-sided deck (Deck checks it). A coloured kind with no effects at all is a plain
   coloured action (it matches by colour or by the same text); a wild kind with no effects
   is a plain Wild.
 - Types are strict: whole numbers must be TOML integers (not booleans, not 2.0), flags must
@@ -68,6 +72,16 @@ in a kind, is an error naming it.
 A deck is named `classic`, `no-mercy` or `modern` when its kinds mean exactly that built-in
 deck (same order, same fields, points spelled out or not), and `custom` otherwise.
 
+Two-sided decks (UNO Flip; the engine does not play them yet, `check_playable` says so):
+`TwoSidedDeck(light, dark)`, each side a `Deck` with `side` "light" (colours R Y G B) or
+"dark" (P T O V), texts unique within a side, both sides with the same number of cards (a
+physical card is one light face and one dark face, paired at each deal). Only a side may hold
+a `flip` kind. The built-in `flip` deck (`FLIP`, 112 cards a side): light numbers 1-9, D1,
+R, S, F, wilds W and W2; dark numbers 1-9, D5, R, E, F, wilds W and WDC (draw_color). A rule
+file writes one as `base = "flip"` with `light` and `dark` arrays of kind tables in place of
+`kinds`, and `remove` entries "light:TEXT" / "dark:TEXT". `flip` is not a value of the knob
+`deck`: a rule set holds a two-sided deck as its custom deck.
+
 Deck and rules together (checked by `check_deck_fits`, which the rules layer calls with its
 numbers): the deck must hold at least `players * hand_size + 1` cards; `first_card = number`
 needs a number card in the deck (a number kind with at least one copy), `first_card =
@@ -97,7 +111,7 @@ import difflib
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .errors import RulesError
 
@@ -114,12 +128,21 @@ ACTION_POINTS = 20
 WILD_POINTS = 50
 
 FLAG_FIELDS = ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands")
-EFFECT_FIELDS = ("draw", "skip") + FLAG_FIELDS
+# The flags of two-sided decks (UNO Flip): not face-table columns (the engine does not play
+# them yet), and written out (as_dict, to_table) only when true, so that every deck without
+# them reads exactly as before they existed.
+TWO_SIDED_FLAGS = ("flip", "draw_color")
+EFFECT_FIELDS = ("draw", "skip") + FLAG_FIELDS + TWO_SIDED_FLAGS
 FIELDS = ("text", "colored", "copies", "points", "number") + EFFECT_FIELDS
 REQUIRED_FIELDS = ("text", "colored", "copies")
-DECK_KEYS = ("base", "remove", "kinds")
+DECK_KEYS = ("base", "remove", "kinds", "light", "dark")
 
-DECK_NAMES = ("classic", "no-mercy", "modern")  # the built-in decks
+DECK_NAMES = ("classic", "no-mercy", "modern")  # the built-in one-sided decks (the knob `deck`)
+TWO_SIDED_NAMES = ("flip",)  # the built-in two-sided decks (shown, not played yet)
+SIDES = ("light", "dark")
+SIDE_COLORS = {"light": COLORS, "dark": ("P", "T", "O", "V")}  # pink, teal, orange, violet
+# Texts that lead on a two-sided deck's light side besides numbers and S, R, D, W (SPEC 11.4).
+TWO_SIDED_LEAD_TEXTS = ("D1", "D5", "E", "F")
 CUSTOM = "custom"
 
 # Roles by text (the face table's `role` column).
@@ -161,7 +184,7 @@ def _kind_problem(k: "Kind") -> str | None:
         return f"draw must be a whole number from 0 to {MAX_DRAW} (got {k.draw!r})"
     if not ((_is_int(k.skip) and k.skip in (0, 1)) or k.skip == SKIP_ALL):
         return f"skip must be 0, 1 or \"all\" (got {k.skip!r})"
-    for name in FLAG_FIELDS:
+    for name in FLAG_FIELDS + TWO_SIDED_FLAGS:
         if not isinstance(getattr(k, name), bool):
             return f"{name} must be true or false (got {getattr(k, name)!r})"
     if not k.colored:
@@ -183,14 +206,22 @@ def _kind_problem(k: "Kind") -> str | None:
             effects = [name for name in EFFECT_FIELDS if getattr(k, name)]
             if effects:
                 return f"a number kind has no effects ({effects[0]} = {getattr(k, effects[0])!r} is given)"
+        if k.draw_color:
+            return "a coloured kind cannot have draw_color (only wild kinds can)"
     if k.draw and k.roulette:
         return "draw and roulette cannot go together"
     if k.draw and k.skip:
         return "draw and skip cannot go together (a draw already makes the victim lose the turn)"
     if k.roulette and k.skip:
         return "roulette and skip cannot go together (roulette already makes the victim lose the turn)"
-    if k.restricted and not k.draw:
-        return "restricted needs draw (it is a Wild Draw Four's restriction)"
+    if k.draw_color and k.draw:
+        return "draw_color and draw cannot go together"
+    if k.draw_color and k.roulette:
+        return "draw_color and roulette cannot go together"
+    if k.draw_color and k.skip:
+        return "draw_color and skip cannot go together (draw_color already makes the victim lose the turn)"
+    if k.restricted and not (k.draw or k.draw_color):
+        return "restricted needs draw or draw_color (it is a Wild Draw Four's restriction)"
     return None
 
 
@@ -212,6 +243,8 @@ class Kind:
     roulette: bool = False
     swap_hands: bool = False
     shuffle_hands: bool = False
+    flip: bool = False
+    draw_color: bool = False
 
     def __post_init__(self) -> None:
         problem = _kind_problem(self)
@@ -242,11 +275,14 @@ class Kind:
 
     def as_dict(self, zero_points: int = 0) -> dict[str, Any]:
         """Every field, points worked out under `zero_points` (`number` only for a number
-        kind): the form a trace's deal event lists."""
+        kind, `flip` and `draw_color` only when true): the form a trace's deal event lists."""
         out = {name: getattr(self, name) for name in FIELDS}
         out["points"] = self.points_for(zero_points)
         if self.number is None:
             del out["number"]
+        for name in TWO_SIDED_FLAGS:
+            if not out[name]:
+                del out[name]
         return out
 
     def describe(self) -> str:
@@ -272,6 +308,10 @@ class Kind:
             words.append("swap hands")
         if self.shuffle_hands:
             words.append("shuffle hands")
+        if self.draw_color:
+            words.append("draw until the named colour")
+        if self.flip:
+            words.append("flip (everything turns over)")
         if not self.colored:
             words.insert(0, "wild")
         return ", ".join(words) if words else "no effect (matches colour or text)"
@@ -333,11 +373,18 @@ _BUILTIN_TEXTS = frozenset(k.text for kinds in _BUILTIN_KINDS.values() for k in 
 @dataclass(frozen=True)
 class Deck:
     """An ordered tuple of kinds with unique texts. `name` is the built-in deck the kinds
-    mean exactly (classic, no-mercy, modern), or custom."""
+    mean exactly (classic, no-mercy, modern), or custom. `side` ("light" or "dark") makes it
+    one side of a two-sided deck (TwoSidedDeck): only then may its kinds `flip`, and its
+    colour letters are the side's."""
 
     kinds: tuple[Kind, ...]
+    side: str | None = None
+
+    two_sided: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
+        if self.side is not None and self.side not in SIDES:
+            raise DeckError(f"a deck's side is light or dark (got {self.side!r})")
         kinds = tuple(self.kinds)
         object.__setattr__(self, "kinds", kinds)
         seen: set[str] = set()
@@ -346,10 +393,20 @@ class Deck:
                 raise DeckError(f"a deck holds card kinds, not {kind!r}")
             if kind.text in seen:
                 raise DeckError(f"deck kind {kind.text!r}: duplicate text (each kind's text is unique in a deck)")
+            if kind.flip and self.side is None:
+                raise DeckError(f"deck kind {kind.text!r}: flip needs a two-sided deck (base = \"flip\", "
+                                "[[deck.light]] / [[deck.dark]]); a one-sided deck has no other side to turn to")
             seen.add(kind.text)
 
     @property
+    def colors(self) -> tuple[str, ...]:
+        """The colour letters of this deck's faces, in index order."""
+        return SIDE_COLORS[self.side or "light"]
+
+    @property
     def name(self) -> str:
+        if self.side is not None:
+            return f"{self.side} side"
         canonical = tuple(map(_canonical, self.kinds))
         for name, kinds in _BUILTIN_CANONICAL.items():
             if canonical == kinds:
@@ -424,6 +481,95 @@ MODERN = Deck(_BUILTIN_KINDS["modern"])
 BUILTIN_DECKS = {"classic": CLASSIC, "no-mercy": NO_MERCY, "modern": MODERN}
 
 
+@dataclass(frozen=True)
+class TwoSidedDeck:
+    """A two-sided deck (UNO Flip, SPEC 11): a light side and a dark side, each a list of kinds
+    (a `Deck` of that side), with the same number of cards. A physical card pairs one light
+    face with one dark face; the pairing is drawn at each deal, so it is not part of the deck.
+    Light colours are R Y G B, dark colours P T O V; texts are unique within a side. The sides
+    may be given as Decks or as tuples of kinds. The engine does not play these decks yet."""
+
+    light: Deck
+    dark: Deck
+
+    two_sided: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        for side in SIDES:
+            value = getattr(self, side)
+            if not (isinstance(value, Deck) and value.side == side):
+                kinds = value.kinds if isinstance(value, Deck) else tuple(value)
+                try:
+                    object.__setattr__(self, side, Deck(kinds, side))
+                except DeckError as exc:
+                    raise DeckError(f"{side} side: {exc}") from None
+        if self.light.size != self.dark.size:
+            raise DeckError(f"a two-sided deck's sides must hold the same number of cards "
+                            f"(light side {self.light.size}, dark side {self.dark.size})")
+
+    @property
+    def sides(self) -> tuple[Deck, Deck]:
+        return (self.light, self.dark)
+
+    @property
+    def name(self) -> str:
+        """`flip` when both sides mean exactly the built-in deck, else custom."""
+        for name, sides in _TWO_SIDED_CANONICAL.items():
+            if tuple(tuple(map(_canonical, d.kinds)) for d in self.sides) == sides:
+                return name
+        return CUSTOM
+
+    @property
+    def size(self) -> int:
+        """Physical cards (each a light face and a dark face): the cards of one side."""
+        return self.light.size
+
+    @property
+    def number_cards(self) -> int:
+        """Physical number cards on the light side (the side in play at the deal)."""
+        return self.light.number_cards
+
+    def as_dict(self, zero_points: int = 0) -> dict[str, list[dict[str, Any]]]:
+        """{"light": [KIND, ...], "dark": [KIND, ...]}: a trace's `sides` (SPEC 11.5)."""
+        return {side.side: side.as_list(zero_points) for side in self.sides}
+
+    def to_table(self) -> dict[str, Any] | None:
+        """A rule file's `[deck]` table that builds exactly this deck: base flip, the base
+        kinds it lacks removed (light:TEXT, dark:TEXT), every kind written out under `light`
+        and `dark`. None when no rule file gives this order."""
+        table: dict[str, Any] = {"base": "flip"}
+        remove = [f"{side}:{k.text}" for side in SIDES for k in getattr(FLIP, side).kinds
+                  if k.text not in getattr(self, side)]
+        if remove:
+            table["remove"] = remove
+        for side in self.sides:
+            table[side.side] = [k.to_table() for k in side.kinds]
+        try:
+            return table if deck_from_toml(table) == self else None
+        except DeckError:
+            return None
+
+
+def _n(text: str, copies: int = 2) -> Kind:
+    return Kind(text, True, copies)
+
+
+# SPEC 11.3: the built-in two-sided deck, texts, counts and points pinned (112 cards a side).
+FLIP = TwoSidedDeck(
+    light=(*(_n(str(n)) for n in range(1, 10)),
+           Kind("D1", True, 2, points=10, draw=1), Kind("R", True, 2, reverse=True), Kind("S", True, 2, skip=1),
+           Kind("F", True, 2, flip=True),
+           Kind("W", False, 4, points=40), Kind("W2", False, 4, draw=2, restricted=True)),
+    dark=(*(_n(str(n)) for n in range(1, 10)),
+          Kind("D5", True, 2, draw=5), Kind("R", True, 2, reverse=True), Kind("E", True, 2, points=30, skip=SKIP_ALL),
+          Kind("F", True, 2, flip=True),
+          Kind("W", False, 4, points=40), Kind("WDC", False, 4, points=60, draw_color=True, restricted=True)),
+)
+_TWO_SIDED_CANONICAL = {"flip": tuple(tuple(map(_canonical, d.kinds)) for d in FLIP.sides)}
+TWO_SIDED_DECKS = {"flip": FLIP}
+SHOWN_DECKS = {**BUILTIN_DECKS, **TWO_SIDED_DECKS}  # every built-in deck `uno-sim decks` lists
+
+
 def builtin_deck(name: str) -> Deck:
     """A built-in deck by name."""
     try:
@@ -436,6 +582,7 @@ def build_deck(base: str | Deck = "classic", remove: Iterable[str] = (), kinds: 
     """A rule file's deck: the base deck, less the `remove` texts, with each kind of `kinds`
     replacing the base kind of the same text in its place, or added at the end."""
     base_deck = base if isinstance(base, Deck) else builtin_deck(base)
+    builtin_texts = _BUILTIN_TEXTS if base_deck.side is None else frozenset()  # a side names its own texts
     remove = list(remove)
     kinds = list(kinds)
     seen: set[str] = set()
@@ -445,7 +592,7 @@ def build_deck(base: str | Deck = "classic", remove: Iterable[str] = (), kinds: 
         if text in seen:
             raise DeckError(f"deck remove: {text!r} is listed twice")
         seen.add(text)
-        if text not in base_deck and text not in _BUILTIN_TEXTS:
+        if text not in base_deck and text not in builtin_texts:
             raise DeckError(
                 f"deck remove: the {base_deck.name} deck has no kind {text!r} "
                 f"(its kinds: {', '.join(base_deck.texts)})"
@@ -465,7 +612,7 @@ def build_deck(base: str | Deck = "classic", remove: Iterable[str] = (), kinds: 
     by_text = {k.text: k for k in kinds}
     out = [by_text.pop(k.text, k) for k in base_deck.kinds if k.text not in seen]
     out.extend(k for k in kinds if k.text in by_text)
-    return Deck(tuple(out))
+    return Deck(tuple(out), base_deck.side)
 
 
 def _where(source_name: str | None) -> str:
@@ -504,9 +651,10 @@ def deck_from_kinds(items: Iterable[Mapping[str, Any]], source_name: str | None 
         raise DeckError(f"{_where(source_name)}{exc}") from None
 
 
-def deck_from_toml(table: Mapping[str, Any], source_name: str | None = None) -> Deck:
+def deck_from_toml(table: Mapping[str, Any], source_name: str | None = None) -> "Deck | TwoSidedDeck":
     """The deck a rule file's `[deck]` table describes (keys base, remove, kinds; all
-    optional). `source_name` (e.g. "rule file 'my.toml'") prefixes every error message."""
+    optional; base = "flip" takes light and dark in place of kinds and gives a TwoSidedDeck).
+    `source_name` (e.g. "rule file 'my.toml'") prefixes every error message."""
     where = _where(source_name)
     if not isinstance(table, Mapping):
         raise DeckError(f"{where}'deck' must be a table ([deck] with base, remove and [[deck.kinds]])")
@@ -516,17 +664,54 @@ def deck_from_toml(table: Mapping[str, Any], source_name: str | None = None) -> 
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise DeckError(f"{where}unknown key {key!r} in [deck]{hint}; [deck] has {', '.join(DECK_KEYS)}")
     base = table.get("base", "classic")
-    if base not in DECK_NAMES:
-        raise DeckError(f"{where}deck base must be one of {', '.join(DECK_NAMES)} (got {base!r})")
+    if base not in DECK_NAMES + TWO_SIDED_NAMES:
+        raise DeckError(f"{where}deck base must be one of {', '.join(DECK_NAMES + TWO_SIDED_NAMES)} (got {base!r})")
     remove = table.get("remove", [])
     if not isinstance(remove, list) or not all(isinstance(t, str) for t in remove):
         raise DeckError(f"{where}deck remove must be a list of kind texts, like remove = [\"WX\"] (got {remove!r})")
+    if base in TWO_SIDED_NAMES:
+        return _two_sided_from_toml(table, remove, source_name)
+    sided = [key for key in SIDES if key in table]
+    if sided:
+        raise DeckError(f"{where}[[deck.{sided[0]}]] is for a two-sided deck: give base = \"flip\" "
+                        f"(base {base!r} is one-sided; its kinds go in [[deck.kinds]])")
     items = table.get("kinds", [])
     if not isinstance(items, list):
         raise DeckError(f"{where}deck kinds must be an array of tables ([[deck.kinds]] entries) (got {items!r})")
     kinds = [kind_from_table(item, source_name, i) for i, item in enumerate(items, 1)]
     try:
         return build_deck(base, remove, kinds)
+    except DeckError as exc:
+        raise DeckError(f"{where}{exc}") from None
+
+
+def _two_sided_from_toml(table: Mapping[str, Any], remove: list[str], source_name: str | None) -> "TwoSidedDeck":
+    """A `[deck]` table with base = "flip": `[[deck.light]]` / `[[deck.dark]]` kinds (the fields
+    of [[deck.kinds]]) and `remove` naming light:TEXT or dark:TEXT."""
+    where = _where(source_name)
+    base = TWO_SIDED_DECKS[table["base"]]
+    if "kinds" in table:
+        raise DeckError(f"{where}a two-sided deck (base = {table['base']!r}) gives its kinds as [[deck.light]] and "
+                        "[[deck.dark]], not [[deck.kinds]]")
+    removed: dict[str, list[str]] = {side: [] for side in SIDES}
+    for item in remove:
+        side, sep, text = item.partition(":")
+        if not sep or side not in SIDES or not text:
+            raise DeckError(f"{where}deck remove: {item!r} must name a side and a kind's text, "
+                            f"like \"light:{item}\" or \"dark:{item}\" (a two-sided deck)")
+        removed[side].append(text)
+    sides = []
+    for side in SIDES:
+        items = table.get(side, [])
+        if not isinstance(items, list):
+            raise DeckError(f"{where}deck {side} must be an array of tables ([[deck.{side}]] entries) (got {items!r})")
+        try:
+            kinds = [kind_from_table(item, None, i) for i, item in enumerate(items, 1)]
+            sides.append(build_deck(getattr(base, side), removed[side], kinds))
+        except DeckError as exc:
+            raise DeckError(f"{where}{side} side: {exc}") from None
+    try:
+        return TwoSidedDeck(*sides)
     except DeckError as exc:
         raise DeckError(f"{where}{exc}") from None
 
@@ -544,9 +729,13 @@ MAX_DECK_SIZE = 432  # four classic decks; no-mercy has 168 cards
 assert MAX_CANDIDATES <= 32
 
 
-def check_engine_limits(deck: Deck) -> None:
+def check_engine_limits(deck: "Deck | TwoSidedDeck") -> None:
     """The deck fits the engine's game array (MAX_COLORED_KINDS, MAX_WILD_KINDS, MAX_DECK_SIZE);
-    a DeckError names the limit."""
+    a DeckError names the limit. A two-sided deck: each side."""
+    if deck.two_sided:
+        for side in deck.sides:
+            check_engine_limits(side)
+        return
     colored, wild = len(deck.colored_kinds), len(deck.wild_kinds)
     if colored > MAX_COLORED_KINDS:
         raise DeckError(f"the {deck.name} deck has {colored} coloured kinds; at most {MAX_COLORED_KINDS} are allowed")
@@ -556,8 +745,22 @@ def check_engine_limits(deck: Deck) -> None:
         raise DeckError(f"the {deck.name} deck has {deck.size} cards; at most {MAX_DECK_SIZE} are allowed")
 
 
+def check_playable(deck: "Deck | TwoSidedDeck") -> None:
+    """This version plays the deck: not a two-sided deck, no Wild Draw Colour (draw_color)
+    kind. The engine does not play those yet; they can be described and shown (`uno-sim
+    decks`, `uno-sim show`). A DeckError says so in one line."""
+    if deck.two_sided:
+        raise DeckError(f"the {deck.name} deck is two-sided (UNO Flip): two-sided decks can be shown "
+                        "(`uno-sim decks`) but not played by this version")
+    for kind in deck.kinds:
+        if kind.draw_color:
+            raise DeckError(f"deck kind {kind.text!r}: Wild Draw Colour cards (draw_color) can be shown "
+                            "(`uno-sim decks`) but not played by this version")
+
+
 def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = "official", mercy_limit: int = 0) -> None:
-    """The checks between a deck and the rule set's numbers; a DeckError names the knob."""
+    """The checks between a deck and the rule set's numbers; a DeckError names the knob. A
+    two-sided deck is dealt and led on its light side (SPEC 11.4, 11.6)."""
     need = players * hand_size + 1
     if deck.size < need:
         raise DeckError(
@@ -566,7 +769,8 @@ def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = 
         )
     if first_card == "number" and deck.number_cards == 0:
         raise DeckError(f"invalid rules: first_card = number needs number cards, and the {deck.name} deck has none")
-    if first_card == "official" and not any(leads(k) and k.copies for k in deck.kinds):
+    lead_kinds = deck.light.kinds if deck.two_sided else deck.kinds
+    if first_card == "official" and not any(leads(k, deck.two_sided) and k.copies for k in lead_kinds):
         raise DeckError(f"invalid rules: the {deck.name} deck has no card that can be turned up as the lead card "
                         "(first_card = official keeps only a number card or a kind S, R, D or W), so every "
                         "round would end void; add one of those kinds")
@@ -582,10 +786,12 @@ def kind_role(k: Kind) -> int:
     return r if (r in (ROLE_WILD, ROLE_WILD_DRAW_FOUR)) == (not k.colored) else ROLE_NONE
 
 
-def leads(k: Kind) -> bool:
+def leads(k: Kind, two_sided: bool = False) -> bool:
     """An official lead card (first_card = official) of this kind stays: a number card or a
-    kind S, R, D or W; any other goes back into the pile."""
-    return k.is_number or kind_role(k) in LEAD_ROLES
+    kind S, R, D or W (on a two-sided deck also a coloured D1, D5, E or F, SPEC 11.4); any
+    other goes back into the pile."""
+    return (k.is_number or kind_role(k) in LEAD_ROLES
+            or (two_sided and k.colored and k.text in TWO_SIDED_LEAD_TEXTS))
 
 
 @dataclass(frozen=True, eq=False)
@@ -655,7 +861,7 @@ def _face_table(deck: Deck, zero_points: int) -> FaceTable:
 
     colored = [(i, k) for i, k in enumerate(deck.kinds) if k.colored]
     wild = [(i, k) for i, k in enumerate(deck.kinds) if not k.colored]
-    rows = [(COLORS[c] + k.text, c, i, k) for c in range(N_COLORS) for i, k in colored]
+    rows = [(deck.colors[c] + k.text, c, i, k) for c in range(N_COLORS) for i, k in colored]
     rows += [(k.text, -1, i, k) for i, k in wild]
 
     def column(values: Iterable[int]):

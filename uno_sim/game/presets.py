@@ -21,6 +21,10 @@ TOML, a file that is not UTF-8, an unknown top-level key, `rules` that is not a 
 unknown knob or bad value, an `extends` cycle or a missing parent, a bad deck or card kind, a
 deck too small for the deal) is a `RulesError` naming the preset or file and the problem.
 
+A two-sided deck (UNO Flip) is `[deck] base = "flip"` with `[[deck.light]]` / `[[deck.dark]]`
+tables (the fields of `[[deck.kinds]]`) and `remove` naming `light:TEXT` or `dark:TEXT`; the
+rule set's knob `deck` then reads `custom`. Such decks can be shown but not played yet.
+
 The deck follows `extends` like the knobs: a file without `[deck]` plays its parent's deck,
 a `[deck]` table replaces the parent's deck as a whole (its `base` is a built-in deck), and
 the knob `deck` under `[rules]` chooses a built-in deck instead (a file cannot give both).
@@ -39,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import did_you_mean
-from .decks import CUSTOM, Deck, deck_from_toml
+from .decks import CUSTOM, Deck, check_playable, deck_from_toml
 from .rules import Rules, RulesError, build_rules, parse_assignments, parse_value
 
 PRESETS = resources.files("uno_sim.game") / "preset_files"
@@ -171,8 +175,11 @@ def description(source: RuleSource) -> str:
     return str(read(source).get("description", ""))
 
 
-def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players: int | None = None) -> Rules:
-    """Rules of a preset or rule file, with `--set` overrides and `--players` applied last."""
+def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players: int | None = None, *,
+         to_play: bool = True) -> Rules:
+    """Rules of a preset or rule file, with `--set` overrides and `--players` applied last.
+    `to_play=False` (the commands that only show a rule set) also accepts a deck this version
+    cannot play (decks.check_playable)."""
     source = find(spec)
     table, deck = rule_parts(source)
     try:
@@ -186,20 +193,27 @@ def load(spec: str, overrides: list[str] | dict[str, Any] | None = None, players
         values |= {k: parse_value(k, v) for k, v in overrides.items()}
     if players is not None:
         values["players"] = players
-    return rules.with_overrides(values)
+    rules = rules.with_overrides(values)
+    if to_play:
+        _check_playable(rules, source.what)
+    return rules
 
 
 def load_rule_set(spec: "str | os.PathLike | Rules", overrides: dict[str, Any] | None = None,
-                  players: int | None = None) -> tuple[str, Rules]:
+                  players: int | None = None, *, to_play: bool = True) -> tuple[str, Rules]:
     """(name, rules) of a preset name, a rule file's path or a Rules value ("custom"), with the
     overrides (knob -> value, values parsed as `--set` parses them) and the player count
-    applied last: the one loader of the API and of the environments."""
+    applied last: the one loader of the API and of the environments. A rule set to play
+    (`to_play`, the default) must hold a deck this version plays (decks.check_playable)."""
     if isinstance(spec, Rules):
         values = {k: parse_value(k, v) for k, v in (overrides or {}).items()}
         if players is not None:
             values["players"] = players
-        return "custom", spec.with_overrides(values) if values else spec
-    return find(str(spec)).name, load(str(spec), dict(overrides or {}), players)
+        rules = spec.with_overrides(values) if values else spec
+        if to_play:
+            _check_playable(rules, "the rule set")
+        return "custom", rules
+    return find(str(spec)).name, load(str(spec), dict(overrides or {}), players, to_play=to_play)
 
 
 def rule_file_text(rules: Rules, description: str = "") -> str:
@@ -219,8 +233,17 @@ def rule_file_text(rules: Rules, description: str = "") -> str:
     return tomli_w.dumps(data)
 
 
+def _check_playable(rules: Rules, what: str) -> None:
+    """The rule set's deck is one this version plays (decks.check_playable), else a one-line
+    RulesError naming the rule set: refused before anything plays or is written."""
+    try:
+        check_playable(rules.cards)
+    except RulesError as exc:
+        raise RulesError(f"{what}: {exc}") from None
+
+
 def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:
     """Rules of the knobs playing a rule file's deck (named when it is a built-in deck)."""
     knobs = {name: parse_value(name, value) for name, value in table.items()}
-    name = deck.name
+    name = CUSTOM if deck.two_sided else deck.name  # the knob `deck` names one-sided decks only
     return Rules(**knobs, deck=name, custom_deck=deck if name == CUSTOM else None)

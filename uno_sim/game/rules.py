@@ -57,7 +57,7 @@ class _RulesMethods:
     def with_deck(self, deck: decks.Deck) -> "Rules":
         """This rule set playing `deck`: `deck` names it when it is a built-in deck, else it is
         carried as the custom deck."""
-        name = deck.name
+        name = CUSTOM_DECK if deck.two_sided else deck.name  # the knob `deck` names one-sided decks only
         return dataclasses.replace(self, deck=name, custom_deck=deck if name == CUSTOM_DECK else None)
 
     def with_overrides(self, overrides: dict[str, Any] | list[str]) -> "Rules":
@@ -113,6 +113,10 @@ def parse_value(name: str, text: Any) -> Any:
     kind = knob_type(name)
     if name in CHOICES:
         value = str(text)
+        if name == "deck" and value in decks.TWO_SIDED_NAMES:
+            raise RulesError(f"bad value {value!r} for knob 'deck': {value} is a two-sided deck, which can be shown "
+                             f"(`uno-sim decks {value}`) but not played by this version; choose one of "
+                             f"{', '.join(CHOICES[name])}")
         if value not in CHOICES[name]:
             raise RulesError(f"bad value {value!r} for knob {name!r}: choose one of {', '.join(CHOICES[name])}")
         return value
@@ -228,9 +232,9 @@ def _validate_deck(r: Rules) -> None:
     engine (decks.check_engine_limits)."""
     if r.custom_deck is None:
         return
-    if not isinstance(r.custom_deck, decks.Deck):
+    if not isinstance(r.custom_deck, (decks.Deck, decks.TwoSidedDeck)):
         raise RulesError(f"invalid rules: custom_deck must be a Deck (got {r.custom_deck!r})")
-    if r.custom_deck.name != CUSTOM_DECK:
+    if not r.custom_deck.two_sided and r.custom_deck.name != CUSTOM_DECK:
         raise RulesError(f"invalid rules: the custom deck is the built-in {r.custom_deck.name} deck; "
                          f"give deck = {r.custom_deck.name!r} instead (Rules.with_deck does)")
     if r.deck != CUSTOM_DECK:

@@ -102,15 +102,16 @@ def rules_changed(rules) -> list[str]:
 
 
 def deck_table(deck, zero_points: int = 0, title: str = "") -> Table:
-    """A deck's kinds (decks.Deck): text, colours, copies, cards, effects and points under
-    `zero_points`; the kinds and cards in all as its note."""
+    """A deck's kinds (decks.Deck, or one side of a two-sided deck, in its colours): text,
+    colours, copies, cards, effects and points under `zero_points`; the kinds and cards in all
+    as its note."""
     table = Table(title, [("kind", "left"), ("colours", "left"), ("copies", "right"), ("cards", "right"),
                           ("effects", "left"), ("points", "right")])
     for kind in deck.kinds:
         points = str(kind.points_for(zero_points))
         if kind.points is None and kind.number == 0:
             points += " (zero_points)"
-        table.add(kind.text, "R Y G B" if kind.colored else "wild",
+        table.add(kind.text, " ".join(deck.colors) if kind.colored else "wild",
                   f"{kind.copies} each" if kind.colored else str(kind.copies), str(kind.cards), kind.describe(), points)
     table.notes.append(f"{len(deck.kinds)} kinds, {deck.size} cards")
     return table
