@@ -32,11 +32,12 @@ KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching"
            "trace": "batch._trace_game"}
 
 # What a cold compile of each kernel alone takes on the reference machine (AMD EPYC, 2 cores;
-# CPU seconds of the compiling process, each kernel compiled alone into an empty cache; see
-# docs/ARCHITECTURE.md "Start-up: where the time goes"), and how long `probe` took there
-# (CPU seconds). `compile_estimate` scales them to this machine. Several kernels compiled in
-# one process share the functions below them, so their sum errs on the long side.
-REFERENCE_SECONDS = {"games": 110.0, "search": 130.0, "matches": 115.0, "trace": 100.0}
+# CPU seconds of the compiling process, each kernel compiled alone into an empty cache while
+# other work loaded the machine to 5-11; docs/ARCHITECTURE.md "Start-up: where the time goes"),
+# and how long `probe` took there (CPU seconds). `compile_estimate` scales them to this
+# machine. Kernels compiled after another one reuse the functions cached for it (about a
+# third of their time alone), so the estimate for several at once errs on the long side.
+REFERENCE_SECONDS = {"games": 96.0, "search": 130.0, "matches": 132.0, "trace": 128.0}
 REFERENCE_PROBE = 0.009
 
 
