@@ -169,7 +169,7 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     startup = warmup.warm_up("games", progress=True)
     err = capsys.readouterr().err
     lines = err.splitlines()
-    assert re.fullmatch(r"compiling the engine for every command, once after installing: about \d+ (s|minutes) "
+    assert re.fullmatch(r"compiling the engine's game kernel, once: about \d+ (s|minutes) "
                         r"on this machine \.\.\.", lines[0])
     assert re.fullmatch(r"engine compiled in \d+\.\d s \(cached for later runs\)", lines[1])
     assert "\x1b" not in err  # no control codes
@@ -187,24 +187,52 @@ def test_warm_up_reports_plain_lines_without_a_terminal(capsys, monkeypatch):
     assert capsys.readouterr().err == ""
 
 
-def test_a_cold_start_compiles_every_kernel_at_once(monkeypatch):
-    """The first run of any command compiles the kernels of every command (so that the first
-    match or trace does not compile again); a warm cache loads only what the command needs."""
-    played = []
-    monkeypatch.setattr(warmup, "_play_one", played.append)
+def test_a_cold_start_compiles_only_the_kernels_the_command_needs(monkeypatch):
+    """A plain run compiles the games kernel and nothing else; a later command that needs
+    another kernel compiles just that one, and a kernel already cached is only loaded."""
+    played, cache = [], {"trace"}  # a cache holding the trace kernel only
+    monkeypatch.setattr(warmup, "_play_one", lambda kind: (played.append(kind), cache.add(kind)))
     monkeypatch.setattr(warmup, "_ready", set())
-    monkeypatch.setattr(warmup, "cached", lambda kind: kind == "trace")  # a cache holding the trace kernel only
+    monkeypatch.setattr(warmup, "cached", lambda kind: kind in cache)
     assert warmup.warm_up("games").compiled
-    assert played == ["games", "search", "matches"]  # not the cached trace kernel
-    assert warmup.warm_up("matches").seconds == 0.0 and played == ["games", "search", "matches"]
-    played.clear()
-    monkeypatch.setattr(warmup, "_ready", set())
-    monkeypatch.setattr(warmup, "cached", lambda kind: True)
-    assert not warmup.warm_up("matches").compiled
-    assert played == ["matches"]
+    assert played == ["games"]
+    assert warmup.warm_up("games").seconds == 0.0 and played == ["games"]  # once per process
+    assert warmup.warm_up("matches").compiled and played == ["games", "matches"]
+    monkeypatch.setattr(warmup, "_ready", set())  # a later process: everything it needs is cached
+    assert not warmup.warm_up("games", "matches", "trace").compiled
+    assert played == ["games", "matches", "games", "matches", "trace"]
 
 
-def test_the_compile_message_estimates_from_the_machine_and_never_says_only():
+def test_a_run_warms_up_the_kernel_its_bots_are_played_by(monkeypatch):
+    """The games kernel for compiled bots, the search bot's kernel (only) when a seat plays
+    search, both for a comparison of the two (batch.start_chunk's choice of kernel)."""
+    from uno_sim.game.bots import pack_bots, parse_bots
+    from uno_sim.running.games import warm_up_for
+
+    class Executor:
+        def __init__(self):
+            self.kinds = []
+
+        def warm_up(self, kind, progress):
+            self.kinds.append(kind)
+            return warmup.Startup(1.0, kind == "search")
+
+    class Work:
+        def __init__(self, bots):
+            self.codes = pack_bots(parse_bots(bots, 4))[0]
+
+    executor = Executor()
+    assert warm_up_for(executor, [Work("expert"), Work(None)]) == warmup.Startup(1.0, False)
+    assert executor.kinds == ["games"]
+    executor = Executor()
+    assert warm_up_for(executor, [Work("search:rollouts=5,random,random,random")]) == warmup.Startup(1.0, True)
+    assert executor.kinds == ["search"]
+    executor = Executor()
+    assert warm_up_for(executor, [Work("random"), Work("expert,search,random,random")]).seconds == 2.0
+    assert executor.kinds == ["games", "search"]
+
+
+def test_the_compile_message_estimates_from_the_machine_and_names_the_kernels():
     every = list(warmup.KERNELS)
     reference = sum(warmup.REFERENCE_SECONDS.values())
     # the reference machine, idle: the reference time; twice as slow: twice; load 4 on 2 cores: twice again
@@ -217,12 +245,11 @@ def test_the_compile_message_estimates_from_the_machine_and_never_says_only():
     assert warmup.rough_time(3) == "about 10 s"
     assert warmup.rough_time(150) == "about 3 minutes"
     assert warmup.rough_time(200) == "about 3 minutes"
-    text = warmup.compiling_message(every, 200)
-    assert text == "compiling the engine for every command, once after installing: about 3 minutes on this machine"
-    partial = warmup.compiling_message(["matches", "trace"], 40)
-    assert partial == ("compiling the engine for the commands not compiled yet, once after installing: "
-                       "about 40 s on this machine")
-    assert "only" not in text and "only" not in partial
+    assert warmup.compiling_message(["games"], 50) == "compiling the engine's game kernel, once: about 50 s on this machine"
+    assert warmup.compiling_message(["matches", "trace"], 200) == (
+        "compiling the engine's match and trace kernels, once: about 3 minutes on this machine")
+    assert warmup.compiling_message(["games", "search", "matches"], 40) == (
+        "compiling the engine's game, search bot's game and match kernels, once: about 40 s on this machine")
 
 
 def test_progress_lines_without_a_terminal(capsys):

@@ -361,6 +361,17 @@ class GameRun:
         )
 
 
+def warm_up_for(executor, works, progress: Progress = SILENT):
+    """Start (compile or load) the kernels that play `works` (GameWork): the games kernel, or
+    the search bot's, or both; untimed, so that games per second count games only."""
+    from .warmup import Startup, kernel_kind
+
+    startup = Startup()
+    for kind in dict.fromkeys(kernel_kind(work.codes) for work in works):
+        startup += executor.warm_up(kind, progress)
+    return startup
+
+
 def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT, units: list[Unit] | None = None,
               settle=None) -> list[RunResult]:
     """Play several runs through one pipeline (a comparison's variants, a sweep's points,
@@ -368,7 +379,7 @@ def play_runs(runs: list[GameRun], executor=None, progress: Progress = SILENT, u
     them, if not each run's own unit (running/paired.py), and `settle()` called once they
     are played, before the results are taken."""
     executor = executor or Threads()
-    startup = executor.warm_up("games", progress)  # before the clock starts: games/s count games only
+    startup = warm_up_for(executor, [run.work for run in runs], progress)  # before the clock starts
     try:
         for run in runs:
             run.open()

@@ -17,7 +17,7 @@ import numpy as np
 
 from .chunks import Threads, Unit, run_chunks
 from .interrupts import Interrupted
-from .games import GameWork
+from .games import GameWork, warm_up_for
 from .progress import SILENT, Progress
 
 BLOCK_VALUES = 1 << 21  # per-game rows held at once in a block, over every point
@@ -93,7 +93,7 @@ class RacePlayer:
         array per alive point (same order; its streams' columns side by side), rows in game
         order."""
         if not self.started:
-            self.executor.warm_up("games", self.progress)
+            warm_up_for(self.executor, [w for point in self.works for w in point], self.progress)
             self.started = True
         streams = sum(len(self.works[i]) for i in alive)
         bar = self.progress.chunks(games * streams, label, "games")

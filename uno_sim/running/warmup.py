@@ -1,16 +1,17 @@
 """The engine's start-up, in one place: compile its kernels, or load them from the cache.
 
 The engine is compiled by numba on first use and cached on disk (engine/jit.py). Each kind of
-work has a kernel of its own (KERNELS: games, games with a search bot, matches, traces), so the
-first run after installing (or after a change to the engine) compiles all of them at once,
-whichever command it is: one wait, announced once with an estimate for this machine
-(`compile_estimate`), and no command compiles again later. Later runs load the compiled code in
-about a second. `warm_up(kind)` does that before any game is timed, and tells its progress
-which it is doing (running/progress.py; on the terminal, uno_sim.output.progress: a spinner, or
-without a terminal two plain lines when it compiles and nothing for the second it takes to
-load, so that a piped command with a warm cache writes nothing but its results, or its one
-error line, on stderr). Runs, matches and traces call it first, so games per second never
-include it.
+work has a kernel of its own (KERNELS: games, games with a search bot, matches, traces), and a
+command compiles only the kernels of the kinds it plays: a plain run the games kernel, a trace
+the trace kernel. A later command that needs another kernel compiles just that one (the
+functions below the kernels that numba cached when the first compiled are loaded, not compiled
+again), and no command compiles the same code twice. The wait is announced with an estimate for
+this machine (`compile_estimate`). Later runs load the compiled code in about a second.
+`warm_up(kind)` does that before any game is timed, and tells its progress which it is doing
+(running/progress.py; on the terminal, uno_sim.output.progress: a spinner, or without a
+terminal two plain lines when it compiles and nothing for the second it takes to load, so that
+a piped command with a warm cache writes nothing but its results, or its one error line, on
+stderr). Runs, matches and traces call it first, so games per second never include it.
 
 Whether the cache is warm is read from numba's index files (`*.nbi`) in the cache folder:
 one for the kernel of that kind means the code is cached there.
@@ -30,13 +31,13 @@ LOADING = "loading the engine"
 KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching", "matches": "match.play_matches",
            "trace": "batch._trace_game"}
 
-# What a cold compile of each kernel takes on the reference machine (AMD EPYC, 2 cores; CPU
-# seconds of the compiling process, compiled in this order in one process: later kernels
-# reuse the functions compiled for the earlier ones; 165 s in all, 168 s of wall time, while
-# other work shared the machine: the same cold start took 115 s when it was nearly idle, so the
-# estimate errs on the long side), and how long `probe` took there (CPU seconds).
-# `compile_estimate` scales them to this machine.
-REFERENCE_SECONDS = {"games": 110.0, "search": 32.0, "matches": 15.0, "trace": 8.0}
+# What a cold compile of each kernel alone takes on the reference machine (AMD EPYC, 2 cores;
+# CPU seconds of the compiling process, each kernel compiled alone into an empty cache while
+# other work loaded the machine to 5-11; docs/ARCHITECTURE.md "Start-up: where the time goes"),
+# and how long `probe` took there (CPU seconds). `compile_estimate` scales them to this
+# machine. Kernels compiled after another one reuse the functions cached for it (about a
+# third of their time alone), so the estimate for several at once errs on the long side.
+REFERENCE_SECONDS = {"games": 96.0, "search": 130.0, "matches": 132.0, "trace": 128.0}
 REFERENCE_PROBE = 0.009
 
 
@@ -70,12 +71,17 @@ def rough_time(seconds: float) -> str:
     return f"about {int(seconds / 60 + 0.5)} minutes"
 
 
+# What each kind's kernel is called in the message of a cold start.
+KERNEL_NAMES = {"games": "game", "search": "search bot's game", "matches": "match", "trace": "trace"}
+
+
 def compiling_message(kinds, seconds: float) -> str:
-    """What a cold start says: that it compiles for every command at once (never "only": the
-    kernels of every kind are compiled now, so no later command compiles again), and for how long."""
-    every = set(kinds) == set(KERNELS)
-    what = "for every command" if every else "for the commands not compiled yet"
-    return f"compiling the engine {what}, once after installing: {rough_time(seconds)} on this machine"
+    """What a cold start says: which of the engine's kernels it compiles (only those the
+    command needs; each once, then cached), and for how long."""
+    names = [KERNEL_NAMES[k] for k in dict.fromkeys(kinds)]
+    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    noun = "kernel" if len(names) == 1 else "kernels"
+    return f"compiling the engine's {what} {noun}, once: {rough_time(seconds)} on this machine"
 
 
 def machine_estimate(kinds) -> float:
@@ -131,11 +137,10 @@ def cached(kind: str) -> bool:
 
 def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     """Compile (or load) the kernels that `kinds` (games, search, matches, trace; default games)
-    need, by playing one game (or match) of the standard rules. When one of them is not in the
-    cache, every kernel missing from it is compiled now, so that the first run of any command
-    is the only one that waits. Kinds already started in this process cost nothing.
-    `progress` (running/progress.py; True: on standard error) is told what is happening
-    meanwhile."""
+    need, by playing one game (or match) of the standard rules. Only those kernels: a kernel
+    missing from the cache is compiled by the first command that needs it, and cached for
+    every later one. Kinds already started in this process cost nothing. `progress`
+    (running/progress.py; True: on standard error) is told what is happening meanwhile."""
     kinds = kinds or ("games",)
     for kind in kinds:
         if kind not in KERNELS:
@@ -143,12 +148,12 @@ def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     todo = [k for k in dict.fromkeys(kinds) if k not in _ready]
     if not todo:
         return Startup()
-    compiling = not all(cached(k) for k in todo)
+    missing = [k for k in todo if not cached(k)]
+    compiling = bool(missing)
     shown = as_progress(progress)
     if compiling:
-        todo += [k for k in KERNELS if k not in todo and k not in _ready and not cached(k)]
         # the estimate (a short speed probe) only when someone is told it
-        message = compiling_message(todo, machine_estimate(todo) if shown is not SILENT else 0.0)
+        message = compiling_message(missing, machine_estimate(missing) if shown is not SILENT else 0.0)
         done = "engine compiled in {seconds:.1f} s (cached for later runs)"
     else:
         message, done = LOADING, "engine loaded in {seconds:.1f} s"
@@ -159,6 +164,16 @@ def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
             _play_one(kind)
             _ready.add(kind)
     return Startup(time.perf_counter() - began, compiling)
+
+
+def kernel_kind(bot_codes) -> str:
+    """The kind whose kernel plays games with these bots (batch.start_chunk's choice):
+    `search` when a seat plays the search bot, else `games`."""
+    import numpy as np
+
+    from ..engine import layout as L
+
+    return "search" if (np.asarray(bot_codes) == L.BOT.search).any() else "games"
 
 
 def _play_one(kind: str) -> None:
@@ -177,7 +192,9 @@ def _play_one(kind: str) -> None:
         stats.PairedAggregate([stats.Aggregate(players=rules.players)]).add([records])  # and a paired compare's
     elif kind == "search":
         codes, params = pack_bots(parse_bots("search:rollouts=1", rules.players))
-        batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
+        records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
+        stats.Aggregate(players=rules.players).add(records)  # a search run's binning passes
+        stats.PairedAggregate([stats.Aggregate(players=rules.players)]).add([records])
     elif kind == "matches":
         batch.run_matches(packed, codes, params, key, 0, 1, workers=1)
     else:
