@@ -57,14 +57,13 @@ def table_design(bots: int, players: int) -> tuple[list[tuple[int, ...]], str]:
 def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int, ...]], deals: int, key: int,
                 workers: int, progress: Progress = SILENT) -> PresetGames:
     """Play every table of one rule set on the common deals 0..deals-1 with rotated seats."""
-    from .games import GameWork, python_part
+    from .games import GameWork, python_part, warm_up_for
 
     n = rules.players
     games = deals * n
     packed = rules.pack()
     winners = np.full((len(tables), games), -1, dtype=np.int8)
     executor = Threads(workers)
-    began = time.perf_counter()
     units = []
     for t, table in enumerate(tables):
         seated = [bots[b] for b in table]
@@ -76,6 +75,9 @@ def play_preset(name: str, rules: Rules, bots: list[Bot], tables: list[tuple[int
             out[first : first + count] = records[:, L.COL_WINNER_BOT]
 
         units.append(Unit(work, games, consume, f"{name}: table {t + 1}/{len(tables)}"))
+    # the kernels its tables' bots need, started (compiled or loaded) before the clock starts
+    warm_up_for(executor, [unit.work for unit in units], progress)
+    began = time.perf_counter()
     # one pipeline (and one progress bar, plain lines without a terminal) over the rule set's tables
     run_chunks(units, executor, progress, label=f"{name}: {len(tables)} tables")
     return PresetGames(name, rules, tables, winners, time.perf_counter() - began)
