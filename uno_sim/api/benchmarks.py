@@ -103,11 +103,18 @@ class PairedBenchPlan:
         write_section(self.write_path, markdown_section(rows, self.baseline, self.current, self.info))
 
 
+def _bench_cases() -> dict[str, Any]:
+    """The cases of `uno-sim bench` (running.bench_pairs.Case) by key."""
+    from ..running.bench import CASES, EXPERT_CASE
+    from ..running.bench_pairs import Case
+
+    cases = [Case(p, n, b, w) for p, n, b, w, _ in [*CASES, EXPERT_CASE]]
+    return {case.key: case for case in cases}
+
+
 def bench_case_keys() -> list[str]:
     """The cases of `uno-sim bench` by key (preset/players p/bots/threads w)."""
-    from ..running.bench import CASES, EXPERT_CASE
-
-    return [f"{p}/{n}p/{b}/{w}w" for p, n, b, w, _ in [*CASES, EXPERT_CASE]]
+    return list(_bench_cases())
 
 
 def prepare_paired_bench(commit: str, pairs: int = 4, games: int = 1_000_000, cases: list[str] | None = None,
@@ -116,12 +123,11 @@ def prepare_paired_bench(commit: str, pairs: int = 4, games: int = 1_000_000, ca
     counts, the cases (keys of `bench_case_keys()`; all of them by default) and the file to
     write, then makes the baseline's tree under .bench/ (or reuses it)."""
     from ..output.files import check_out_file
-    from ..running.bench import CASES, EXPERT_CASE
-    from ..running.bench_pairs import Case, baseline_build, check_pairs, current_build, resolve_commit, tree_root
+    from ..running.bench_pairs import baseline_build, check_pairs, current_build, resolve_commit, tree_root
 
     check_pairs(pairs)
     check_count("--games", games)
-    known = dict(zip(bench_case_keys(), [Case(p, n, b, w) for p, n, b, w, _ in [*CASES, EXPERT_CASE]]))
+    known = _bench_cases()
     chosen = list(dict.fromkeys(cases)) if cases else list(known)
     for key in chosen:
         if key not in known:

@@ -126,7 +126,7 @@ def _check_common(games: int, seed: int, workers: int | None, games_option: str 
 
 
 def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequence[str] | None = None,
-               players: int | None = None) -> tuple[str, Rules]:
+               players: int | None = None, *, to_play: bool = True) -> tuple[str, Rules]:
     """A rule set by name, file or value, with overrides and a player count applied.
 
     Parameters
@@ -138,6 +138,9 @@ def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequ
         (``uno_sim.KNOBS`` lists the knobs). Default None.
     players : int, optional
         Seats at the table, 2 to 10 (default None: the rule set's own).
+    to_play : bool, default True
+        False accepts a deck this version shows but does not play (a two-sided deck, a Wild
+        Draw Colour card): for the commands that only describe a rule set.
 
     Returns
     -------
@@ -157,7 +160,7 @@ def load_rules(rules: RuleSpec = "standard", overrides: Mapping[str, Any] | Sequ
     5
     """
     check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
-    return presets.load_rule_set(rules, override_dict(overrides), players)
+    return presets.load_rule_set(rules, override_dict(overrides), players, to_play=to_play)
 
 
 def override_dict(overrides: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:

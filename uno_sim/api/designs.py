@@ -228,17 +228,18 @@ def _check_tolerance(tolerance: float | str | None, objective: str) -> float | N
     return value
 
 
-def _first_round(budget: int, points: int, round_games: int | None, streams: int = 1,
-                 only_skill: bool = False) -> int:
-    """Games a point plays in the first round (`streams`: 2 when the skill games are played too;
-    `only_skill`: the one stream is the skill games)."""
+def _first_round(budget: int, points: int, round_games: int | None, streams: Sequence[bool] = (False,)) -> int:
+    """Games a point plays in the first round (`streams`: the race's streams of games,
+    racing.race_streams: its own games, its skill games, or both)."""
     check_count("--round-games", round_games, minimum=MIN_ROUND_GAMES, maximum=MAX_GAMES)
-    first = round_games or max(MIN_ROUND_GAMES, budget // (ROUNDS_AIMED * points * streams) // 1000 * 1000)
-    if points * first * streams > budget:
-        kind = " skill games" if only_skill else " games"
-        games = f"{first:,}{kind}{' and as many skill games' if streams > 1 else ''}"
+    n = len(streams)
+    first = round_games or max(MIN_ROUND_GAMES, budget // (ROUNDS_AIMED * points * n) // 1000 * 1000)
+    if points * first * n > budget:
+        games = f"{first:,} {'skill games' if list(streams) == [True] else 'games'}"
+        if n > 1:
+            games += " and as many skill games"
         raise InputError(f"--max-games {budget:,} is too small for one round: {points} grid points x {games} "
-                         f"= {points * first * streams:,} (raise --max-games or lower --round-games, at least "
+                         f"= {points * first * n:,} (raise --max-games or lower --round-games, at least "
                          f"{MIN_ROUND_GAMES:,})")
     return first
 
@@ -275,7 +276,7 @@ def prepare_design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | S
     from ..stats.racing import race_streams
 
     streams = race_streams([objective] + [c.metric for c in checked])
-    first = _first_round(max_games, len(points), round_games, len(streams), only_skill=streams == [True])
+    first = _first_round(max_games, len(points), round_games, streams)
     tol = _check_tolerance(tolerance, objective)
     words = [w for knob, values in axes for w in ("--vary", f"{knob}={','.join(grids.setting_text(v) for v in values)}")]
     words += [option, objective] + [w for c in checked for w in ("--constraint", str(c))]

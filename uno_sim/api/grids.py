@@ -72,7 +72,7 @@ def axes(vary: Mapping[str, Sequence[Any]] | Sequence[str] | str) -> list[tuple[
     if isinstance(vary, str):  # one `KNOB=VALUES` text
         vary = [vary]
     if isinstance(vary, Mapping):
-        axes = []
+        found = []
         for knob, values in vary.items():
             if isinstance(values, str):  # "2,3,4" as the command line writes it
                 values = [v.strip() for v in values.split(",")]
@@ -82,16 +82,16 @@ def axes(vary: Mapping[str, Sequence[Any]] | Sequence[str] | str) -> list[tuple[
             if len(values) == 0:
                 raise InputError(f"--vary {knob} has no values; give one or more")
             if knob == PRESET_AXIS:
-                axes.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
+                found.append(parse_vary(f"{knob}={','.join(str(v) for v in values)}"))
                 continue
             if knob not in BY_NAME:
                 raise InputError(f"bad vary: unknown knob {knob!r}{did_you_mean(knob, BY_NAME)} (see `uno-sim rules` for the list)")
-            axes.append((knob, [parse_value(knob, v) for v in values]))
+            found.append((knob, [parse_value(knob, v) for v in values]))
     else:
-        axes = [parse_vary(text) for text in vary]
-    if not axes:
+        found = [parse_vary(text) for text in vary]
+    if not found:
         raise InputError("sweep needs at least one --vary KNOB=VALUES")
-    return axes
+    return found
 
 
 def check_knobs(knobs: list[str], rules: RuleSpec | None) -> bool:

@@ -78,11 +78,11 @@ def check_metrics(targets: list, kinds: dict[str, str], where: str) -> None:
 def metric_kinds(plan, skill: bool = False) -> dict[str, str]:
     """name -> kind of every metric a run of this plan reports (from an empty aggregate)."""
     from .. import stats
-    from ..game.metrics import METRICS
+    from ..game.metrics import SKILL_METRICS
 
     agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams)
     kinds = {m.name: m.kind for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)}
-    return kinds | ({m.name: m.kind for m in METRICS if m.when == "skill"} if skill else {})
+    return kinds | ({m.name: m.kind for m in SKILL_METRICS} if skill else {})
 
 
 def precision_options(options: list[str], targets: list, cap: int) -> list[str]:

@@ -224,12 +224,13 @@ class SweepPlan:
 
 def metric_names(plan: RunPlan) -> list[str]:
     """The metric names a run of this plan reports (summary.csv's `metric` column; with
-    `skill`, `skill_index` last)."""
+    `skill`, the skill games' metrics last)."""
     from .. import stats
+    from ..game.metrics import SKILL_METRICS
 
     agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams, rotate=plan.rotate_seats)
     names = [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
-    return names + (["skill_index"] if plan.skill else [])
+    return names + ([m.name for m in SKILL_METRICS] if plan.skill else [])
 
 
 def prepare_sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[str], *, games: int = 100_000,

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .. import api
 from ..game import presets
 from ..game.decks import SHOWN_DECKS
 from ..game.errors import BadInput
@@ -27,7 +28,7 @@ def decks(
         if not presets.is_path(name) and name not in presets.preset_names():
             raise BadInput(f"unknown deck or preset {name!r} (built-in decks: {', '.join(SHOWN_DECKS)}; presets: "
                            f"{', '.join(presets.preset_names())}; or give a path to a .toml rule file)")
-        label, rules = presets.load_rule_set(name, to_play=False)
+        label, rules = api.load_rules(name, to_play=False)
         deck = rules.cards
         what = f"the {deck.name} two-sided deck" if deck.two_sided else f"the {rules.deck} deck"
         _print(console, deck_tables(deck, rules.zero_points, f"{label}: {what}, {deck.size} cards"))

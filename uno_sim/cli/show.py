@@ -7,7 +7,7 @@ from rich.table import Table
 
 from .. import api
 from ..game import presets as P
-from ..game.knobs import BY_NAME, MAX_PLAYERS
+from ..game.knobs import BY_NAME
 from . import options as O
 from .render import deck_table, deck_tables, fmt_value, stdout
 
@@ -19,9 +19,8 @@ def show(preset, *, players, set_) -> None:
 
     `*` marks the values that differ from the defaults (the official rules).
     """
-    api.check_count("--players", players, minimum=2, maximum=MAX_PLAYERS)
     # a two-sided deck can be shown though it cannot be played yet (to_play=False)
-    name, rules = P.load_rule_set(preset, api.override_dict(set_), players, to_play=False)
+    name, rules = api.load_rules(preset, set_, players, to_play=False)
     description = P.description(P.find(preset))
     table = Table(title=f"{name}: {description}" if description else name, header_style="bold")
     table.add_column("knob", no_wrap=True)

@@ -113,7 +113,7 @@ def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int,
     config = make_config(packed, bot_codes, bot_params, deck)
     key, rotate = np.uint64(key), bool(rotate)
     stop = STOP if stop is None else stop
-    kernel = _play_games_searching if (np.asarray(bot_codes) == L.BOT.search).any() else _play_games
+    kernel = _play_games_searching if L.plays_search(bot_codes) else _play_games
     job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), rotate, out[lo:hi], stop), n,
                        workers)
     return ChunkJob(job, out)

@@ -120,6 +120,12 @@ WHY = enum("Why", WHYS)
 # ---------------------------------------------------------------- bots
 # The bot table (names, parameters, choices) lives in uno_sim/game/bots.py; the codes are positions.
 BOT = enum("BotCode", BOT_NAMES)
+
+
+def plays_search(bot_codes) -> bool:
+    """A seat plays the search bot: its games are played by the search kernel
+    (batch._play_games_searching), which keeps the turns the table saw (state.O_KEEP_TURNS)."""
+    return any(int(code) == BOT.search for code in bot_codes)
 # Bot parameters: one int64 row per seat (game/bots.py packs them: probabilities as fixed point,
 # whole numbers as they are, choices as the index of the choice).
 BP = enum("BotParam", BOT_PARAMS)

@@ -28,7 +28,7 @@ from ..game import decks
 from ..game.decks import MAX_DECK_SIZE
 from ..game.decks import MAX_FACES, N_COLORS
 from ..game.knobs import K, MAX_PLAYERS, N_KNOBS
-from .layout import BOT, N_BOT_PARAMS, N_COLS, Blocks
+from .layout import N_BOT_PARAMS, N_COLS, Blocks, plays_search
 
 GAME = Blocks("game array")
 
@@ -197,7 +197,7 @@ def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray
     config[O_BOTS : O_BOTS + players] = bot_codes
     config[O_PARAMS : O_PARAMS + players * N_BOT_PARAMS] = np.asarray(bot_params, dtype=np.int64).reshape(-1)
     config[O_DECK:O_DECK_END] = deck_block(deck, int(rules[K.zero_points]))
-    config[O_KEEP_TURNS] = int(any(int(code) == BOT.search for code in bot_codes))
+    config[O_KEEP_TURNS] = int(plays_search(bot_codes))
     return config
 
 

@@ -399,6 +399,12 @@ class Deck:
             seen.add(kind.text)
 
     @property
+    def knob_value(self) -> str:
+        """What the knob `deck` of a rule set playing this deck reads: the built-in deck's name,
+        or custom."""
+        return self.name
+
+    @property
     def colors(self) -> tuple[str, ...]:
         """The colour letters of this deck's faces, in index order."""
         return SIDE_COLORS[self.side or "light"]
@@ -515,8 +521,14 @@ class TwoSidedDeck:
     def name(self) -> str:
         """`flip` when both sides mean exactly the built-in deck, else custom."""
         for name, sides in _TWO_SIDED_CANONICAL.items():
-            if tuple(tuple(map(_canonical, d.kinds)) for d in self.sides) == sides:
+            if _canonical_sides(self) == sides:
                 return name
+        return CUSTOM
+
+    @property
+    def knob_value(self) -> str:
+        """What the knob `deck` of a rule set playing this deck reads: always custom (the knob
+        names one-sided decks only; the rule set carries this one as its custom deck)."""
         return CUSTOM
 
     @property
@@ -550,22 +562,25 @@ class TwoSidedDeck:
             return None
 
 
-def _n(text: str, copies: int = 2) -> Kind:
-    return Kind(text, True, copies)
-
-
 # SPEC 11.3: the built-in two-sided deck, texts, counts and points pinned (112 cards a side).
 FLIP = TwoSidedDeck(
-    light=(*(_n(str(n)) for n in range(1, 10)),
+    light=(*(_number(str(n), 2) for n in range(1, 10)),
            Kind("D1", True, 2, points=10, draw=1), Kind("R", True, 2, reverse=True), Kind("S", True, 2, skip=1),
            Kind("F", True, 2, flip=True),
            Kind("W", False, 4, points=40), Kind("W2", False, 4, draw=2, restricted=True)),
-    dark=(*(_n(str(n)) for n in range(1, 10)),
+    dark=(*(_number(str(n), 2) for n in range(1, 10)),
           Kind("D5", True, 2, draw=5), Kind("R", True, 2, reverse=True), Kind("E", True, 2, points=30, skip=SKIP_ALL),
           Kind("F", True, 2, flip=True),
           Kind("W", False, 4, points=40), Kind("WDC", False, 4, points=60, draw_color=True, restricted=True)),
 )
-_TWO_SIDED_CANONICAL = {"flip": tuple(tuple(map(_canonical, d.kinds)) for d in FLIP.sides)}
+
+
+def _canonical_sides(deck: TwoSidedDeck) -> tuple[tuple[Kind, ...], ...]:
+    """Each side's kinds with points left to their defaults where that changes nothing."""
+    return tuple(tuple(map(_canonical, d.kinds)) for d in deck.sides)
+
+
+_TWO_SIDED_CANONICAL = {"flip": _canonical_sides(FLIP)}
 TWO_SIDED_DECKS = {"flip": FLIP}
 SHOWN_DECKS = {**BUILTIN_DECKS, **TWO_SIDED_DECKS}  # every built-in deck `uno-sim decks` lists
 

@@ -96,10 +96,18 @@ class Metric:
 
     def named(self, value) -> str:
         """A family member's name (`win_rate_seat_{i}` with 2: `win_rate_seat_2`)."""
-        return re.sub(r"\{(i|k|bot)\}", lambda _: str(value), self.name)  # (a label is text, not a pattern)
+        return _fill(self.name, value)
 
     def range_text(self) -> str:
         return f"{_number(self.low)}..{_number(self.high)}"
+
+
+_PLACEHOLDER = re.compile("|".join(map(re.escape, PLACEHOLDERS)))
+
+
+def _fill(text: str, value) -> str:
+    """`text` with its family placeholder ({i}, {k} or {bot}) replaced by `value`."""
+    return _PLACEHOLDER.sub(lambda _: str(value), text)  # (a bot's label is text, not a replacement pattern)
 
 
 def _number(x: float) -> str:
@@ -260,6 +268,8 @@ METRICS: tuple[Metric, ...] = (
 
 BY_NAME: dict[str, Metric] = {m.name: m for m in METRICS}
 FAMILIES: tuple[Metric, ...] = tuple(m for m in METRICS if m.family)
+# The metrics of the skill games (compare / sweep --skill): reported only by the runs that play them.
+SKILL_METRICS: tuple[Metric, ...] = tuple(m for m in METRICS if m.when == "skill")
 
 
 def _pattern(m: Metric) -> re.Pattern:
@@ -296,7 +306,7 @@ def phrase(name: str) -> MeanPhrase | str | None:
         return None
     m, value = hit
     if isinstance(m.phrase, str) and value:
-        return re.sub(r"\{(i|k|bot)\}", lambda _: value, m.phrase)
+        return _fill(m.phrase, value)
     return m.phrase
 
 

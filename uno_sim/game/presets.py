@@ -245,5 +245,5 @@ def _check_playable(rules: Rules, what: str) -> None:
 def _with_deck(table: dict[str, Any], deck: Deck) -> Rules:
     """Rules of the knobs playing a rule file's deck (named when it is a built-in deck)."""
     knobs = {name: parse_value(name, value) for name, value in table.items()}
-    name = CUSTOM if deck.two_sided else deck.name  # the knob `deck` names one-sided decks only
+    name = deck.knob_value
     return Rules(**knobs, deck=name, custom_deck=deck if name == CUSTOM else None)

@@ -57,7 +57,7 @@ class _RulesMethods:
     def with_deck(self, deck: decks.Deck) -> "Rules":
         """This rule set playing `deck`: `deck` names it when it is a built-in deck, else it is
         carried as the custom deck."""
-        name = CUSTOM_DECK if deck.two_sided else deck.name  # the knob `deck` names one-sided decks only
+        name = deck.knob_value
         return dataclasses.replace(self, deck=name, custom_deck=deck if name == CUSTOM_DECK else None)
 
     def with_overrides(self, overrides: dict[str, Any] | list[str]) -> "Rules":

@@ -169,11 +169,9 @@ def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
 def kernel_kind(bot_codes) -> str:
     """The kind whose kernel plays games with these bots (batch.start_chunk's choice):
     `search` when a seat plays the search bot, else `games`."""
-    import numpy as np
+    from ..engine.layout import plays_search
 
-    from ..engine import layout as L
-
-    return "search" if (np.asarray(bot_codes) == L.BOT.search).any() else "games"
+    return "search" if plays_search(bot_codes) else "games"
 
 
 def _play_one(kind: str) -> None:
