@@ -234,13 +234,17 @@ def test_a_run_warms_up_the_kernel_its_bots_are_played_by(monkeypatch):
 
 def test_the_compile_message_estimates_from_the_machine_and_names_the_kernels():
     every = list(warmup.KERNELS)
-    reference = sum(warmup.REFERENCE_SECONDS.values())
+    # the first kernel compiles alone, the others over its cached functions
+    reference = warmup.REFERENCE_SECONDS["games"] + sum(warmup.REFERENCE_AFTER_ANOTHER[k] for k in every[1:])
     # the reference machine, idle: the reference time; twice as slow: twice; load 4 on 2 cores: twice again
     assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 0.0, 2) == pytest.approx(reference)
     assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 1.5, 2) == pytest.approx(reference)
     assert warmup.compile_estimate(every, 2 * warmup.REFERENCE_PROBE, 0.0, 2) == pytest.approx(2 * reference)
     assert warmup.compile_estimate(every, warmup.REFERENCE_PROBE, 4.0, 2) == pytest.approx(2 * reference)
     assert warmup.compile_estimate(["trace"], warmup.REFERENCE_PROBE, 0.0, 8) == warmup.REFERENCE_SECONDS["trace"]
+    # with a kernel cached already, each costs what it costs after another one
+    assert warmup.compile_estimate(["trace"], warmup.REFERENCE_PROBE, 0.0, 8, first=False) == (
+        warmup.REFERENCE_AFTER_ANOTHER["trace"])
     assert warmup.rough_time(34) == "about 30 s"
     assert warmup.rough_time(3) == "about 10 s"
     assert warmup.rough_time(150) == "about 3 minutes"

@@ -33,7 +33,7 @@ import platformdirs
 from llvmlite import binding as llvm
 from numba.core import config, event, types
 
-from . import cache
+from . import cache, kernel_code
 
 ENGINE_DIR = Path(__file__).resolve().parent
 # The game's tables the engine reads (tests/test_layers.py checks that this lists every module of
@@ -219,12 +219,15 @@ class _Compiling(event.Listener):
 
     def on_start(self, event):
         self.levels.append(config.OPT)
+        kernel_code._depth[0] = len(self.levels)
         if len(self.levels) > 1:
             config.OPT = config._OptLevel(min(int(config.OPT), INNER_OPT))
         compile_declared()
 
     def on_end(self, event):
         config.OPT = self.levels.pop()
+        kernel_code._depth[0] = len(self.levels)
 
 
 event.register("numba:compile", _Compiling())
+kernel_code.install()

@@ -31,13 +31,13 @@ LOADING = "loading the engine"
 KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching", "matches": "match.play_matches",
            "trace": "batch._trace_game"}
 
-# What a cold compile of each kernel alone takes on the reference machine (AMD EPYC, 2 cores;
-# CPU seconds of the compiling process, each kernel compiled alone into an empty cache while
-# other work loaded the machine to 5-11; docs/ARCHITECTURE.md "Start-up: where the time goes"),
-# and how long `probe` took there (CPU seconds). `compile_estimate` scales them to this
-# machine. Kernels compiled after another one reuse the functions cached for it (about a
-# third of their time alone), so the estimate for several at once errs on the long side.
-REFERENCE_SECONDS = {"games": 96.0, "search": 130.0, "matches": 132.0, "trace": 128.0}
+# What a cold compile of each kernel takes on the reference machine (AMD EPYC, 2 cores; CPU
+# seconds of the compiling process, nearly idle; docs/ARCHITECTURE.md "Start-up: where the
+# time goes"): alone into an empty cache, and after another kernel, when the functions below it
+# (the round, the bots) come from the cache as IR (engine/kernel_code.py). `compile_estimate`
+# scales them to this machine by how long `probe` took there (CPU seconds).
+REFERENCE_SECONDS = {"games": 44.0, "search": 56.0, "matches": 55.0, "trace": 52.0}
+REFERENCE_AFTER_ANOTHER = {"games": 20.0, "search": 17.0, "matches": 19.0, "trace": 16.0}
 REFERENCE_PROBE = 0.009
 
 
@@ -54,14 +54,18 @@ def probe() -> float:
     return best
 
 
-def compile_estimate(kinds, probe_seconds: float, load: float, cores: int) -> float:
-    """Seconds a cold compile of `kinds` should take here: the reference times scaled by this
+def compile_estimate(kinds, probe_seconds: float, load: float, cores: int, first: bool = True) -> float:
+    """Seconds a cold compile of `kinds` should take here (`first`: no kernel is cached yet, so
+    the first of them compiles alone and the others after it): the reference times scaled by this
     machine's speed (`probe_seconds` against REFERENCE_PROBE) and by its load (the compile
     runs on one core; with more runnable processes than cores it gets its share of them:
     measured on a 2-core machine at load 6, 516 s against 555 s estimated)."""
     speed = max(probe_seconds, 1e-6) / REFERENCE_PROBE
     share = max(1.0, load / max(cores, 1))
-    return sum(REFERENCE_SECONDS[k] for k in kinds) * speed * share
+    kinds = list(kinds)
+    alone = REFERENCE_SECONDS[kinds[0]] if first and kinds else 0.0
+    after = sum(REFERENCE_AFTER_ANOTHER[k] for k in kinds[1 if first else 0:])
+    return (alone + after) * speed * share
 
 
 def rough_time(seconds: float) -> str:
@@ -87,11 +91,12 @@ def compiling_message(kinds, seconds: float) -> str:
 def machine_estimate(kinds) -> float:
     import os
 
+    first = not any(cached(k) for k in KERNELS)
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # not on every system
         load = 0.0
-    return compile_estimate(kinds, probe(), load, os.cpu_count() or 1)
+    return compile_estimate(kinds, probe(), load, os.cpu_count() or 1, first)
 
 @dataclass(frozen=True)
 class Startup:
