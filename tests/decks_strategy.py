@@ -10,6 +10,9 @@ the engine's property tests.
   with unique texts, padded (more copies, then more number kinds) to at least `min_cards`.
 - `engine_decks(min_cards, number_cards)`: a valid deck within the engine's limits
   (`check_engine_limits`: coloured and wild kinds, deck size), for a table of players.
+- `two_sided_engine_decks(min_cards, ...)`: a valid two-sided deck (UNO Flip) within the
+  engine's limits: two random sides of the same size, with Flip kinds (coloured or wild) and
+  Wild Draw Colour kinds among them.
 - `random_deck_tables()`: a rule file's `[deck]` table (a built-in base, some texts removed,
   some kinds replaced, some added) together with the deck it must give, worked out here
   independently of `build_deck`.
@@ -23,8 +26,8 @@ import string
 from hypothesis import strategies as st
 
 from uno_sim.game.decks import (
-    BUILTIN_DECKS, DECK_NAMES, MAX_COLORED_KINDS, MAX_COPIES, MAX_DECK_SIZE, MAX_DRAW, MAX_POINTS,
-    MAX_WILD_KINDS, SKIP_ALL, Deck, Kind, check_engine_limits, leads,
+    BUILTIN_DECKS, DECK_NAMES, FLIP, MAX_COLORED_KINDS, MAX_COPIES, MAX_DECK_SIZE, MAX_DRAW, MAX_POINTS,
+    MAX_WILD_KINDS, SKIP_ALL, Deck, Kind, TwoSidedDeck, check_engine_limits, leads,
 )
 
 _ALNUM = string.ascii_uppercase + string.digits
@@ -152,6 +155,56 @@ def engine_decks(draw, min_cards: int = 0, number_cards: bool = False, lead_card
     deck = Deck(tuple(_pad(kinds, min_cards, number_cards, lead_card)))
     check_engine_limits(deck)
     return deck
+
+
+@st.composite
+def _side(draw, min_cards: int, lead_card: bool, number_cards: bool) -> list[Kind]:
+    """One side's kinds: an engine deck's, some Flip kinds (coloured, now and then wild, some with
+    other effects), a Wild Draw Colour now and then; room left for the padding to equal sizes."""
+    kinds = list(draw(engine_decks(min_cards, number_cards, lead_card)).kinds)
+    texts = {k.text for k in kinds}
+    colored = sum(k.colored for k in kinds)
+    wild = len(kinds) - colored
+    extra = []
+    if colored < MAX_COLORED_KINDS and "F" not in texts:
+        d = draw(st.sampled_from([0, 0, 1, 2]))
+        extra.append(Kind("F", True, draw(st.integers(1, 3)), points=20, flip=True, draw=d,
+                          skip=0 if d else draw(st.sampled_from([0, 0, 1])), reverse=draw(st.booleans())))
+    if wild < MAX_WILD_KINDS - 3 and "WFL" not in texts and draw(st.booleans()):
+        extra.append(Kind("WFL", False, draw(st.integers(1, 3)), points=40, flip=True))
+        wild += 1
+    if wild < MAX_WILD_KINDS - 2 and "WDC" not in texts and draw(st.booleans()):
+        extra.append(Kind("WDC", False, draw(st.integers(1, 4)), points=60, draw_color=True,
+                          restricted=draw(st.booleans())))
+    return kinds + extra
+
+
+def _pad_to(kinds: list[Kind], size: int) -> list[Kind]:
+    """Plain wild kinds (1 card a copy) until the side holds `size` cards."""
+    kinds = list(kinds)
+    i = 0
+    while sum(k.cards for k in kinds) < size:
+        short = size - sum(k.cards for k in kinds)
+        kinds.append(Kind(f"WP{i}", False, min(MAX_COPIES, short)))
+        i += 1
+    return kinds
+
+
+@st.composite
+def two_sided_engine_decks(draw, min_cards: int = 0, number_cards: bool = False,
+                           lead_card: bool = False) -> TwoSidedDeck:
+    """A valid two-sided deck the engine can hold (see the module docstring); sometimes `flip`."""
+    if draw(st.integers(0, 4)) == 0 and FLIP.size >= min_cards:
+        return FLIP
+    while True:
+        light = draw(_side(min_cards, lead_card, number_cards))
+        dark = draw(_side(min_cards, False, False))
+        size = max(sum(k.cards for k in light), sum(k.cards for k in dark))
+        light, dark = _pad_to(light, size), _pad_to(dark, size)
+        if size <= MAX_DECK_SIZE and all(sum(not k.colored for k in side) <= MAX_WILD_KINDS for side in (light, dark)):
+            deck = TwoSidedDeck(tuple(light), tuple(dark))
+            check_engine_limits(deck)
+            return deck
 
 
 @st.composite

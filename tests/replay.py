@@ -4,7 +4,7 @@ import json
 
 from hypothesis import strategies as st
 
-from decks_strategy import engine_decks
+from decks_strategy import engine_decks, two_sided_engine_decks
 from trace_checker import check_trace_lines
 from uno_sim.game.bots import Bot
 from uno_sim.game.knobs import KNOBS
@@ -99,6 +99,16 @@ def rule_sets_with_decks(draw, keep_default=()):
     deck = draw(engine_decks(min_cards=values["players"] * values["hand_size"] + 1,
                              number_cards=values["first_card"] == "number",
                              lead_card=values["first_card"] == "official"))
+    return values, deck
+
+
+@st.composite
+def rule_sets_with_two_sided_decks(draw, keep_default=()):
+    """(rule set, two-sided deck): as rule_sets_with_decks, the deck a random two-sided one."""
+    values = draw(rule_sets(keep_default))
+    deck = draw(two_sided_engine_decks(min_cards=values["players"] * values["hand_size"] + 1,
+                                       number_cards=values["first_card"] == "number",
+                                       lead_card=values["first_card"] == "official"))
     return values, deck
 
 

@@ -1,7 +1,7 @@
 """Two-sided decks (UNO Flip) as data (uno_sim/game/decks.py): the kind fields `flip` and
 `draw_color` and their checks, the two-sided deck, the pinned built-in deck `flip`, and rule
-files with `[[deck.light]]` / `[[deck.dark]]`. The engine does not play them yet: nothing
-here compiles it.
+files with `[[deck.light]]` / `[[deck.dark]]`, and the face-table columns the engine reads for
+them. Nothing here compiles the engine (tests/test_flip_play.py plays them).
 
 The one-sided decks must read exactly as before these fields existed: their dicts (a trace's
 `deal` kinds), rule-file tables and descriptions are compared with the values the code gave
@@ -38,12 +38,31 @@ def test_one_sided_decks_read_as_before(name):
     assert [k.describe() for k in deck.kinds] == want["describe"]
 
 
-def test_the_face_table_has_no_two_sided_columns():
-    # the engine's face table (engine/state.py reads these columns) is unchanged
-    assert FLAG_FIELDS == ("reverse", "restricted", "discard_color", "roulette", "swap_hands", "shuffle_hands")
-    assert FaceTable.COLUMNS == ("color", "kind", "number", "draw", "skip", "reverse", "restricted",
-                                 "discard_color", "roulette", "swap_hands", "shuffle_hands", "points", "copies",
-                                 "role", "lead")
+def test_the_face_table_carries_flip_draw_color_and_the_two_sided_lead():
+    from uno_sim.game.decks import LEAD_DEALER, LEAD_DRAW, LEAD_FLIP, LEAD_NONE, LEAD_REVERSE, LEAD_SKIP, LEAD_WILD
+
+    assert FaceTable.COLUMNS[-3:] == ("flip", "draw_color", "lead_effect")
+    light, dark = (side.faces() for side in FLIP.sides)
+
+    def column(table, name):
+        return {text: int(getattr(table, name)[i]) for i, text in enumerate(table.texts)}
+
+    assert {t for t, v in column(light, "flip").items() if v} == {"RF", "YF", "GF", "BF"}
+    assert {t for t, v in column(dark, "flip").items() if v} == {"PF", "TF", "OF", "VF"}
+    assert {t for t, v in column(dark, "draw_color").items() if v} == {"WDC"}
+    assert not any(column(light, "draw_color").values())
+    # SPEC 11.4's lead kinds: S skips, R reverses, D1/D5 draw, E gives the dealer the turn, F flips,
+    # W names a colour; numbers and the restricted wilds have no lead effect (W2, WDC go back)
+    lead = column(light, "lead_effect") | column(dark, "lead_effect")
+    assert [lead[t] for t in ("R5", "RS", "RR", "RD1", "RF", "W", "W2")] == [
+        LEAD_NONE, LEAD_SKIP, LEAD_REVERSE, LEAD_DRAW, LEAD_FLIP, LEAD_WILD, LEAD_NONE]
+    assert [lead[t] for t in ("PE", "PD5", "WDC")] == [LEAD_DEALER, LEAD_DRAW, LEAD_NONE]
+    assert [bool(light.lead[light.face(t)]) for t in ("RD1", "RF", "W", "W2")] == [True, True, True, False]
+    assert [bool(dark.lead[dark.face(t)]) for t in ("PE", "PD5", "WDC")] == [True, True, False]
+    # one-sided decks: no flip, no draw_color (the engine's path for them is the one they had)
+    for deck in BUILTIN_DECKS.values():
+        table = deck.faces()
+        assert not table.flip.any() and not table.draw_color.any()
 
 
 # ------------------------------------------------------------------ flip and draw_color on a kind
@@ -215,20 +234,20 @@ def test_a_two_sided_rule_file_loads_into_rules(tmp_path):
     assert presets.load(str(again), to_play=False).cards == rules.cards
 
 
-def test_a_rule_set_to_play_refuses_them_in_one_line(tmp_path):
+def test_a_rule_set_to_play_takes_two_sided_and_draw_color_decks(tmp_path):
     from uno_sim.game import presets
 
     path = tmp_path / "flipside.toml"
     path.write_text('[deck]\nbase = "flip"\n')
-    with pytest.raises(RulesError) as err:
-        presets.load(str(path))
-    assert str(err.value) == (f"rule file '{path}': the flip deck is two-sided (UNO Flip): two-sided decks can be "
-                              "shown (`uno-sim decks`) but not played by this version")
-    # --set deck=classic replaces the file's deck: that rule set plays
+    rules = presets.load(str(path))  # base flip alone is the built-in deck: the knob names it
+    assert rules.deck == "flip" and rules.cards == FLIP and rules.custom_deck is None
+    assert presets.load("standard", {"deck": "flip"}).cards == FLIP
+    assert presets.load("flip").cards == FLIP and presets.load("flip").flip_discard == "whole"
+    # --set deck=classic replaces the file's deck: that rule set plays the classic deck
     assert presets.load(str(path), {"deck": "classic"}).cards == BUILTIN_DECKS["classic"]
     check_playable(BUILTIN_DECKS["no-mercy"])
-    with pytest.raises(DeckError, match="^deck kind 'WDC': Wild Draw Colour cards"):
-        check_playable(Deck((Kind("1", True, 2), Kind("WDC", False, 1, draw_color=True))))
+    check_playable(FLIP)
+    check_playable(Deck((Kind("1", True, 2), Kind("WDC", False, 1, draw_color=True))))
 
 
 def test_the_rulebooks_two_sided_example_is_a_valid_deck():

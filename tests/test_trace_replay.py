@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay import assert_clean, rule_sets, rule_sets_with_decks
+from replay import assert_clean, rule_sets, rule_sets_with_decks, rule_sets_with_two_sided_decks
 from trace_checker import DeckFaces
 from uno_sim.game.bots import Bot
 from uno_sim.game.decks import Deck, check_deck_fits, check_engine_limits
@@ -120,3 +120,18 @@ def test_random_rule_sets_with_random_decks_replay_cleanly(case, seed):
         return  # an invalid combination (rejected with a message naming the knob)
     bots = [Bot("random", {"forget_uno": 0.2, "challenge_prob": 0.3, "bluff_prob": 0.2})] * rules.players
     assert_clean(rules, 3, seed=seed % 1000, bots=bots, deck=deck)
+
+
+@settings(max_examples=int(os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES", "30")), deadline=None,
+          derandomize=not os.environ.get("UNO_SIM_HYPOTHESIS_EXAMPLES"), suppress_health_check=[HealthCheck.too_slow])
+@given(case=rule_sets_with_two_sided_decks(), seed=st.integers(0, 2**31))
+def test_random_rule_sets_with_random_two_sided_decks_replay_cleanly(case, seed):
+    """Two-sided decks (UNO Flip): random sides with Flip kinds (coloured, wild, with other
+    effects) and Wild Draw Colour kinds, under every knob, replayed by the checker."""
+    knobs, deck = case
+    try:
+        rules = Rules(**knobs).with_deck(deck)
+    except RulesError:
+        return  # an invalid combination (rejected with a message naming the knob)
+    bots = [Bot("random", {"forget_uno": 0.2, "challenge_prob": 0.3, "bluff_prob": 0.2})] * rules.players
+    assert_clean(rules, 3, seed=seed % 1000, bots=bots)

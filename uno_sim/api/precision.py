@@ -81,7 +81,8 @@ def metric_kinds(plan, skill: bool = False) -> dict[str, str]:
     from ..game.metrics import SKILL_METRICS
 
     agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams)
-    kinds = {m.name: m.kind for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)}
+    kinds = {m.name: m.kind for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams,
+                                                    two_sided=plan.rules.cards.two_sided)}
     return kinds | ({m.name: m.kind for m in SKILL_METRICS} if skill else {})
 
 

@@ -229,7 +229,8 @@ def metric_names(plan: RunPlan) -> list[str]:
     from ..game.metrics import SKILL_METRICS
 
     agg = stats.Aggregate(players=plan.rules.players, teams=plan.rules.teams, rotate=plan.rotate_seats)
-    names = [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams)]
+    names = [m.name for m in stats.measures(agg, [b.label for b in plan.bots], teams=plan.rules.teams,
+                                            two_sided=plan.rules.cards.two_sided)]
     return names + ([m.name for m in SKILL_METRICS] if plan.skill else [])
 
 

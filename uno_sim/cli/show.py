@@ -42,8 +42,7 @@ def show(preset, *, players, set_) -> None:
                   "`uno-sim rules KNOB` explains a knob in full.")
     deck = rules.cards
     if deck.two_sided:
-        for side in deck_tables(deck, rules.zero_points, f"deck: {deck.name} (two-sided, {deck.size} cards; "
-                                                          "shown, not played by this version)"):
+        for side in deck_tables(deck, rules.zero_points, f"deck: {deck.name} (two-sided, {deck.size} cards)"):
             console.print()
             console.print(side)
     elif deck.name != "classic":

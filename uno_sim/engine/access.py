@@ -195,12 +195,32 @@ def reverses(g, f):
 
 
 O_F_ROULETTE, O_F_SWAP_HANDS, O_F_SHUFFLE_HANDS = O_FACE["roulette"], O_FACE["swap_hands"], O_FACE["shuffle_hands"]
+O_F_FLIP, O_F_DRAW_COLOR, O_F_LEAD_EFFECT = O_FACE["flip"], O_FACE["draw_color"], O_FACE["lead_effect"]
 
 
 @njit(cache=True, inline="always")
 def hand_effect(g, f):
-    """Face f is a roulette, swap_hands or shuffle_hands card (engine/hand_effects.py)."""
+    """Face f is a roulette, swap_hands, shuffle_hands, flip or draw_color card: the rarer
+    effects, each asked only after this one bit (engine/hand_effects.py, sides.py)."""
     return (g[O_F_FLAGS + f] & F_HAND_EFFECT) != 0
+
+
+@njit(cache=True, inline="always")
+def flips(g, f):
+    """Everything turns over (two-sided decks, engine/sides.py)."""
+    return g[O_F_FLIP + f] != 0
+
+
+@njit(cache=True, inline="always")
+def draws_color(g, f):
+    """The victim turns up cards until the colour named (Wild Draw Colour)."""
+    return g[O_F_DRAW_COLOR + f] != 0
+
+
+@njit(cache=True, inline="always")
+def lead_effect_of(g, f):
+    """What face f does as a two-sided deck's lead card (decks.LEAD_*)."""
+    return g[O_F_LEAD_EFFECT + f]
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,7 @@ from . import layout as L
 from .access import HAND_WIDTH, hand, hsize, n_faces
 from .rng import shuffle
 from .seats import step
+from .sides import face_of, held_cards, release_hand, to_hand, two_sided
 from .seen_plays import forget_plays
 from .sumsets import stale
 from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
@@ -43,11 +44,17 @@ def set_aside(g, q):
     active - 1: going out takes the best, a knockout the worst) and leave the turn order."""
     h = hand(q)
     m = g[S_NASIDE]
-    for f in range(n_faces(g)):
-        for _ in range(g[h + f]):
-            g[O_ASIDE + m] = f
-            m += 1
-        g[h + f] = 0
+    if two_sided(g):  # the physical cards, in card order
+        m += held_cards(g, q, O_ASIDE + m)
+        release_hand(g, q)
+        for f in range(HAND_WIDTH):
+            g[h + f] = 0
+    else:
+        for f in range(n_faces(g)):
+            for _ in range(g[h + f]):
+                g[O_ASIDE + m] = f
+                m += 1
+            g[h + f] = 0
     g[S_NASIDE] = m
     g[O_HSIZE + q] = 0
     stale(g, q)
@@ -82,13 +89,18 @@ def shuffle_and_deal(g, p):
     until none is left. The cards are listed in seat and face order before the shuffle."""
     n = g[S_PLAYERS]
     m = 0
+    sided = two_sided(g)
     for q in range(n):
         if g[O_PLACE + q] == 0:
             h = hand(q)
-            for f in range(n_faces(g)):
-                for _ in range(g[h + f]):
-                    g[O_WORK_HANDS + m] = f
-                    m += 1
+            if sided:  # the physical cards, in seat and card order
+                m += held_cards(g, q, O_WORK_HANDS + m)
+                release_hand(g, q)
+            else:
+                for f in range(n_faces(g)):
+                    for _ in range(g[h + f]):
+                        g[O_WORK_HANDS + m] = f
+                        m += 1
             for f in range(HAND_WIDTH):
                 g[h + f] = 0
             g[O_HSIZE + q] = 0
@@ -97,6 +109,8 @@ def shuffle_and_deal(g, p):
     q = p
     for i in range(m):
         q = step(g, q, 1)
-        f = g[O_WORK_HANDS + i]
-        g[hand(q) + f] += 1
+        card = g[O_WORK_HANDS + i]
+        g[hand(q) + face_of(g, card)] += 1
         g[O_HSIZE + q] += 1
+        if sided:
+            to_hand(g, q, card)

@@ -74,7 +74,6 @@ def install() -> bool:
     Library._uno_sim_lazy = True
 
     original_init = Library.__init__
-    original_finalize = Library.finalize
     original_optimize = Library._optimize_final_module
     original_final = Library._finalize_final_module
     original_pointer = Library.get_pointer_to_function

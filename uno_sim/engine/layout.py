@@ -77,6 +77,9 @@ COL_KNOCKOUTS = RECORD.block("knockouts")  # players knocked out by the mercy ru
 COL_MERCY_WIN = RECORD.block("mercy_win")  # 1 when the winner won by being the last player left after knockouts
 COL_ROULETTE_CARDS = RECORD.block("roulette_cards")  # cards turned up by roulette victims
 COL_HAND_SHUFFLES = RECORD.block("hand_shuffles")  # shuffle_hands cards resolved
+COL_FLIPS = RECORD.block("flips")  # two-sided decks: Flip cards played, or turned up as the lead
+COL_SIDE = RECORD.block("side")  # two-sided decks: the side in play at the end, 0 light, 1 dark
+COL_DRAW_COLOR_CARDS = RECORD.block("draw_color_cards")  # cards turned up by draw_color victims (challenges included)
 COL_POINTS = RECORD.block("points", MAX_PLAYERS)  # + seat: hand points at the end
 COL_CARDS = RECORD.block("cards", MAX_PLAYERS)  # + seat: cards in hand at the end
 N_COLS = RECORD.size
@@ -113,8 +116,11 @@ EV_JUMP_DISCARD = 31  # p, color, card, then the cards a jumped-in Discard All t
 EV_KNOCKOUT = 21  # p, cards, place (0 under first_out)
 EV_ROULETTE = 22  # p, color
 EV_SHUFFLE = 23  # p, then for each seat: count, faces...
+# (codes 40+: two-sided decks, where every card in an event is a physical card, engine/sides.py)
+EV_FLIP = 40  # p (-1: the lead), side (0 light, 1 dark), the new top card
+EV_PAIRING = 41  # right after the deal: deck size, then each physical card's dark face (the light face is card i's)
 
-WHYS = ("turn", "penalty", "challenge", "uno", "lead", "roulette")
+WHYS = ("turn", "penalty", "challenge", "uno", "lead", "roulette", "draw_color")
 WHY = enum("Why", WHYS)
 
 # ---------------------------------------------------------------- bots

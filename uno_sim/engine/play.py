@@ -6,13 +6,12 @@ happens after a card is put down follows docs/RULES.md step by step (`after_play
 
 from .jit import njit, njit_typed
 
+from ..game.decks import LEAD_DEALER, LEAD_DRAW, LEAD_FLIP, LEAD_REVERSE, LEAD_SKIP, LEAD_WILD
 from ..game.knobs import K
 from . import layout as L
 from .access import (
     HAND_WIDTH,
     ROLE_DRAW_TWO,
-    ROLE_REVERSE,
-    ROLE_SKIP,
     ROLE_WILD,
     ROLE_WILD_DRAW_FOUR,
     color_of,
@@ -21,12 +20,15 @@ from .access import (
     deck_size,
     discards_color,
     draw_of,
+    draws_color,
     face_at,
+    flips,
     hand,
     hand_effect,
     hsize,
     is_number,
     is_wild,
+    lead_effect_of,
     lead_ok,
     n_faces,
     number_of,
@@ -58,6 +60,18 @@ from .rules_check import (
     playable_drawn,
 )
 from .seats import step
+from .sides import (
+    face_of,
+    keep_played_face,
+    light_side_up,
+    new_deck,
+    release_hand,
+    swap_owners,
+    take_card,
+    to_hand,
+    turn_over,
+    two_sided,
+)
 from .snapshots import save_turn_start
 from .sigs import B, G, I, VOID
 from .sumsets import has_sum_set, hand_sum_claims, stale
@@ -66,6 +80,9 @@ from .state import (
     LACK_WILD,
     O_ASIDE,
     O_CAPACITY,
+    O_CARD_OTHER,
+    O_OWNER,
+    O_PLAYED_CARD,
     O_CARDS,
     O_CATCHERS,
     O_DISC,
@@ -77,9 +94,11 @@ from .state import (
     O_PLAYED,
     O_REC,
     O_SWAP3,
+    O_SWAP3_CARDS,
     O_WORK,
     O_WORK_HANDS,
     PKIND_BY_VALUE,
+    PLAYED_FACE,
     S_ACTIVITY,
     S_CHAL_DRAW,
     S_CHAL_GUILTY,
@@ -90,7 +109,10 @@ from .state import (
     S_DIR,
     S_DRAW_OPEN,
     S_DRAW_WROTE,
+    S_BY_COLOR,
+    S_COLOR_EXTRA,
     S_ENDED,
+    S_FLIPPED,
     S_IDLE,
     S_JUMP_RUN,
     S_KNOCKED,
@@ -111,6 +133,7 @@ from .state import (
     S_SET_COLORS,
     S_SET_FACES,
     S_SET_NUMS,
+    S_SIDE,
     S_TPOS,
     S_TRACING,
     S_WILD_SWAP,
@@ -123,7 +146,8 @@ from .state import (
 
 @njit(cache=True, inline="always")
 def top_card(g):
-    return g[O_DISC + g[S_NDISC] - 1]
+    """The face in play of the discard pile's top card."""
+    return face_of(g, g[O_DISC + g[S_NDISC] - 1])
 
 
 # ---------------------------------------------------------------- trace writing
@@ -165,6 +189,37 @@ def ev(g, code, n, a, b, c):
         if n > 2:
             emit(g, c)
         ev_close(g, pos)
+
+
+@njit(cache=True)
+def emit_hand(g, q):
+    """Seat q's hand in an event: its size, then its cards (faces in face order; the physical
+    cards, in card order, of a two-sided deck)."""
+    emit(g, g[O_HSIZE + q])
+    if two_sided(g):
+        for c in range(deck_size(g)):
+            if g[O_OWNER + c] == q:
+                emit(g, c)
+        return
+    for f in range(n_faces(g)):
+        for _ in range(g[hand(q) + f]):
+            emit(g, f)
+
+
+@njit(cache=True, inline="always")
+def played_card(g, i):
+    """The card put down for O_PLAYED + i, as events list it (its physical card on a two-sided
+    deck, else its face)."""
+    if two_sided(g):
+        return g[O_PLAYED_CARD + i]
+    return g[O_PLAYED + i]
+
+
+@njit(cache=True, inline="always")
+def shown_color(g):
+    """The colour in force as events carry it: 0-3, plus 4 on a two-sided deck's dark side (the
+    side's own letters, P T O V)."""
+    return g[S_COLOR] + 4 * g[S_SIDE]
 
 
 @njit(cache=True)
@@ -231,6 +286,9 @@ def draw_cards(g, p, n, why, until_playable):
     g[S_LAST_DRAWN] = -1
     h = hand(p)
     drawn = 0
+    # roulette and draw_color victims turn up cards until the colour in force appears (wild
+    # faces never count); a failed challenger of a draw_color card then draws S_COLOR_EXTRA more
+    by_color = why == L.WHY.roulette or why == L.WHY.draw_color or g[S_BY_COLOR] != 0
     while until_playable or drawn < n:
         if g[S_NPILE] == 0:
             if drawn > 0 and over_limit(g, p):  # mercy rule: knocked out after this part, the rest ends
@@ -243,10 +301,13 @@ def draw_cards(g, p, n, why, until_playable):
                 break
             close_draw_event(g)
             reshuffle(g)
-        f = g[O_PILE + g[S_NPILE] - 1]
+        card = g[O_PILE + g[S_NPILE] - 1]
+        f = face_of(g, card)
         g[S_NPILE] -= 1
         g[h + f] += 1
         g[O_HSIZE + p] += 1
+        if two_sided(g):
+            to_hand(g, p, card)
         drawn += 1
         g[S_LAST_DRAWN] = f
         if tracing:
@@ -255,11 +316,15 @@ def draw_cards(g, p, n, why, until_playable):
                 g[S_DRAW_WROTE] = 1
                 emit(g, p)
                 emit(g, why)
-            emit(g, f)
+            emit(g, card)
         if until_playable and playable_drawn(g, p, f, g[S_COLOR], top_card(g)):
             break
-        if why == L.WHY.roulette and color_of(g, f) == g[S_COLOR]:  # the named colour turned up
-            break
+        if by_color and color_of(g, f) == g[S_COLOR]:  # the named colour turned up
+            if g[S_COLOR_EXTRA] == 0:
+                break
+            by_color = False  # a failed challenger: the extra cards after the colour
+            n = drawn + g[S_COLOR_EXTRA]
+            g[S_COLOR_EXTRA] = 0
     close_draw_event(g)
     if drawn > 0:
         g[O_REC + L.COL_DRAWS] += drawn
@@ -287,12 +352,16 @@ def draw_penalty(g, p, n, why):
 
 @njit(cache=True, inline="always")
 def put_down(g, p, f):
+    """p puts a card of face f on the discard pile; returns the card (a two-sided deck's
+    physical card, picked among p's cards showing f; else the face)."""
     g[hand(p) + f] -= 1
     g[O_HSIZE + p] -= 1
-    g[O_DISC + g[S_NDISC]] = f
+    card = take_card(g, p, f) if two_sided(g) else f
+    g[O_DISC + g[S_NDISC]] = card
     g[S_NDISC] += 1
     g[O_REC + L.COL_PLAYS] += 1
     g[S_ACTIVITY] = 1
+    return card
 
 
 @njit(cache=True, inline="always")
@@ -315,15 +384,16 @@ def play_cards(g, p):
     discards = any_discards(g, k)
     nd = discard_all(g, p, k) if discards else 0  # under the played cards
     for i in range(k):
-        put_down(g, p, g[O_PLAYED + i])
+        g[O_PLAYED_CARD + i] = put_down(g, p, g[O_PLAYED + i])
     cards_left(g, p)
     g[S_PREV_COLOR] = g[S_COLOR]
+    g[S_FLIPPED] = 0
     if is_wild(g, f):
         # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
         if role_of(g, f) == ROLE_WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
             g[S_WILD_SWAP] = 1
         elif hand_effect(g, f) and names_color_later(g, p, f):
-            pass  # the roulette victim names it, or the player after shuffling (S_COLOR_POS)
+            pass  # the roulette victim names it, the player after shuffling or after the flip (S_COLOR_POS)
         else:
             g[S_COLOR] = bot.choose_color(g, p)
     else:
@@ -332,14 +402,14 @@ def play_cards(g, p):
         pos = ev_open(g, L.EV_PLAY_SWAP if g[S_WILD_SWAP] else (L.EV_PLAY_DISCARD if discards else L.EV_PLAY))
         g[S_COLOR_POS] = pos + 3
         emit(g, p)
-        emit(g, g[S_COLOR])
+        emit(g, shown_color(g))
         if discards:  # a Discard All's play lists what it took down, even nothing (docs/RULES.md, "The trace")
             emit(g, k)
         for i in range(k + nd):
-            emit(g, g[O_PLAYED + i])
+            emit(g, played_card(g, i))
         ev_close(g, pos)
     resolve(g, p, k, guilty)
-    if g[K.jump_in] | g[K.sum_jump_in] | g[K.hand_sum_win]:
+    if (g[K.jump_in] | g[K.sum_jump_in] | g[K.hand_sum_win]) and g[S_FLIPPED] == 0:  # a flip opens no window
         after_play(g, p, f)
 
 
@@ -392,10 +462,17 @@ def claim_hand_sum(g, q, p):
         pos = ev_open(g, L.EV_HAND_SUM)
         emit(g, q)
         emit(g, g[O_PLACE + q])
-        for f in range(n_faces(g)):
-            for _ in range(g[h + f]):
-                emit(g, f)
+        if two_sided(g):
+            for c in range(deck_size(g)):
+                if g[O_OWNER + c] == q:
+                    emit(g, c)
+        else:
+            for f in range(n_faces(g)):
+                for _ in range(g[h + f]):
+                    emit(g, f)
         ev_close(g, pos)
+    if two_sided(g):
+        release_hand(g, q)
     for f in range(HAND_WIDTH):
         g[h + f] = 0
     g[O_HSIZE + q] = 0
@@ -493,14 +570,14 @@ def jump_ins(g):
             g[O_PLAYED] = face
             g[S_NPLAYED] = 1
             nd = discard_all(g, j, 1) if discards_color(g, face) else 0  # under the jumped-in card
-            put_down(g, j, face)
+            g[O_PLAYED_CARD] = put_down(g, j, face)
             cards_left(g, j)
             g[S_PREV_COLOR] = g[S_COLOR]
             g[S_COLOR] = color_of(g, face)
             if discards_color(g, face):  # its event lists what it took down, even nothing
                 ev_discard_jump(g, j, nd)
             else:
-                ev(g, L.EV_JUMP, 3, j, g[S_COLOR], face)
+                ev(g, L.EV_JUMP, 3, j, shown_color(g), played_card(g, 0))
             resolve(g, j, 1, False)
             if g[K.hand_sum_win] and g[S_ENDED] == 0 and is_number(g, face):
                 hand_sum_win(g, j, face)
@@ -518,7 +595,7 @@ def sum_jump(g, j, n):
     faces = 0
     for i in range(k):
         f = g[O_PLAYED + i]
-        put_down(g, j, f)
+        g[O_PLAYED_CARD + i] = put_down(g, j, f)
         colors |= 1 << color_of(g, f)
         numbers |= 1 << number_of(g, f)
         faces |= 1 << set_bit(g, f)
@@ -533,10 +610,10 @@ def sum_jump(g, j, n):
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_SUM_JUMP)
         emit(g, j)
-        emit(g, g[S_COLOR])
+        emit(g, shown_color(g))
         emit(g, n)
         for i in range(k):
-            emit(g, g[O_PLAYED + i])
+            emit(g, played_card(g, i))
         ev_close(g, pos)
     if hsize(g, j) == 1:
         call_uno(g, j)
@@ -598,19 +675,25 @@ def wild_swap(g, p):
     k = min(3, hsize(g, p), hsize(g, t))
     hp = hand(p)
     ht = hand(t)
+    sided = two_sided(g)
     for i in range(k):  # the cards p gives, one at a time
         f = bot.wild_swap_card(g, p)
         g[hp + f] -= 1
         g[O_HSIZE + p] -= 1
         g[O_SWAP3 + i] = f
+        g[O_SWAP3_CARDS + i] = take_card(g, p, f) if sided else f
     for i in range(k):  # the cards that come back, from the target's own hand
         f = uniform_card(g, t)
         g[ht + f] -= 1
         g[O_HSIZE + t] -= 1
         g[O_SWAP3 + 3 + i] = f
+        g[O_SWAP3_CARDS + 3 + i] = take_card(g, t, f) if sided else f
     for i in range(k):
         g[ht + g[O_SWAP3 + i]] += 1
         g[hp + g[O_SWAP3 + 3 + i]] += 1
+        if sided:
+            to_hand(g, t, g[O_SWAP3_CARDS + i])
+            to_hand(g, p, g[O_SWAP3_CARDS + 3 + i])
     g[O_HSIZE + p] += k
     g[O_HSIZE + t] += k
     hand_taken(g, p)  # cards of any colour changed hands
@@ -622,9 +705,9 @@ def wild_swap(g, p):
         emit(g, t)
         emit(g, k)
         for i in range(k):
-            emit(g, g[O_SWAP3 + i])
+            emit(g, g[O_SWAP3_CARDS + i])
         for i in range(k):
-            emit(g, g[O_SWAP3 + 3 + i])
+            emit(g, g[O_SWAP3_CARDS + 3 + i])
         ev_close(g, pos)
 
 
@@ -638,6 +721,8 @@ def swap_hands(g, a, b):
     t = g[O_HSIZE + a]
     g[O_HSIZE + a] = g[O_HSIZE + b]
     g[O_HSIZE + b] = t
+    if two_sided(g):
+        swap_owners(g, a, b)
     t = g[O_LACKS + a]  # what was seen of a hand goes with it
     g[O_LACKS + a] = g[O_LACKS + b]
     g[O_LACKS + b] = t
@@ -665,6 +750,11 @@ def rotate_hands(g):
                 g[hand(q) + f] = g[O_WORK_HANDS + q * HAND_WIDTH + f]
             g[O_HSIZE + q] = g[sizes + q]
             hand_taken(g, q)  # (not followed round the table: rotations are rare)
+    if two_sided(g):  # every card held passes on with its hand
+        for c in range(deck_size(g)):
+            q = g[O_OWNER + c]
+            if q >= 0 and g[O_PLACE + q] == 0:
+                g[O_OWNER + c] = step(g, q, 1)
     g[O_REC + L.COL_ROTATIONS] += 1
 
 
@@ -824,7 +914,7 @@ def discard_all(g, p, k):
                 g[O_PLAYED + k + nd] = face
                 nd += 1
     for i in range(nd):
-        put_down(g, p, g[O_PLAYED + k + i])
+        g[O_PLAYED_CARD + k + i] = put_down(g, p, g[O_PLAYED + k + i])
     return nd
 
 
@@ -834,9 +924,9 @@ def ev_discard_jump(g, j, nd):
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_JUMP_DISCARD)
         emit(g, j)
-        emit(g, g[S_COLOR])
+        emit(g, shown_color(g))
         for i in range(1 + nd):
-            emit(g, g[O_PLAYED + i])
+            emit(g, played_card(g, i))
         ev_close(g, pos)
 
 
@@ -884,11 +974,20 @@ def apply_effects(g, p, k, f, pend0, guilty):
                 g[S_NEXT] = step(g, v, 1)
     else:
         g[S_NEXT] = step(g, p, 1)
-    if hand_effect(g, f) and roulette(g, f):  # the next player in the (new) direction turns up cards
-        v = g[S_NEXT]
-        roulette_turn(g, v)
-        if g[S_ENDED] == 0:
-            g[S_NEXT] = step(g, v, 1)
+    if hand_effect(g, f):
+        if roulette(g, f):  # the next player in the (new) direction turns up cards
+            v = g[S_NEXT]
+            roulette_turn(g, v)
+            if g[S_ENDED] == 0:
+                g[S_NEXT] = step(g, v, 1)
+        elif draws_color(g, f):  # ... until the colour the player named; a restricted one may be challenged
+            v = g[S_NEXT]
+            if restricted(g, f) and challenge_possible(g) and v != p and bot.wants_color_challenge(g, v, p):
+                color_challenge(g, v, p, guilty)
+            else:
+                color_draw(g, v, 0, L.WHY.draw_color)
+                if g[S_ENDED] == 0:
+                    g[S_NEXT] = step(g, v, 1)
 
 
 @njit_typed(VOID(G, I, I, I, I, B), cache=True)
@@ -921,7 +1020,8 @@ def go_out(g, p, k, f, pend0, guilty):
     else:
         victim = step(g, p, 1)
     clear_pending(g)
-    spin = hand_effect(g, f) and roulette(g, f) and g[K.last_card_penalty] != 0  # the victim still turns up cards
+    # the victim still turns up cards (a roulette card; a draw_color card works the same)
+    spin = hand_effect(g, f) and (roulette(g, f) or draws_color(g, f)) and g[K.last_card_penalty] != 0
     lcp = (total > 0 and g[K.last_card_penalty] != 0) or spin
     if g[K.mode] == 1:  # last_standing, one other player left: p takes the next place, they the last
         g[O_PLACE + p] = g[S_NEXT_PLACE]
@@ -929,7 +1029,9 @@ def go_out(g, p, k, f, pend0, guilty):
         g[S_NACTIVE] -= 1
         ev(g, L.EV_OUT, 2, p, g[O_PLACE + p], 0)
     if lcp:
-        if spin:
+        if spin and draws_color(g, f):
+            color_draw(g, victim, 0, L.WHY.draw_color)
+        elif spin:
             roulette_turn(g, victim)
         else:
             draw_penalty(g, victim, total, L.WHY.penalty)
@@ -952,6 +1054,8 @@ def resolve(g, p, k, guilty):
             return
     f = g[O_PLAYED + k - 1]
     if hsize(g, p) == 0:
+        if hand_effect(g, f) and flips(g, f):  # a flip is no swap: it happens, then p goes out
+            f = flip_play(g, p, k, f)
         if g[O_PLACE + p] == 0:
             go_out(g, p, k, f, pend0, guilty)
         else:  # knocked out by the mercy rule on the UNO penalty: the card still acts from p's seat
@@ -984,6 +1088,8 @@ def resolve(g, p, k, guilty):
             knockouts(g, p)
     if g[S_ENDED]:
         return
+    if hand_effect(g, f) and flips(g, f):  # step 3a
+        f = flip_play(g, p, k, f)
     apply_effects(g, p, k, f, pend0, guilty)
 
 
@@ -1040,6 +1146,8 @@ def names_color_later(g, p, f):
     emptied p's hand)."""
     if roulette(g, f):
         return hsize(g, p) > 0 or g[K.last_card_penalty] != 0 or (g[K.mode] == 1 and g[S_NACTIVE] > 2)
+    if flips(g, f):  # the colour of the new top card after the flip (named if it is wild)
+        return True
     return shuffles_hands(g, f) and hsize(g, p) > 0
 
 
@@ -1049,7 +1157,7 @@ def set_color(g, c):
     g[S_COLOR] = c
     pos = g[S_COLOR_POS]
     if g[S_TRACING] and pos >= 0 and g[S_OVERFLOW] == 0 and pos < g[S_TPOS]:
-        g[pos] = c
+        g[pos] = shown_color(g)
 
 
 @njit_typed(VOID(G, I), cache=True)
@@ -1057,9 +1165,74 @@ def roulette_turn(g, v):
     """Roulette: v names a colour and turns up cards until one of that colour (wilds never
     count), takes them all and loses the turn (the caller moves on past v)."""
     set_color(g, bot.roulette_color(g, v))
-    ev(g, L.EV_ROULETTE, 2, v, g[S_COLOR], 0)
+    ev(g, L.EV_ROULETTE, 2, v, shown_color(g), 0)
     drawn = draw_cards(g, v, deck_size(g), L.WHY.roulette, False)
     g[O_REC + L.COL_ROULETTE_CARDS] += drawn
+
+
+@njit_typed(VOID(G, I, I, I), cache=True)
+def color_draw(g, v, extra, why):
+    """v turns up cards until one of the colour in force (wild faces never count) and takes
+    them all, then `extra` more (a failed challenger), as one draw event: draw_color."""
+    g[S_BY_COLOR] = 1
+    g[S_COLOR_EXTRA] = extra
+    drawn = draw_cards(g, v, deck_size(g) + extra, why, False)
+    g[S_BY_COLOR] = 0
+    g[S_COLOR_EXTRA] = 0
+    g[O_REC + L.COL_DRAW_COLOR_CARDS] += drawn
+
+
+@njit_typed(VOID(G, I, I, B), cache=True)
+def color_challenge(g, v, target, guilty):
+    """v challenges target's restricted draw_color card (as do_challenge): guilty, target turns
+    up cards until the colour; not guilty, v does and then draws challenge_extra more."""
+    g[O_REC + L.COL_CHALLENGES] += 1
+    ev(g, L.EV_CHALLENGE, 3, v, target, 1 if guilty else 0)
+    if guilty:
+        g[O_REC + L.COL_CHALLENGES_WON] += 1
+        color_draw(g, target, 0, L.WHY.challenge)
+        g[S_NEXT] = v if g[K.challenge_win_plays] else step(g, v, 1)
+    else:
+        color_draw(g, v, g[K.challenge_extra], L.WHY.challenge)
+        g[S_NEXT] = step(g, v, 1)
+
+
+@njit_typed(VOID(G, I, B), cache=True)
+def flip_over(g, p, named_later):
+    """A flip by p (-1: the lead card; docs/RULES.md, "Two-sided decks"): everything turns over
+    (sides.turn_over), then the new top card's colour is the colour in force; a wild top card's
+    colour is named by p (by the first player after a lead flip). `named_later`: a wild Flip
+    card, whose player names the colour after its flip whatever the new top shows."""
+    side = turn_over(g, g[K.flip_discard] == 0)
+    for q in range(g[S_PLAYERS]):
+        hand_taken(g, q)  # what was seen of the hands was of the other side
+    g[S_SET_COLORS] = 0
+    g[O_REC + L.COL_FLIPS] += 1
+    ev(g, L.EV_FLIP, 3, p, side, g[O_DISC + g[S_NDISC] - 1])
+    if named_later:
+        return
+    color = color_of(g, top_card(g))
+    if color < 0:
+        chooser = p if p >= 0 else g[S_NEXT]
+        set_color(g, bot.choose_color(g, chooser))
+        ev(g, L.EV_CHOOSE, 2, chooser, shown_color(g), 0)
+    else:
+        set_color(g, color)
+
+
+@njit_typed(I(G, I, I, I), cache=True)
+def flip_play(g, p, k, f):
+    """Step 3a of p's play of k Flip cards of face f: k flips. Returns PLAYED_FACE, f's columns
+    as they were on its own side, which the steps after the flip read."""
+    wild = is_wild(g, f)
+    keep_played_face(g, f)
+    for _ in range(k):
+        flip_over(g, p, wild)
+    if wild:  # (a multi-play holds no wild card: k is 1)
+        set_color(g, bot.choose_color(g, p))
+        ev(g, L.EV_CHOOSE, 2, p, shown_color(g), 0)
+    g[S_FLIPPED] = 1
+    return PLAYED_FACE
 
 
 @njit_typed(VOID(G, I, I, I), cache=True)
@@ -1081,10 +1254,7 @@ def hand_effects(g, p, k, f):
                 pos = ev_open(g, L.EV_SHUFFLE)
                 emit(g, p)
                 for q in range(g[S_PLAYERS]):
-                    emit(g, g[O_HSIZE + q])
-                    for face in range(n_faces(g)):
-                        for _ in range(g[hand(q) + face]):
-                            emit(g, face)
+                    emit_hand(g, q)
                 ev_close(g, pos)
             if g[K.mercy_limit]:
                 knockouts(g, p)
@@ -1190,7 +1360,6 @@ def penalty_turn(g, v):
 @njit(cache=True)
 def deal(g, dealer):
     n = g[K.players]
-    faces = n_faces(g)
     for q in range(n):
         h = hand(q)
         for f in range(HAND_WIDTH):
@@ -1199,8 +1368,11 @@ def deal(g, dealer):
         g[O_PLACE + q] = 0
         stale(g, q)
     size = deck_size(g)
-    for i in range(size):  # the deck in face order, each face as many times as the deck holds it
-        g[O_PILE + i] = g[O_CARDS + i]
+    if two_sided(g):  # the physical cards, light side up, and their pairing with the dark faces
+        new_deck(g)
+    else:
+        for i in range(size):  # the deck in face order, each face as many times as the deck holds it
+            g[O_PILE + i] = g[O_CARDS + i]
     shuffle(g, O_PILE, size)
     g[S_NPILE] = size
     g[S_NDISC] = 0
@@ -1208,20 +1380,25 @@ def deal(g, dealer):
     for _ in range(g[K.hand_size]):  # one card at a time, starting left of the dealer
         for j in range(n):
             q = first + j if first + j < n else first + j - n  # (dealer + 1 + j) % n
-            f = g[O_PILE + g[S_NPILE] - 1]
+            card = g[O_PILE + g[S_NPILE] - 1]
             g[S_NPILE] -= 1
-            g[hand(q) + f] += 1
+            g[hand(q) + face_of(g, card)] += 1
             g[O_HSIZE + q] += 1
+            if two_sided(g):
+                to_hand(g, q, card)
     if g[S_TRACING]:
         pos = ev_open(g, L.EV_DEAL)
         emit(g, dealer)
         for q in range(n):
-            emit(g, g[O_HSIZE + q])
-            for f in range(faces):
-                for _ in range(g[hand(q) + f]):
-                    emit(g, f)
+            emit_hand(g, q)
         emit_pile(g)
         ev_close(g, pos)
+        if two_sided(g):
+            pos = ev_open(g, L.EV_PAIRING)
+            emit(g, size)
+            for i in range(size):
+                emit(g, g[O_CARD_OTHER + i])
+            ev_close(g, pos)
 
 
 @njit(cache=True)
@@ -1238,24 +1415,25 @@ def flip_lead(g):
         n = g[S_NPILE]
         if n == 0:
             return False
-        f = g[O_PILE + n - 1]
+        card = g[O_PILE + n - 1]
+        f = face_of(g, card)
         if not acceptable_lead(g, f):  # (with an acceptable top card there is one: no count)
             ok = 0
             for i in range(n):
-                if acceptable_lead(g, g[O_PILE + i]):
+                if acceptable_lead(g, face_of(g, g[O_PILE + i])):
                     ok += 1
             if ok == 0:
                 return False
-        ev(g, L.EV_LEAD, 1, f, 0, 0)
+        ev(g, L.EV_LEAD, 1, card, 0, 0)
         if acceptable_lead(g, f):
             g[S_NPILE] = n - 1
-            g[O_DISC] = f
+            g[O_DISC] = card
             g[S_NDISC] = 1
             return True
         shuffle(g, O_PILE, n)  # the card goes back and the pile is reshuffled
         if g[S_TRACING]:
             pos = ev_open(g, L.EV_RETURN)
-            emit(g, f)
+            emit(g, card)
             emit_pile(g)
             ev_close(g, pos)
 
@@ -1266,23 +1444,37 @@ def start_round(g, dealer):
     if not flip_lead(g):
         end_round(g, L.REASON.void, -1)
         return
-    f = g[O_DISC]
-    g[O_REC + L.COL_LEAD] = f
+    f = top_card(g)
+    g[O_REC + L.COL_LEAD] = g[O_DISC]
     n = g[S_PLAYERS]
     first = (dealer + 1) % n
     g[S_NEXT] = first
-    role = role_of(g, f)  # the lead's effects go by the kinds S, R, D, W (their roles)
-    if role == ROLE_WILD:
+    lead_effect(g, dealer, f)
+
+
+@njit(cache=True)
+def lead_effect(g, dealer, f):
+    """The effect of lead card f (the first player is set; docs/RULES.md "The lead card" and
+    "Two-sided decks"), by its kind's text (decks.lead_effect: S, R, D, W, and on a two-sided deck
+    D1, D5, E, F): F flips everything at once and the first player matches the new top card; E
+    gives the first turn to the dealer; a draw kind makes the first player draw."""
+    first = g[S_NEXT]
+    effect = lead_effect_of(g, f)
+    if effect == LEAD_FLIP:
+        flip_over(g, -1, False)
+        return
+    if effect == LEAD_WILD:
         g[S_COLOR] = bot.choose_color(g, first)
-        ev(g, L.EV_CHOOSE, 2, first, g[S_COLOR], 0)
+        ev(g, L.EV_CHOOSE, 2, first, shown_color(g), 0)
         return
     g[S_COLOR] = color_of(g, f)
-    if role == ROLE_DRAW_TWO:
+    if effect == LEAD_DRAW:
         draw_penalty(g, first, draw_of(g, f), L.WHY.lead)
         if g[K.lead_draw_two_skips]:
             g[S_NEXT] = step(g, first, 1)
-    elif role == ROLE_REVERSE:
+    elif effect == LEAD_REVERSE:
         g[S_DIR] = -1
+        n = g[S_PLAYERS]
         lead_reverse = g[K.lead_reverse]
         if lead_reverse == 0:
             g[S_NEXT] = dealer
@@ -1290,8 +1482,10 @@ def start_round(g, dealer):
             g[S_NEXT] = (dealer - 1) % n
         else:
             g[S_NEXT] = (dealer + 1) % n
-    elif role == ROLE_SKIP:
+    elif effect == LEAD_SKIP:
         g[S_NEXT] = step(g, first, 1)
+    elif effect == LEAD_DEALER:
+        g[S_NEXT] = dealer
 
 
 # ---------------------------------------------------------------- one round
@@ -1301,6 +1495,7 @@ def start_round(g, dealer):
 def setup_round(g, dealer, tracing, trace_start):
     """Reset the round state, deal and turn the lead card. The generator must be seeded."""
     n = g[K.players]
+    light_side_up(g)  # (a two-sided deck's last round may have ended on the dark side)
     for i in range(O_REC, O_REC + L.N_COLS):
         g[i] = 0
     for i in range(S_DIR, O_REC):
@@ -1367,6 +1562,7 @@ def score_round(g):
         g[O_REC + L.COL_CARDS + q] = g[O_HSIZE + q]
     if g[S_KNOCKED]:
         mercy_scores(g)
+    g[O_REC + L.COL_SIDE] = g[S_SIDE]
     w = g[O_REC + L.COL_WINNER]
     if w < 0:
         return

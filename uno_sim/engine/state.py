@@ -60,15 +60,26 @@ O_CARDS = GAME.block("cards", MAX_DECK_SIZE)  # the deck's cards in face order (
 # kind's place among the coloured kinds (-1 for a wild face), and `flags`, the yes/no facts
 # of a face as bits (F_*), so that a decision asking several of them reads one word
 FACE_COLUMNS = ("color", "slot", "number", "draw", "skip", "reverse", "restricted", "discard_color", "roulette",
-                "swap_hands", "shuffle_hands", "points", "copies", "role", "lead", "flags")
+                "swap_hands", "shuffle_hands", "points", "copies", "role", "lead", "flags", "flip", "draw_color",
+                "lead_effect")
 F_NUMBER, F_WILD, F_SKIPS, F_REVERSES, F_DRAWS, F_RESTRICTED = 1, 2, 4, 8, 16, 32
-F_HAND_EFFECT = 64  # roulette, swap_hands or shuffle_hands (engine/hand_effects.py)
-O_FACE = {name: GAME.block(f"face_{name}", HAND_WIDTH) for name in FACE_COLUMNS}
+F_HAND_EFFECT = 64  # roulette, swap_hands, shuffle_hands, flip or draw_color: the rarer effects, asked after this bit
+# Each column has one entry past the hand's faces, PLAYED_FACE: the face of a Flip card being
+# resolved, copied there from its own side before the flip turns the tables over, so that the
+# steps after the flip read what was played (docs/RULES.md, "Two-sided decks").
+PLAYED_FACE = HAND_WIDTH
+FACE_COLUMN_WIDTH = HAND_WIDTH + 1
+O_FACE = {name: GAME.block(f"face_{name}", FACE_COLUMN_WIDTH) for name in FACE_COLUMNS}
 O_F_COLOR, O_F_SLOT, O_F_NUMBER, O_F_DRAW, O_F_SKIP, O_F_REVERSE, O_F_RESTRICTED = (
     O_FACE[n] for n in ("color", "slot", "number", "draw", "skip", "reverse", "restricted"))
 O_F_POINTS, O_F_COPIES, O_F_ROLE, O_F_LEAD, O_F_FLAGS = (O_FACE[n] for n in ("points", "copies", "role", "lead", "flags"))
 O_F_DISCARD_COLOR = O_FACE["discard_color"]
+O_F_FLIP, O_F_DRAW_COLOR, O_F_LEAD_EFFECT = O_FACE["flip"], O_FACE["draw_color"], O_FACE["lead_effect"]
 O_DECK_END = GAME.size
+# ---- two-sided decks (UNO Flip): the deck block above is the side in play; the other side's
+# block waits here and the two change places at every flip (play.flip_over)
+O_TWO_SIDED = GAME.block("two_sided")  # 1: a two-sided deck (every card is a light and a dark face)
+O_OTHER_SIDE = GAME.block("other_side", O_DECK_END - O_DECK)  # the other side's deck block
 # ---- seats played from Python (engine/bots/external.py; all 0: none). The tape and the output
 # block live past the trace buffer, at absolute positions in g.
 O_EXT_SEATS = GAME.block("external_seats")  # bit p: seat p answers from the tape
@@ -124,6 +135,10 @@ S_KNOCKED = GAME.block("knocked")  # bit q for each seat q knocked out by the me
 S_COLOR_POS = GAME.block("color_pos")  # trace position of the colour of the play event being resolved, -1: none
 S_EXT_CURSOR = GAME.block("tape_cursor")  # next action to read from the tape
 S_EXT_STOPPED = GAME.block("tape_stopped")  # the tape ran out at a question: the round stopped there
+S_SIDE = GAME.block("side")  # two-sided decks: 0 light, 1 dark in play
+S_BY_COLOR = GAME.block("by_color")  # the draw under way stops at the colour in force (a draw_color challenge)
+S_COLOR_EXTRA = GAME.block("color_extra")  # ... and then takes this many more (a failed challenger)
+S_FLIPPED = GAME.block("flipped")  # the play being resolved flipped everything (no jump-in window follows)
 O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen not to hold: drew and passed (bots/search.py)
 O_LACKS = GAME.block("lacks", MAX_PLAYERS)  # what a seat was seen to lack since it last took a card (LACK_*; play.py, bots/pro.py)
 LACK_WILD = 4  # O_LACKS bits: 0-3 the colours, LACK_WILD every wild card, LACK_SLOT0 + s the kind in slot s, any colour
@@ -162,7 +177,15 @@ O_SUM_FACES = GAME.block("sum_faces", N_SUM_FACES)  # work space: the faces a su
 O_SUM_AVAIL = GAME.block("sum_avail", N_SUM_FACES)  # how many of each the player holds
 O_SUM_TAKE = GAME.block("sum_take", N_SUM_FACES)  # how many of each the set being enumerated takes
 O_SUM_REST = GAME.block("sum_rest", N_SUM_FACES + 1)  # the most the faces from here on can add
+# Two-sided decks: the piles and the trace hold physical cards (0 .. deck_size - 1, card i's
+# light face the i-th of the light side's cards in face order, its dark face drawn at the deal);
+# a one-sided deck's cards are its faces. The hands stay count vectors over the faces in play.
+O_CARD_FACE = GAME.block("card_face", MAX_DECK_SIZE)  # + card: its face on the side in play
+O_CARD_OTHER = GAME.block("card_other", MAX_DECK_SIZE)  # + card: its face on the other side
+O_OWNER = GAME.block("owner", MAX_DECK_SIZE)  # + card: the seat holding it, -1: none
+O_PLAYED_CARD = GAME.block("played_cards", MAX_DECK_SIZE)  # the physical cards put down for O_PLAYED's faces
 O_SWAP3 = GAME.block("swap3", 6)  # work space of a Wild swap: the cards given, then the cards got
+O_SWAP3_CARDS = GAME.block("swap3_cards", 6)  # the same as physical cards (two-sided decks)
 O_CATCHERS = GAME.block("catchers", MAX_PLAYERS)  # work space: who caught a forgotten UNO call (uno_catchers = each)
 # A Python seat choosing its sum jump-in move card by card (bots/external.py jump_move): the
 # cards chosen so far (kept apart from O_PLAYED, which the moves are enumerated into), and for
@@ -196,7 +219,12 @@ def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray
     players = len(bot_codes)
     config[O_BOTS : O_BOTS + players] = bot_codes
     config[O_PARAMS : O_PARAMS + players * N_BOT_PARAMS] = np.asarray(bot_params, dtype=np.int64).reshape(-1)
-    config[O_DECK:O_DECK_END] = deck_block(deck, int(rules[K.zero_points]))
+    if deck.two_sided:  # the light side in play, the dark side waiting (play.flip_over)
+        config[O_DECK:O_DECK_END] = deck_block(deck.light, int(rules[K.zero_points]))
+        config[O_OTHER_SIDE:O_OTHER_SIDE + O_DECK_END - O_DECK] = deck_block(deck.dark, int(rules[K.zero_points]))
+        config[O_TWO_SIDED] = 1
+    else:
+        config[O_DECK:O_DECK_END] = deck_block(deck, int(rules[K.zero_points]))
     config[O_KEEP_TURNS] = int(plays_search(bot_codes))
     return config
 
@@ -237,10 +265,11 @@ def deck_block(deck: decks.Deck, zero_points: int) -> np.ndarray:
         "slot": np.where(table.color >= 0, np.arange(n) - table.color * nck, -1),
         "flags": (F_NUMBER * (table.number >= 0) + F_WILD * (table.color < 0) + F_SKIPS * (table.skip > 0)
                   + F_REVERSES * (table.reverse != 0) + F_DRAWS * (table.draw > 0) + F_RESTRICTED * (table.restricted != 0)
-                  + F_HAND_EFFECT * ((table.roulette != 0) | (table.swap_hands != 0) | (table.shuffle_hands != 0))),
+                  + F_HAND_EFFECT * ((table.roulette != 0) | (table.swap_hands != 0) | (table.shuffle_hands != 0)
+                                     | (table.flip != 0) | (table.draw_color != 0))),
     }
     for name in FACE_COLUMNS:
-        column = np.full(HAND_WIDTH, -1 if name in ("color", "slot", "number") else 0, dtype=np.int64)
+        column = np.full(FACE_COLUMN_WIDTH, -1 if name in ("color", "slot", "number") else 0, dtype=np.int64)
         column[:n] = derived[name] if name in derived else getattr(table, name)
         put(O_FACE[name], column)
     return block

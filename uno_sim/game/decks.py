@@ -72,15 +72,15 @@ in a kind, is an error naming it.
 A deck is named `classic`, `no-mercy` or `modern` when its kinds mean exactly that built-in
 deck (same order, same fields, points spelled out or not), and `custom` otherwise.
 
-Two-sided decks (UNO Flip; the engine does not play them yet, `check_playable` says so):
+Two-sided decks (UNO Flip; engine/sides.py plays them):
 `TwoSidedDeck(light, dark)`, each side a `Deck` with `side` "light" (colours R Y G B) or
 "dark" (P T O V), texts unique within a side, both sides with the same number of cards (a
 physical card is one light face and one dark face, paired at each deal). Only a side may hold
 a `flip` kind. The built-in `flip` deck (`FLIP`, 112 cards a side): light numbers 1-9, D1,
 R, S, F, wilds W and W2; dark numbers 1-9, D5, R, E, F, wilds W and WDC (draw_color). A rule
 file writes one as `base = "flip"` with `light` and `dark` arrays of kind tables in place of
-`kinds`, and `remove` entries "light:TEXT" / "dark:TEXT". `flip` is not a value of the knob
-`deck`: a rule set holds a two-sided deck as its custom deck.
+`kinds`, and `remove` entries "light:TEXT" / "dark:TEXT". The knob `deck` names the built-in
+`flip`; a rule set holds any other two-sided deck as its custom deck.
 
 Deck and rules together (checked by `check_deck_fits`, which the rules layer calls with its
 numbers): the deck must hold at least `players * hand_size + 1` cards; `first_card = number`
@@ -138,7 +138,7 @@ REQUIRED_FIELDS = ("text", "colored", "copies")
 DECK_KEYS = ("base", "remove", "kinds", "light", "dark")
 
 DECK_NAMES = ("classic", "no-mercy", "modern")  # the built-in one-sided decks (the knob `deck`)
-TWO_SIDED_NAMES = ("flip",)  # the built-in two-sided decks (shown, not played yet)
+TWO_SIDED_NAMES = ("flip",)  # the built-in two-sided decks (UNO Flip)
 SIDES = ("light", "dark")
 SIDE_COLORS = {"light": COLORS, "dark": ("P", "T", "O", "V")}  # pink, teal, orange, violet
 # Texts that lead on a two-sided deck's light side besides numbers and S, R, D, W (SPEC 11.4).
@@ -493,7 +493,7 @@ class TwoSidedDeck:
     (a `Deck` of that side), with the same number of cards. A physical card pairs one light
     face with one dark face; the pairing is drawn at each deal, so it is not part of the deck.
     Light colours are R Y G B, dark colours P T O V; texts are unique within a side. The sides
-    may be given as Decks or as tuples of kinds. The engine does not play these decks yet."""
+    may be given as Decks or as tuples of kinds."""
 
     light: Deck
     dark: Deck
@@ -527,9 +527,9 @@ class TwoSidedDeck:
 
     @property
     def knob_value(self) -> str:
-        """What the knob `deck` of a rule set playing this deck reads: always custom (the knob
-        names one-sided decks only; the rule set carries this one as its custom deck)."""
-        return CUSTOM
+        """What the knob `deck` of a rule set playing this deck reads: the built-in deck's name
+        (`flip`), or custom."""
+        return self.name
 
     @property
     def size(self) -> int:
@@ -588,9 +588,9 @@ SHOWN_DECKS = {**BUILTIN_DECKS, **TWO_SIDED_DECKS}  # every built-in deck `uno-s
 def builtin_deck(name: str) -> Deck:
     """A built-in deck by name."""
     try:
-        return BUILTIN_DECKS[name]
+        return BUILTIN_DECKS[name] if name in BUILTIN_DECKS else TWO_SIDED_DECKS[name]
     except (KeyError, TypeError):
-        raise DeckError(f"unknown deck {name!r} (built-in decks: {', '.join(DECK_NAMES)})") from None
+        raise DeckError(f"unknown deck {name!r} (built-in decks: {', '.join(DECK_NAMES + TWO_SIDED_NAMES)})") from None
 
 
 def build_deck(base: str | Deck = "classic", remove: Iterable[str] = (), kinds: Iterable[Kind] = ()) -> Deck:
@@ -761,16 +761,9 @@ def check_engine_limits(deck: "Deck | TwoSidedDeck") -> None:
 
 
 def check_playable(deck: "Deck | TwoSidedDeck") -> None:
-    """This version plays the deck: not a two-sided deck, no Wild Draw Colour (draw_color)
-    kind. The engine does not play those yet; they can be described and shown (`uno-sim
-    decks`, `uno-sim show`). A DeckError says so in one line."""
-    if deck.two_sided:
-        raise DeckError(f"the {deck.name} deck is two-sided (UNO Flip): two-sided decks can be shown "
-                        "(`uno-sim decks`) but not played by this version")
-    for kind in deck.kinds:
-        if kind.draw_color:
-            raise DeckError(f"deck kind {kind.text!r}: Wild Draw Colour cards (draw_color) can be shown "
-                            "(`uno-sim decks`) but not played by this version")
+    """The engine plays the deck: it fits the game array (check_engine_limits); a DeckError
+    says which limit it exceeds in one line. Shown decks (`uno-sim decks`, `show`) need not."""
+    check_engine_limits(deck)
 
 
 def check_deck_fits(deck: Deck, players: int, hand_size: int, first_card: str = "official", mercy_limit: int = 0) -> None:
@@ -833,9 +826,13 @@ class FaceTable:
     copies: Any  # physical cards of this face
     role: Any  # ROLE_* by the kind's text (ROLE_NONE for most kinds)
     lead: Any  # 1 when an official lead card of this face stays (a number, S, R, D or W)
+    flip: Any  # two-sided decks: everything turns over
+    draw_color: Any  # the victim turns up cards until the colour named
+    lead_effect: Any  # two-sided decks: what the face does as the lead card (LEAD_*, SPEC 11.4)
 
     COLUMNS = ("color", "kind", "number", "draw", "skip", "reverse", "restricted", "discard_color",
-               "roulette", "swap_hands", "shuffle_hands", "points", "copies", "role", "lead")
+               "roulette", "swap_hands", "shuffle_hands", "points", "copies", "role", "lead", "flip", "draw_color",
+               "lead_effect")
 
     @property
     def n_faces(self) -> int:
@@ -897,5 +894,21 @@ def _face_table(deck: Deck, zero_points: int) -> FaceTable:
         points=column(k.points_for(zero_points) for *_, k in rows),
         copies=column(k.copies for *_, k in rows),
         role=column(roles),
-        lead=column(int(leads(k)) for *_, k in rows),
+        lead=column(int(leads(k, deck.side is not None)) for *_, k in rows),
+        flip=column(int(k.flip) for *_, k in rows),
+        draw_color=column(int(k.draw_color) for *_, k in rows),
+        lead_effect=column(lead_effect(k) for *_, k in rows),
     )
+
+
+# What a two-sided deck's lead card does (SPEC 11.4; the engine's play.start_two_sided): by the
+# face's text on the side in play; LEAD_NONE for a number card (and for a kind that goes back).
+LEAD_NONE, LEAD_SKIP, LEAD_REVERSE, LEAD_DRAW, LEAD_WILD, LEAD_DEALER, LEAD_FLIP = range(7)
+_LEAD_EFFECTS = {"S": LEAD_SKIP, "R": LEAD_REVERSE, "D": LEAD_DRAW, "D1": LEAD_DRAW, "D5": LEAD_DRAW, "E": LEAD_DEALER,
+                 "F": LEAD_FLIP}
+
+
+def lead_effect(k: Kind) -> int:
+    if not k.colored:
+        return LEAD_WILD if k.text == "W" else LEAD_NONE
+    return _LEAD_EFFECTS.get(k.text, LEAD_NONE)

@@ -374,12 +374,13 @@ KNOBS: tuple[Knob, ...] = (
          sheet="you MUST draw cards from the Draw Pile UNTIL YOU DRAW A CARD YOU CAN PLAY. Then, play that card",
          group=G_TURN),
     # -------------------------------------------------------------- (appended) the cards
-    Knob("deck", ("classic", "no-mercy", "modern"), "classic", "the deck played",
+    Knob("deck", ("classic", "no-mercy", "modern", "flip"), "classic", "the deck played",
          "`classic`: the 108 cards of the official rules. `no-mercy`: the 168 cards of UNO Show 'Em "
          "No Mercy (Draw Four and Draw Six to Draw Ten cards, Skip Everyone, Discard All, Wild "
          "Reverse Draw Four, Wild Colour Roulette; no plain Wild). `modern`: the classic cards plus "
          "a Wild Shuffle Hands and three Wild Customizable cards (plain Wilds until a rule file "
-         "gives them effects), 112 cards. A rule file may instead describe its own deck in a "
+         "gives them effects), 112 cards. `flip`: UNO Flip's 112 two-sided cards (a light and a dark "
+         "face each; \"Two-sided decks\"). A rule file may instead describe its own deck in a "
          "`[deck]` table (\"Decks and your own cards\"); the rule set's deck then reads `custom`, "
          "and `--set deck=...` replaces it with a built-in deck. The deck must hold "
          "`players * hand_size + 1` cards. `uno-sim decks` lists the built-in decks.",
@@ -400,6 +401,14 @@ KNOBS: tuple[Knob, ...] = (
          "Each player knocked out by `mercy_limit` scores this many points (their `points_i`), which "
          "the winner collects under `first_out`.",
          sheet="250 for each player knocked out", low=0, high=10000, group=G_END),
+    Knob("flip_discard", ("whole", "top"), "whole", "how a Flip card turns the discard pile over (two-sided decks)",
+         "A Flip card (a two-sided deck's `flip` kind) turns every hand, the draw pile and the discard "
+         "pile over. `whole`: the discard pile is turned over as one stack, as the box's rules say of "
+         "both piles: its order reverses, so the card that was at the bottom becomes the top card. "
+         "`top`: each card turns in place, so the Flip card just played stays on top, on its other "
+         "side. Either way the new top card has no effect, its colour is the colour in force, and a "
+         "wild top card's colour is named by the player of the Flip card. One-sided decks never flip.",
+         group=G_TURN),
 )
 
 BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}

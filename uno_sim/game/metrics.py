@@ -62,7 +62,8 @@ class Metric:
     approximation), quantile (an order statistic with its distribution-free interval) or max
     (the largest value seen; no interval). source / quantity / over: how it is computed (the
     module's docstring). `when`: the runs that report it ("" every run; "bots" when the bots
-    are known, "teams" with teams, "skill" with the skill games of compare/sweep --skill).
+    are known, "teams" with teams, "skill" with the skill games of compare/sweep --skill,
+    "two_sided" with a two-sided deck).
     `precision` / `design`: whether `--precision` / `design` (objective and constraints) may
     name it, `not_raced` the reason said when a race is asked for one it cannot pair;
     low..high its range (a bound or half-width outside it is refused). `phrase`: the
@@ -259,6 +260,17 @@ METRICS: tuple[Metric, ...] = (
                   "cards a game", "cards turned up by roulette")),
     _rate("hand_shuffle_rate", "happened", "share of games in which a `shuffle_hands` card (the modern deck's `WSH`) "
           "gathered and dealt out every hand", quantity="hand_shuffles"),
+    # Two-sided decks (UNO Flip): reported by runs of a two-sided deck only.
+    _mean("flips", "flips per game: Flip cards played (each card of a multi-play) and a Flip card turned up as the "
+          "lead", "flips a game", MeanPhrase("everything flips {rel} more often", "everything flips {rel} less often",
+                                             "flips a game", "flips"), when="two_sided"),
+    _rate("dark_end_rate", "happened", "share of games that end with the dark side in play (the side their hands are "
+          "scored on)", "the share of games that end on the dark side", "side", when="two_sided"),
+    _mean("draw_color_cards", "cards turned up by the victims of `draw_color` cards (the Wild Draw Colour; a challenge's "
+          "included), per game; they are also counted in `mean_draws`", "cards a game",
+          MeanPhrase("Wild Draw Colour victims turn up {rel} more cards",
+                     "Wild Draw Colour victims turn up {rel} fewer cards", "cards a game",
+                     "cards turned up by Wild Draw Colour"), when="two_sided"),
     # The skill games (compare / sweep --skill).
     Metric("skill_index", "edge", "skill", "(`compare`/`sweep --skill`) one `pro` against n - 1 `random` bots, seats "
            "rotated, as many games as the main run and on the same deals: pro's win rate minus 1/n (see [Skill "

@@ -23,7 +23,7 @@ deck too small for the deal) is a `RulesError` naming the preset or file and the
 
 A two-sided deck (UNO Flip) is `[deck] base = "flip"` with `[[deck.light]]` / `[[deck.dark]]`
 tables (the fields of `[[deck.kinds]]`) and `remove` naming `light:TEXT` or `dark:TEXT`; the
-rule set's knob `deck` then reads `custom`. Such decks can be shown but not played yet.
+rule set's knob `deck` then reads `custom` (or `flip` for the built-in deck itself).
 
 The deck follows `extends` like the knobs: a file without `[deck]` plays its parent's deck,
 a `[deck]` table replaces the parent's deck as a whole (its `base` is a built-in deck), and

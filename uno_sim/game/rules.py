@@ -113,10 +113,6 @@ def parse_value(name: str, text: Any) -> Any:
     kind = knob_type(name)
     if name in CHOICES:
         value = str(text)
-        if name == "deck" and value in decks.TWO_SIDED_NAMES:
-            raise RulesError(f"bad value {value!r} for knob 'deck': {value} is a two-sided deck, which can be shown "
-                             f"(`uno-sim decks {value}`) but not played by this version; choose one of "
-                             f"{', '.join(CHOICES[name])}")
         if value not in CHOICES[name]:
             raise RulesError(f"bad value {value!r} for knob {name!r}: choose one of {', '.join(CHOICES[name])}")
         return value
@@ -234,7 +230,7 @@ def _validate_deck(r: Rules) -> None:
         return
     if not isinstance(r.custom_deck, (decks.Deck, decks.TwoSidedDeck)):
         raise RulesError(f"invalid rules: custom_deck must be a Deck (got {r.custom_deck!r})")
-    if not r.custom_deck.two_sided and r.custom_deck.name != CUSTOM_DECK:
+    if r.custom_deck.name != CUSTOM_DECK:
         raise RulesError(f"invalid rules: the custom deck is the built-in {r.custom_deck.name} deck; "
                          f"give deck = {r.custom_deck.name!r} instead (Rules.with_deck does)")
     if r.deck != CUSTOM_DECK:

@@ -57,10 +57,11 @@ class RunResult:
 
     def summary(self, variant: str) -> pd.DataFrame:
         return stats.summarize(self.aggregate, variant, self.bot_labels, teams=self.rules.teams,
-                               confidence=self.confidence)
+                               confidence=self.confidence, two_sided=self.rules.cards.two_sided)
 
     def measures(self) -> list[stats.Measure]:
-        return stats.measures(self.aggregate, self.bot_labels, teams=self.rules.teams, confidence=self.confidence)
+        return stats.measures(self.aggregate, self.bot_labels, teams=self.rules.teams, confidence=self.confidence,
+                              two_sided=self.rules.cards.two_sided)
 
     def distributions(self, variant: str) -> pd.DataFrame:
         return stats.distributions_frame(self.aggregate, variant)
@@ -317,7 +318,7 @@ class GameRun:
             return
         if records is None:
             raise RuntimeError("per-game rows asked for, but the chunk's rows were not kept")
-        frame = records_frame(records, self.rules.players, first)
+        frame = records_frame(records, self.rules.players, first, self.rules.cards.two_sided)
         if self.out is not None:
             frame.to_csv(self.out, header=first == 0, index=False, lineterminator="\n")
         if self.parquet is not None:

@@ -16,24 +16,31 @@ if TYPE_CHECKING:  # pandas where the per-game table is made
 RECORD_COLUMNS = ("winner", "reason", "turns", "plays", "draws", "reshuffles", "max_pending", "challenges",
                 "winner_points", "knockouts")
 _FIXED = tuple((name, L.RECORD_COLUMN[name]) for name in RECORD_COLUMNS)
+# A two-sided deck's games (UNO Flip) have two more, after knockouts: the flips and the side in
+# play at the end (`light` / `dark`).
+SIDES = ("light", "dark")
 
 
-def columns(players: int) -> list[str]:
+def columns(players: int, two_sided: bool = False) -> list[str]:
     """The per-game column names for a table of `players` seats, in order."""
     return (
         ["game"]
         + [name for name, _ in _FIXED]
+        + (["flips", "side"] if two_sided else [])
         + [f"points_{i}" for i in range(players)]
         + [f"cards_{i}" for i in range(players)]
     )
 
 
-def record_dict(row: np.ndarray, players: int, game: int) -> dict:
-    """One game's per-game record; `reason` as text."""
+def record_dict(row: np.ndarray, players: int, game: int, two_sided: bool = False) -> dict:
+    """One game's per-game record; `reason` (and a two-sided game's `side`) as text."""
     rec: dict = {"game": int(game)}
     for name, col in _FIXED:
         rec[name] = int(row[col])
     rec["reason"] = L.REASONS[rec["reason"]]
+    if two_sided:
+        rec["flips"] = int(row[L.COL_FLIPS])
+        rec["side"] = SIDES[int(row[L.COL_SIDE])]
     for i in range(players):
         rec[f"points_{i}"] = int(row[L.COL_POINTS + i])
     for i in range(players):
@@ -41,7 +48,7 @@ def record_dict(row: np.ndarray, players: int, game: int) -> dict:
     return rec
 
 
-def records_frame(rows: np.ndarray, players: int, first_game: int) -> pd.DataFrame:
+def records_frame(rows: np.ndarray, players: int, first_game: int, two_sided: bool = False) -> pd.DataFrame:
     """Per-game table of a chunk of record rows (games first_game, first_game+1, ...)."""
     import pandas as pd
 
@@ -49,8 +56,11 @@ def records_frame(rows: np.ndarray, players: int, first_game: int) -> pd.DataFra
     for name, col in _FIXED:
         data[name] = rows[:, col]
     data["reason"] = np.asarray(L.REASONS, dtype=object)[rows[:, L.COL_REASON]]
+    if two_sided:
+        data["flips"] = rows[:, L.COL_FLIPS]
+        data["side"] = np.asarray(SIDES, dtype=object)[rows[:, L.COL_SIDE]]
     for i in range(players):
         data[f"points_{i}"] = rows[:, L.COL_POINTS + i]
     for i in range(players):
         data[f"cards_{i}"] = rows[:, L.COL_CARDS + i]
-    return pd.DataFrame(data, columns=columns(players))
+    return pd.DataFrame(data, columns=columns(players, two_sided))

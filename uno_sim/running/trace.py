@@ -11,29 +11,53 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from ..game.bots import Bot, pack_bots
-from ..game.cards import COLORS, FACE_TEXTS
-from ..game.decks import Deck
+from ..game.cards import FACE_TEXTS
+from ..game.decks import SIDE_COLORS, Deck
 from ..engine import layout as L
 from .progress import ProgressLike
 from .records import record_dict
 from ..game.rules import Rules
 
 _INITIAL_BUFFER = 1 << 16
+# The colour letters of events: the engine writes a colour as 0-3 on the light side (and on a
+# one-sided deck), 4-7 on the dark side (engine/play.py, shown_color).
+COLORS = SIDE_COLORS["light"] + SIDE_COLORS["dark"]
 
 
 def _cards(values, texts: Sequence[str] = FACE_TEXTS) -> list[str]:
     return [texts[int(f)] for f in values]
 
 
-def decode_events(buf: np.ndarray, length: int, players: int, texts: Sequence[str] = FACE_TEXTS) -> Iterator[dict]:
-    """Trace events (deal first, no end) from buf[0:length]; `texts`: the face texts of the
-    deck played (its face table's `texts`; default the classic deck's)."""
+def _events(buf: np.ndarray, length: int) -> Iterator[tuple[int, np.ndarray]]:
     pos = 0
     while pos < length:
         code, size = int(buf[pos]), int(buf[pos + 1])
-        body = buf[pos + 2 : pos + 2 + size]
+        yield code, buf[pos + 2 : pos + 2 + size]
         pos += 2 + size
-        yield _decode(code, body, players, texts)
+
+
+def decode_events(buf: np.ndarray, length: int, players: int, texts: Sequence[str] = FACE_TEXTS,
+                  sides=None) -> Iterator[dict]:
+    """Trace events (deal first, no end) from buf[0:length]; `texts`: the face texts of the
+    deck played (its face table's `texts`; default the classic deck's). A two-sided deck's
+    game: `sides`, the (light, dark) face tables; every card is then a physical card, written
+    LIGHT/DARK from the pairing the engine drew at the deal (its event right after the deal)."""
+    events = _events(buf, length)
+    if sides is not None:
+        events = list(events)
+        pairing = next(body for code, body in events if code == L.EV_PAIRING)
+        texts = card_texts(sides, pairing)
+    for code, body in events:
+        if code != L.EV_PAIRING:
+            yield _decode(code, body, players, texts)
+
+
+def card_texts(sides, pairing: np.ndarray) -> list[str]:
+    """`LIGHT/DARK` of every physical card: card i's light face is the i-th of the light side's
+    cards in face order; the pairing event lists the deck size, then each card's dark face."""
+    light, dark = sides
+    light_faces = light.cards()
+    return [f"{light.texts[int(light_faces[i])]}/{dark.texts[int(f)]}" for i, f in enumerate(pairing[1:])]
 
 
 def _decode(code: int, body: np.ndarray, players: int, texts: Sequence[str] = FACE_TEXTS) -> dict:
@@ -105,6 +129,8 @@ def _decode(code: int, body: np.ndarray, players: int, texts: Sequence[str] = FA
         return event
     if code == L.EV_ROULETTE:
         return {"ev": "roulette", "p": int(body[0]), "color": COLORS[int(body[1])]}
+    if code == L.EV_FLIP:
+        return {"ev": "flip", "p": int(body[0]), "side": ("light", "dark")[int(body[1])], "top": texts[int(body[2])]}
     if code == L.EV_SHUFFLE:
         i, hands = 1, []
         for _ in range(players):
@@ -116,8 +142,9 @@ def _decode(code: int, body: np.ndarray, players: int, texts: Sequence[str] = FA
 
 
 def end_event(record: dict, players: int) -> dict:
-    """The `end` event of a game, with the per-game record's counters as extra fields."""
-    return {
+    """The `end` event of a game, with the per-game record's counters as extra fields (and a
+    two-sided game's flips and side)."""
+    event = {
         "ev": "end",
         "winner": record["winner"],
         "reason": record["reason"],
@@ -132,6 +159,9 @@ def end_event(record: dict, players: int) -> dict:
         "cards": [record[f"cards_{i}"] for i in range(players)],
         "knockouts": record["knockouts"],
     }
+    if "flips" in record:
+        event["flips"], event["side"] = record["flips"], record["side"]
+    return event
 
 
 def trace_one(rules: Rules, bots: Sequence[Bot], key: int, game: int, deal: int | None = None,
@@ -158,8 +188,12 @@ def _game_events(rules: Rules, labels: Sequence[str], game: int, deck: Deck, rec
                  buf: np.ndarray) -> tuple[list[dict], dict]:
     """A traced game's events (the deal event with the rules and seats, the end event from the
     record) and its per-game record."""
-    record = record_dict(rec, rules.players, game)
-    events = list(decode_events(buf, len(buf), rules.players, deck.faces(rules.zero_points).texts))
+    record = record_dict(rec, rules.players, game, deck.two_sided)
+    if deck.two_sided:
+        sides = tuple(side.faces(rules.zero_points) for side in deck.sides)
+        events = list(decode_events(buf, len(buf), rules.players, sides=sides))
+    else:
+        events = list(decode_events(buf, len(buf), rules.players, deck.faces(rules.zero_points).texts))
     deal = events[0]
     events[0] = {
         "ev": "deal",
@@ -171,7 +205,9 @@ def _game_events(rules: Rules, labels: Sequence[str], game: int, deck: Deck, rec
         "hands": deal["hands"],
         "pile": deal["pile"],
     }
-    if deck.name != "classic":
+    if deck.two_sided:
+        events[0]["sides"] = deck.as_dict(rules.zero_points)
+    elif deck.name != "classic":
         events[0]["deck"] = deck.as_list(rules.zero_points)
     events.append(end_event(record, rules.players))
     return events, record

@@ -20,7 +20,8 @@ HIST_COLUMNS: dict[str, int] = {
     name: L.RECORD_COLUMN[name]
     for name in ("turns", "plays", "draws", "reshuffles", "max_pending", "challenges", "challenges_won", "jumps",
                  "swaps", "rotations", "uno_caught", "penalty_drawn", "stacks", "sum_jumps", "hand_sum_wins",
-                 "wild_swaps", "uno_catchers", "knockouts", "mercy_win", "roulette_cards", "hand_shuffles")
+                 "wild_swaps", "uno_catchers", "knockouts", "mercy_win", "roulette_cards", "hand_shuffles", "flips",
+                 "side", "draw_color_cards")
 }
 _HIST_COLUMN_INDEX = np.array(list(HIST_COLUMNS.values()), dtype=np.int64)
 

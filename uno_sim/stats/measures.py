@@ -101,9 +101,11 @@ def measures(
     bot_labels: Iterable[str] | None = None,
     teams: int | None = None,
     confidence: float = CONFIDENCE,
+    two_sided: bool = False,
 ) -> list[Measure]:
     """Every metric of one variant, in report order: the entries of the metric table
-    (game/metrics.py) a run of this aggregate reports, each computed as its `source` says."""
+    (game/metrics.py) a run of this aggregate reports, each computed as its `source` says
+    (`two_sided`: the deck's, UNO Flip's, metrics too)."""
     teams = agg.teams if teams is None else teams
     labels = None if bot_labels is None else list(bot_labels)
     if labels is not None and len(labels) != agg.players:
@@ -111,6 +113,8 @@ def measures(
     out: list[Measure] = []
     for entry in METRICS:
         if entry.when == "skill" or (entry.when == "bots" and labels is None) or (entry.when == "teams" and not teams):
+            continue
+        if entry.when == "two_sided" and not two_sided:
             continue
         out.extend(_computed(entry, agg, labels, teams, confidence))
     return out
@@ -170,9 +174,10 @@ def summarize(
     bot_labels: Iterable[str] | None = None,
     teams: int | None = None,
     confidence: float = CONFIDENCE,
+    two_sided: bool = False,
 ) -> pd.DataFrame:
     """The tidy summary table of one variant (see the module docstring)."""
-    return summary_frame(measures(agg, bot_labels, teams, confidence), variant, agg.games)
+    return summary_frame(measures(agg, bot_labels, teams, confidence, two_sided), variant, agg.games)
 
 
 def summary_frame(ms: list[Measure], variant: str, games: int) -> pd.DataFrame:

@@ -125,6 +125,17 @@ def wants_challenge(g, p, target):
 
 
 @njit(cache=True)
+def wants_color_challenge(g, p, target):
+    """Challenge target's restricted draw_color card? The random bot never does (it challenges
+    only a Wild Draw Four's kind, with its challenge_prob); a strategy bot judges it as any."""
+    if external.plays(g, p):
+        return external.wants_challenge(g, p, target)
+    if strategic(g, p):
+        return strategy.wants_challenge(g, p, target)
+    return False
+
+
+@njit(cache=True)
 def forgets_uno(g, p):
     """Every bot forgets to call UNO with its forget_uno."""
     return chance(g, param(g, p, L.BP.forget_uno))

@@ -46,6 +46,7 @@ from ..access import (
     skip_of,
     slot_of,
 )
+from ..sides import face_of
 from ..rng import chance
 from ..rules_check import candidate, held_candidates, holds_forbidding_card, legal_turn_card, lowest_bit
 from ..seats import step
@@ -99,7 +100,7 @@ def unseen_faces(g, p):
     for f in range(n_faces(g)):
         u[f] = copies_of(g, f) - g[h + f]
     for i in range(g[S_NDISC]):
-        u[g[O_DISC + i]] -= 1
+        u[face_of(g, g[O_DISC + i])] -= 1
     return u
 
 

@@ -49,6 +49,7 @@ from ..access import (
     skip_of,
     slot_of,
 )
+from ..sides import face_of
 from ..rng import chance
 from ..rules_check import (
     candidate,
@@ -547,7 +548,7 @@ def guilt_chance(g, p, target):
     nd = g[S_NDISC]
     slot = -1  # no_match: the kind of the card below the Wild Draw Four forbids too
     if nd >= 2 and g[K.wd4_rule] == 1:
-        slot = slot_of(g, g[O_DISC + nd - 2])  # -1 for a wild card
+        slot = slot_of(g, face_of(g, g[O_DISC + nd - 2]))  # -1 for a wild card
     h = hand(p)
     unseen = deck_size(g) - hsize(g, p) - nd
     bad = 0  # unseen forbidding cards
@@ -556,7 +557,7 @@ def guilt_chance(g, p, target):
             copies = copies_of(g, f)
             seen = g[h + f]
             for i in range(nd):
-                if g[O_DISC + i] == f:
+                if face_of(g, g[O_DISC + i]) == f:
                     seen += 1
             if copies > seen:
                 bad += copies - seen
@@ -607,7 +608,7 @@ def choose_color(g, p):
     seen2 = 0
     seen3 = 0
     for i in range(g[S_NDISC]):
-        c = color_of(g, g[O_DISC + i])
+        c = color_of(g, face_of(g, g[O_DISC + i]))
         if c >= 0:
             if c == 0:
                 seen0 += 1

@@ -1,0 +1,104 @@
+"""UNO Flip played: traces of the `flip` deck replayed by the independent checker
+(tests/trace_checker.py) with 0 violations at 2, 4 and 6 players under both `flip_discard`
+readings, with the random bot and the strategy bots; the record and metrics of a two-sided run;
+the commands and the Python API; the bots and seats this version does not seat at it."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from replay import assert_clean, replay
+from uno_sim import cli
+from uno_sim.game.bots import Bot
+from uno_sim.game.decks import FLIP, Kind, TwoSidedDeck
+from uno_sim.game.rules import Rules
+
+
+def invoke(capsys, *args):
+    code = cli.run_cli([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("flip_discard", ["whole", "top"])
+def test_flip_traces_replay_with_no_violation(players, flip_discard):
+    rules = Rules(deck="flip", players=players, flip_discard=flip_discard)
+    assert_clean(rules, 120, seed=players)
+
+
+def test_flip_traces_of_the_strategy_bots_replay_with_no_violation():
+    bots = [Bot("pro"), Bot("expert"), Bot("greedy"), Bot("bluffer")]
+    assert_clean(Rules(deck="flip"), 60, seed=5, bots=bots)
+    assert_clean(Rules(deck="flip", flip_discard="top"), 60, seed=6, bots=[Bot("expert"), Bot("random")] * 2)
+
+
+def test_flip_with_house_rules_replays_with_no_violation():
+    # stacking by value (D1, W2, D5 stack; a Wild Draw Colour never), jump-in, 7-0 off (no 0s),
+    # last_standing, challenges always asked by the strategy bots
+    for extra in ({"stack_by_value": True}, {"jump_in": True}, {"mode": "last_standing", "stack_by_value": True},
+                  {"multi_play": "identical", "jump_in": True}, {"draw_rule": "until_playable"}):
+        assert_clean(Rules(deck="flip").with_overrides(extra), 40, seed=9,
+                     bots=[Bot("expert"), Bot("random"), Bot("pro"), Bot("random")])
+
+
+def test_a_diy_two_sided_deck_with_a_wild_flip_and_a_coloured_draw_color_side_replays():
+    light = FLIP.light.kinds + (Kind("WF", False, 2, points=50, flip=True),)
+    dark = FLIP.dark.kinds + (Kind("W3", False, 2, points=50, draw=3),)
+    deck = TwoSidedDeck(light, dark)
+    reports, _ = replay(Rules().with_deck(deck), 80, seed=4)
+    assert not [v for r in reports for v in r.violations]
+
+
+def test_a_run_of_flip_reports_its_metrics_and_per_game_columns(capsys, tmp_path):
+    out = tmp_path / "flip"
+    code, text, err = invoke(capsys, "run", "flip", "--games", 3000, "--per-game", "--out", out)
+    assert code == 0, err
+    with open(out / "summary.csv") as f:
+        rows = {r["metric"]: r for r in csv.DictReader(f)}
+    assert 0.1 < float(rows["dark_end_rate"]["value"]) < 0.9
+    assert 1.0 < float(rows["mean_flips"]["value"]) < 6.0
+    assert float(rows["mean_draw_color_cards"]["value"]) > 0.5
+    with open(out / "games.csv") as f:
+        games = list(csv.DictReader(f))
+    assert list(games[0])[:13] == ["game", "winner", "reason", "turns", "plays", "draws", "reshuffles", "max_pending",
+                                   "challenges", "winner_points", "knockouts", "flips", "side"]
+    assert {g["side"] for g in games} == {"light", "dark"}
+    # the dark-end rate is the share of those games
+    share = sum(g["side"] == "dark" for g in games) / len(games)
+    assert abs(share - float(rows["dark_end_rate"]["value"])) < 1e-9
+    # a one-sided run reports none of them
+    code, text, err = invoke(capsys, "run", "standard", "--games", 1000, "--out", tmp_path / "std")
+    assert code == 0 and "flip" not in (tmp_path / "std" / "summary.csv").read_text()
+
+
+def test_the_knob_deck_takes_flip(capsys, tmp_path):
+    code, out, err = invoke(capsys, "run", "standard", "--set", "deck=flip", "--games", 1000, "--out", tmp_path / "o")
+    assert code == 0, err
+    assert "mean_flips" in (tmp_path / "o" / "summary.csv").read_text()
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "flip", "--bots", "search,random", "--players", 2, "--games", 10, "--out", "{out}"],
+    ["match", "flip", "--bots", "search,random,random,random", "--matches", 2, "--out", "{out}"],
+    ["tournament", "--presets", "standard,flip", "--bots", "random,search", "--deals", 30, "--out", "{out}"],
+], ids=lambda a: a[0])
+def test_the_search_bot_on_a_two_sided_deck_is_one_line_exit_2_nothing_written(capsys, tmp_path, args):
+    out_dir = tmp_path / "out"
+    code, out, err = invoke(capsys, *(str(a).format(out=out_dir) for a in args))
+    assert code == 2
+    assert err.count("\n") == 1 and "the search bot does not play two-sided decks (the flip deck)" in err, err
+    assert not out_dir.exists()
+
+
+def test_the_python_api_plays_flip_and_refuses_python_seats():
+    import uno_sim
+
+    result = uno_sim.run(Rules().with_deck(FLIP), games=2000)
+    assert "dark_end_rate" in set(result.summary["metric"])
+    with pytest.raises(uno_sim.BadInput, match="Python seats do not play two-sided decks"):
+        from uno_sim.env.table import Table
+
+        Table("flip", python_seats=[0])
