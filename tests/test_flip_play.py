@@ -58,6 +58,8 @@ def test_a_run_of_flip_reports_its_metrics_and_per_game_columns(capsys, tmp_path
     assert code == 0, err
     with open(out / "summary.csv") as f:
         rows = {r["metric"]: r for r in csv.DictReader(f)}
+    flips = float(rows["mean_flips"]["value"])
+    assert f"Everything flips {flips:.2f} times a game" in " ".join(text.split())
     assert 0.1 < float(rows["dark_end_rate"]["value"]) < 0.9
     assert 1.0 < float(rows["mean_flips"]["value"]) < 6.0
     assert float(rows["mean_draw_color_cards"]["value"]) > 0.5
@@ -102,3 +104,10 @@ def test_the_python_api_plays_flip_and_refuses_python_seats():
         from uno_sim.env.table import Table
 
         Table("flip", python_seats=[0])
+
+
+def test_compare_says_what_a_two_sided_variant_does_beside_a_one_sided_one(capsys, tmp_path):
+    code, out, err = invoke(capsys, "compare", "standard", "flip", "--games", 3000, "--out", tmp_path / "c")
+    assert code == 0, err
+    words = " ".join(out.split())
+    assert "- under flip (a two-sided deck), everything flips" in words and "end on the dark side" in words

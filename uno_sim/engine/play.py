@@ -1469,7 +1469,8 @@ def lead_effect(g, dealer, f):
         return
     g[S_COLOR] = color_of(g, f)
     if effect == LEAD_DRAW:
-        draw_penalty(g, first, draw_of(g, f), L.WHY.lead)
+        if draw_of(g, f) > 0:  # (a DIY kind with the text of a draw kind and no draw: nothing to draw)
+            draw_penalty(g, first, draw_of(g, f), L.WHY.lead)
         if g[K.lead_draw_two_skips]:
             g[S_NEXT] = step(g, first, 1)
     elif effect == LEAD_REVERSE:

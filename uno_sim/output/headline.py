@@ -171,6 +171,20 @@ def _row(summary: pd.DataFrame, metric: str):
     return None if hit.empty else hit.iloc[0]
 
 
+def two_sided_sentence(summary: pd.DataFrame) -> str | None:
+    """A two-sided deck's (UNO Flip's) own figures, from one variant's rows: how often
+    everything flips, how often a game ends on the dark side; None for a one-sided deck."""
+    flips, dark, colour = (_row(summary, m) for m in ("mean_flips", "dark_end_rate", "mean_draw_color_cards"))
+    if flips is None or dark is None:
+        return None
+    text = (f"everything flips {_num(flips['value'])} times a game (95% CI {_num(flips['ci_low'])} to "
+            f"{_num(flips['ci_high'])}) and {_pct(dark['value'], 1)} of games end on the dark side (95% CI "
+            f"{_pct(dark['ci_low'], 1)} to {_pct(dark['ci_high'], 1)})")
+    if colour is not None and colour["value"] > 0:
+        text += f"; Wild Draw Colour victims turn up {_num(colour['value'], 1)} cards a game"
+    return text
+
+
 # ---------------------------------------------------------------- compare
 
 
@@ -232,6 +246,10 @@ def compare_headline(summary: pd.DataFrame, differences: pd.DataFrame, max_items
         more = len(set(ranked["metric"]) - said - set(ALWAYS))
         if more > 0:
             out.append(f"- and {more} more significant difference{'s' if more > 1 else ''} in the table")
+        if (baseline, "mean_flips") not in values:  # a two-sided variant against a one-sided baseline
+            flip = two_sided_sentence(summary.loc[summary["variant"] == variant])
+            if flip is not None:
+                out.append(f"- under {variant} (a two-sided deck), {flip}")
     return out
 
 
@@ -313,6 +331,9 @@ def run_headline(summary: pd.DataFrame, bot_seats: dict[str, int] | None = None)
         out.append(f"The mercy rule knocks a player out in {_pct(knocked['value'], 1)} of games "
                    f"({_num(per_game['value'], 2)} knockouts a game); {_pct(mercy['value'], 1)} of games are won "
                    f"by being the last player left.")
+    flip = two_sided_sentence(summary)
+    if flip is not None:
+        out.append(flip[0].upper() + flip[1:] + ".")
     roulette = _row(summary, "mean_roulette_cards")
     if roulette is not None and roulette["value"] > 0:
         out.append(f"Roulette victims turn up {_num(roulette['value'], 1)} cards a game.")
