@@ -12,7 +12,7 @@ import pytest
 from replay import assert_clean, replay
 from uno_sim import cli
 from uno_sim.game.bots import Bot
-from uno_sim.game.decks import FLIP, Kind, TwoSidedDeck
+from uno_sim.game.decks import FLIP, Deck, Kind, TwoSidedDeck
 from uno_sim.game.rules import Rules
 
 
@@ -111,3 +111,12 @@ def test_compare_says_what_a_two_sided_variant_does_beside_a_one_sided_one(capsy
     assert code == 0, err
     words = " ".join(out.split())
     assert "- under flip (a two-sided deck), everything flips" in words and "end on the dark side" in words
+
+
+def test_a_shuffling_wild_played_as_a_wild_swap_keeps_the_colour():
+    # (found by the larger hypothesis runs, on one-sided decks too: a DIY W that shuffles hands,
+    # played as a Wild swap, named a colour after the shuffle; a Wild swap keeps the colour)
+    from uno_sim.game.decks import CLASSIC
+
+    kinds = tuple(k if k.text != "W" else Kind("W", False, 4, shuffle_hands=True) for k in CLASSIC.kinds)
+    assert_clean(Rules(wild_swap=True).with_deck(Deck(kinds)), 150, seed=3)

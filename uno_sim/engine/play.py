@@ -1260,8 +1260,8 @@ def hand_effects(g, p, k, f):
                 knockouts(g, p)
         if g[S_ENDED]:
             return
-    if shuffles_hands(g, f) and is_wild(g, f) and g[O_PLACE + p] == 0:
-        set_color(g, bot.choose_color(g, p))
+    if shuffles_hands(g, f) and is_wild(g, f) and g[O_PLACE + p] == 0 and g[S_WILD_SWAP] == 0:
+        set_color(g, bot.choose_color(g, p))  # (a Wild played as a swap keeps the colour)
 
 
 # ---------------------------------------------------------------- turns
