@@ -50,6 +50,8 @@ def play_and_write(command: str, prepare: Callable[[], Any], *, folder_name: Cal
         raise api.InputError("--json: standard output is closed, so there is nowhere to write the JSON "
                              "(leave out --json: the files are written all the same)")
     api.check_per_game(per_game or parquet, cluster, checkpoint)
+    if command in WRITTEN_APART:
+        writing_process.start()  # imports what the files need while this process loads the engine
     try:
         plan = prepare()
     except BadInput as exc:
@@ -59,8 +61,6 @@ def play_and_write(command: str, prepare: Callable[[], Any], *, folder_name: Cal
         raise refused from None
     api.check_parquet(parquet)
     folder = out_folder(out, folder_name(plan), command, force)
-    if command in WRITTEN_APART:
-        writing_process.start()  # imports what the files need while the engine loads here
     if pilot:
         plan.run_pilot(progress=True)
     note_workers(workers, cluster)
