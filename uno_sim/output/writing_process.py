@@ -67,6 +67,10 @@ def start() -> None:
     global _process
     if _process is not None or not hasattr(os, "fork") or threading.active_count() > 1:
         return
+    import numpy  # noqa: F401  (what both processes import, imported once, before the copy)
+
+    from .. import stats  # noqa: F401
+
     for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
         try:
             if stream is not None:
