@@ -25,6 +25,7 @@ import signal
 import struct
 import sys
 import threading
+import time
 from pathlib import Path
 
 from .files import OutputError, remove_stale_temp_files
@@ -60,6 +61,15 @@ class _Process:
 
 
 _process: _Process | None = None
+# when the writing process of the last write_files had imported what it needs, received the
+# result and written the files: (wall clock time.time(), its CPU seconds), for
+# tools/startup_phases.py
+marks: dict[str, tuple[float, float]] = {}
+_marks: dict[str, tuple[float, float]] = {}  # the writing process's own, sent with its reply
+
+
+def _mark(name: str) -> None:
+    _marks[name] = (time.time(), time.process_time())
 
 
 def start() -> None:
@@ -132,7 +142,10 @@ def write_files(result, paths: dict[str, Path]) -> bool:
         for folder in {Path(p).parent for p in paths.values()}:
             remove_stale_temp_files(folder)
         raise
-    result.take_printed(value)
+    printed, written = value
+    marks.clear()
+    marks.update(written)
+    result.take_printed(printed)
     return True
 
 
@@ -153,17 +166,20 @@ def _serve(down: int, up: int) -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # it prints nothing, and holds no pipe of the command's reader open
         os.dup2(null, fd)
+    _mark("started")
     try:
         _preload()
     except Exception:  # noqa: BLE001  (the job's own attempt names the failure)
         pass
+    _mark("preloaded")
     while True:
         message = _read_message(down)
         if message is None:
             return
+        _mark("received")
         try:
             result, paths = pickle.loads(message)
-            reply = ("ok", _write(result, paths))
+            reply = ("ok", (_write(result, paths), dict(_marks)))
         except OSError as exc:
             reply = ("refused", (exc.errno, exc.strerror, exc.filename))
         except Exception as exc:  # noqa: BLE001  (reported by the command, one line)
@@ -191,10 +207,13 @@ def _write(result, paths: dict[str, str]):
     names = [name for name in result.chart_names() if f"{name}.png" in paths]
     cache = result.__dict__.setdefault("_png_cache", {})
     cache.update(_draw(result, names))
+    _mark("drawn")
     for name, write in result.files().items():
         if name in paths:
             write(Path(paths[name]))
-    return result.printed()
+    printed = result.printed()
+    _mark("written")
+    return printed
 
 
 def _draw(result, names: list[str]) -> dict[str, bytes]:
