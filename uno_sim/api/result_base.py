@@ -94,10 +94,12 @@ class _Charts(_Notebook):
         return cache[name]
 
     def _chart_files(self) -> dict[str, Callable[[Path], None]]:
-        from ..output.files import write_bytes
+        def write(name: str, path: Path) -> None:
+            from ..output import charts  # (matplotlib) only when a chart is written
 
-        return {f"{name}.png": (lambda path, name=name: write_bytes(self.chart_png(name), path))
-                for name in self.chart_names()}
+            charts.write_png(self.chart_png(name), path)
+
+        return {f"{name}.png": (lambda path, name=name: write(name, path)) for name in self.chart_names()}
 
     def _report_file(self) -> dict[str, Callable[[Path], None]]:
         from ..output import report

@@ -2,23 +2,25 @@
 
 A warm `uno-sim run` spends most of its time importing: the engine (numba, then the cached
 kernel) on one side, and for its files pandas, scipy, matplotlib and Jinja2 on the other, then
-drawing the charts. `start` makes a copy of the command (os.fork) once its input is checked,
-before the engine loads; the copy imports what the files need while the command loads the
-engine and plays. `write_files` then sends it the result and the temporary paths of the
+drawing the charts. `start` makes a copy of the command (os.fork) once its options are parsed,
+before its plan is prepared and the engine loads; the copy imports what the files need while
+the command loads the engine and plays (bad input found meanwhile ends the copy with the command). `write_files` then sends it the result and the temporary paths of the
 output folder (files.OutputFolder): it writes every file there with the same code as the
 command's own process would (`result.files()`), its charts drawn by two processes at once,
 and sends back what the command prints (`result.printed()`), so that the command itself never
 imports pandas or matplotlib. The command waits for it; a failure there is an OutputError (one
 line, exit status 2), and the folder is left as it was (the temporary files are removed).
 
-Without os.fork (Windows), with threads already running (forking then is unsafe), or for a
-result that cannot be sent (a Python bot's callable), the command writes its files itself, as
-before. The API never starts the process: a notebook writes its own files.
+Only on Linux (on macOS a fork without exec may crash in the system's libraries; Windows has
+no fork), and not with threads already running (forking then is unsafe); for a result that
+cannot be sent or loaded there (a Python bot's callable or module), the command writes its
+files itself, as before. The API never starts the process: a notebook writes its own files.
 """
 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import pickle
 import signal
@@ -75,8 +77,8 @@ def _mark(name: str) -> None:
 def start() -> None:
     """Start this command's writing process, unless it runs already or cannot be forked safely."""
     global _process
-    if _process is not None or not hasattr(os, "fork") or threading.active_count() > 1:
-        return
+    if _process is not None or not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return  # (macOS: a fork without exec may crash in its system libraries; Windows has none)
     import numpy  # noqa: F401  (what both processes import, imported once, before the copy)
 
     from .. import stats  # noqa: F401
@@ -87,8 +89,7 @@ def start() -> None:
                 stream.flush()
         except (OSError, ValueError):
             pass
-    down_r, down_w = os.pipe()
-    up_r, up_w = os.pipe()
+    down_r, down_w, up_r, up_w = (_above_stdio(fd) for fd in (*os.pipe(), *os.pipe()))
     pid = os.fork()
     if pid == 0:
         try:
@@ -101,6 +102,16 @@ def start() -> None:
     os.close(up_w)
     _process = _Process(pid, down_w, up_r)
     atexit.register(stop)
+
+
+def _above_stdio(fd: int) -> int:
+    """The descriptor moved above 0-2 (with standard output closed, `>&-`, a pipe gets 1, which
+    the writing process points at /dev/null)."""
+    if fd > 2:
+        return fd
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD, 3)
+    os.close(fd)
+    return moved
 
 
 def stop() -> None:
@@ -133,6 +144,8 @@ def write_files(result, paths: dict[str, Path]) -> bool:
             raise OutputError("the files could not be written: the process writing them ended unexpectedly; "
                               "nothing was written")
         status, value = pickle.loads(reply)
+        if status == "unsent":  # it could not load the result (a Python bot's module, say)
+            return False
         if status == "refused":  # the system's refusal (a full disk, ...): reported as the command's own
             raise OSError(*value)
         if status != "ok":
@@ -179,6 +192,10 @@ def _serve(down: int, up: int) -> None:
         _mark("received")
         try:
             result, paths = pickle.loads(message)
+        except Exception as exc:  # noqa: BLE001  (the command writes the files itself)
+            _write_message(up, pickle.dumps(("unsent", f"{type(exc).__name__}: {exc}")))
+            continue
+        try:
             reply = ("ok", (_write(result, paths), dict(_marks)))
         except OSError as exc:
             reply = ("refused", (exc.errno, exc.strerror, exc.filename))
