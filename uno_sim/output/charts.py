@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .chart_names import VARIANT_CHART_NAMES, variant_chart_names  # noqa: F401  (the names, here too)
-from .files import write_bytes
+from .files import atomic_path
 from ..stats import Aggregate, IntHistogram
 
 COLORS = colormaps["tab10"].colors
@@ -85,7 +85,9 @@ def png_bytes(fig) -> bytes:
 
 def write_png(data: bytes, path: str | os.PathLike) -> Path:
     """PNG bytes to a file, through a temporary file in the same folder (atomic)."""
-    return write_bytes(data, path)
+    with atomic_path(path) as tmp:
+        Path(tmp).write_bytes(data)
+    return Path(path)
 
 
 def _value(summary: pd.DataFrame, name: str) -> tuple[float, float, float]:

@@ -324,13 +324,6 @@ def made_dirs(path: Path) -> Iterator[None]:
         raise
 
 
-def write_bytes(data: bytes, path: str | os.PathLike) -> Path:
-    """Bytes to a file, through a temporary file in the same folder (atomic, `atomic_path`)."""
-    with atomic_path(path) as tmp:
-        Path(tmp).write_bytes(data)
-    return Path(path)
-
-
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """A path to write `path` through: a temporary file beside it, renamed onto it on success
