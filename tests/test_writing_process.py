@@ -21,9 +21,11 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 def _run_cli(out: Path, before: str = "", *options: str) -> subprocess.CompletedProcess:
     """`uno-sim run standard --games 1000 --seed 5 --out OUT` in a fresh interpreter (after
-    `before`), which prints its exit status and the heavy libraries it loaded on stderr."""
+    `before`), its writing process started however busy the machine is, which prints its exit
+    status and the heavy libraries it loaded on stderr."""
     argv = ["run", "standard", "--games", "1000", "--seed", "5", "--out", str(out), *options]
-    return _python(f"{before}\nimport sys\nfrom uno_sim.cli.app import run_cli\nstatus = run_cli({argv!r})\n"
+    idle = "from uno_sim.output import writing_process\nwriting_process.cores_taken = lambda: False\n"  # whatever the load
+    return _python(f"{idle}{before}\nimport sys\nfrom uno_sim.cli.app import run_cli\nstatus = run_cli({argv!r})\n"
                    f"print('status', status, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")
 
 
@@ -92,3 +94,26 @@ def test_a_writing_process_that_dies_is_one_line_exit_2_and_nothing_written(tmp_
     assert len(errors) == 1 and errors[0].startswith("error: the files could not be written: ")
     assert "ended unexpectedly" in errors[0] and errors[0].endswith("; nothing was written")
     assert not (tmp_path / "out").exists()
+
+
+def test_the_writing_process_is_left_out_when_every_core_is_busy(tmp_path):
+    """Then the command writes its files itself (and imports the output libraries), as before."""
+    busy = ("from uno_sim.output import writing_process\n"
+            "writing_process.cores_taken = lambda: True\n")
+    argv = ["run", "standard", "--games", "1000", "--seed", "5", "--out", str(tmp_path / "out")]
+    done = _python(f"{busy}import sys\nfrom uno_sim.cli.app import run_cli\nstatus = run_cli({argv!r})\n"
+                   f"print('status', status, sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")
+    status, loaded = _status_line(done.stderr)
+    assert status == 0, done.stderr
+    assert {"pandas", "matplotlib", "jinja2"} <= set(loaded)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == FILES
+
+
+def test_cores_taken_compares_the_load_with_the_cores(monkeypatch):
+    from uno_sim.output import writing_process
+
+    monkeypatch.setattr(writing_process.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(writing_process.os, "getloadavg", lambda: (1.9, 5.0, 5.0))
+    assert not writing_process.cores_taken()
+    monkeypatch.setattr(writing_process.os, "getloadavg", lambda: (2.0, 0.0, 0.0))
+    assert writing_process.cores_taken()
