@@ -117,3 +117,18 @@ def test_cores_taken_compares_the_load_with_the_cores(monkeypatch):
     assert not writing_process.cores_taken()
     monkeypatch.setattr(writing_process.os, "getloadavg", lambda: (2.0, 0.0, 0.0))
     assert writing_process.cores_taken()
+
+
+def test_a_full_disk_in_the_writing_process_reads_as_in_the_command(tmp_path):
+    """The system's refusal there is the command's usual line naming the folder, exit 2."""
+    full = ("from uno_sim.output import charts\n"
+            "def write_png(data, path):\n"
+            "    raise OSError(28, 'No space left on device')\n"
+            "charts.write_png = write_png\n")
+    done = _run_cli(tmp_path / "out", full)
+    status, _ = _status_line(done.stderr)
+    errors = [line for line in done.stderr.splitlines() if not line.startswith("status ")]
+    assert status == 2
+    assert errors == [f"error: --out {str(tmp_path / 'out')!r}: cannot write (No space left on device); "
+                      "nothing was written"]
+    assert not (tmp_path / "out").exists()

@@ -123,7 +123,7 @@ def _above_stdio(fd: int) -> int:
     the writing process points at /dev/null)."""
     if fd > 2:
         return fd
-    moved = fcntl.fcntl(fd, fcntl.F_DUPFD, 3)
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
     os.close(fd)
     return moved
 
