@@ -337,8 +337,9 @@ def test_importing_the_package_loads_neither_the_api_nor_a_heavy_library():
 
 
 def test_a_run_loads_no_output_library_before_the_engine_starts(tmp_path):
-    """Until its games are played, a run needs the compiler and numpy, not pandas, scipy,
-    matplotlib or Jinja2 (those make its tables, intervals, charts and report afterwards)."""
+    """Until the engine starts, a run needs numpy only: not the compiler (numba, which loads
+    scipy; the engine's start imports it), nor pandas, matplotlib or Jinja2 (its files, written
+    by the writing process afterwards: tests/test_writing_process.py)."""
     code = ("import sys\n"
             "from uno_sim.running import warmup\n"
             "def stop(*kinds, progress=None):\n"
@@ -349,7 +350,7 @@ def test_a_run_loads_no_output_library_before_the_engine_starts(tmp_path):
             f"run_cli(['run', 'standard', '--games', '1000', '--out', {str(tmp_path / 'out')!r}])\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.splitlines()[-1].replace("'", '"')) == ["numba", "numpy", "scipy"]
+    assert json.loads(done.stdout.splitlines()[-1].replace("'", '"')) == ["numpy"]
     assert not (tmp_path / "out").exists()
 
 

@@ -11,6 +11,13 @@ seconds (not shipped; docs/ARCHITECTURE.md
 - first chunk: the games played, from the end of the start-up until the run's results are back;
 - output: the rest (frames, statistics, charts, report, files, the tables printed).
 
+`uno-sim run` writes its files in a process of its own (uno_sim/output/writing_process.py),
+started before the engine loads: its own marks follow, from this script's first line (wall)
+and as that process's CPU seconds: `writer_started`, `writer_preloaded` (the output libraries
+imported), `writer_received` (the result came), `writer_drawn` (the charts), `writer_written`
+(every file, and what the command prints). The command's `output` phase is then mostly the
+wait for it.
+
 The interpreter's own start and exit are not in them: the whole command, timed from outside,
 is their sum plus that.
 """
@@ -28,6 +35,7 @@ def _now() -> tuple[float, float]:
 
 
 BEGAN = _now()
+BEGAN_CLOCK = time.time()  # the writing process's marks are wall-clock times
 
 from uno_sim.api import runs  # noqa: E402  (light: a run imports it before playing anyway)
 from uno_sim.running import warmup  # noqa: E402
@@ -68,6 +76,11 @@ def main(argv: list[str]) -> None:
               "first_chunk": (engine_done, played), "output": (played, ended)}
     phases = {f"{name}_{what}": round(b[i] - a[i], 4) for name, (a, b) in bounds.items()
               for i, what in enumerate(("wall", "cpu"))}
+    from uno_sim.output import writing_process
+
+    for name, (clock, cpu) in writing_process.marks.items():
+        phases[f"writer_{name}_wall"] = round(clock - BEGAN_CLOCK, 4)
+        phases[f"writer_{name}_cpu"] = round(cpu, 4)
     sys.stderr.write("phases " + json.dumps({**phases, "status": status}) + "\n")
     leave(status)
 

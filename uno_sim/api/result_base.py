@@ -94,10 +94,12 @@ class _Charts(_Notebook):
         return cache[name]
 
     def _chart_files(self) -> dict[str, Callable[[Path], None]]:
-        from ..output import charts
+        def write(name: str, path: Path) -> None:
+            from ..output import charts  # (matplotlib) only when a chart is written
 
-        return {f"{name}.png": (lambda path, name=name: charts.write_png(self.chart_png(name), path))
-                for name in self.chart_names()}
+            charts.write_png(self.chart_png(name), path)
+
+        return {f"{name}.png": (lambda path, name=name: write(name, path)) for name in self.chart_names()}
 
     def _report_file(self) -> dict[str, Callable[[Path], None]]:
         from ..output import report
@@ -216,7 +218,7 @@ class VariantCharts(_Charts):
         """The charts that apply: max_pending only when some variant stacks, bot_win_rates only
         when some variant seats more than one kind of bot (with one bot everywhere it would
         only restate the no-winner rate)."""
-        from ..output.charts import variant_chart_names
+        from ..output.chart_names import variant_chart_names
 
         return variant_chart_names(self._stacking(), self._mixed_bots())
 

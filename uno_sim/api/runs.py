@@ -80,9 +80,26 @@ class Run(OneVariant, VariantCharts):
         return self.result.startup
 
     def tables(self):
+        printed = self.__dict__.get("_printed")
+        if printed is not None:
+            return printed["tables"]
         from ..output.tables import run_tables
 
         return run_tables(self)
+
+    def to_dict(self) -> dict:
+        printed = self.__dict__.get("_printed")
+        return printed["json"] if printed is not None else super().to_dict()
+
+    def printed(self) -> dict:
+        """What `uno-sim run` prints (the headline, the tables, the JSON), computed where its
+        files are written (output/writing_process.py), so that the command itself needs no
+        pandas; `take_printed` gives it to the command's copy of the run."""
+        return {"headline": self.headline, "tables": self.tables(), "json": self.to_dict()}
+
+    def take_printed(self, printed: dict) -> None:
+        self.__dict__["headline"] = printed["headline"]
+        self.__dict__["_printed"] = printed
 
     def _chart_variant(self):
         from ..output.charts import Variant

@@ -20,10 +20,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import api
+from ..output import writing_process
 from ..game.errors import BadInput
 from .notes import note_checkpoint, note_checkpoint_done, note_workers
 from .output import finish, out_folder, write_result
 from .resume import would_refuse
+
+# the commands whose files are written by a process of their own (output/writing_process.py)
+WRITTEN_APART = ("run",)
 
 # (stem) -> (OUT/stem.csv or None, OUT/stem.parquet or None): the per-game files asked for,
 # each written all-or-nothing with the rest of the folder
@@ -46,6 +50,8 @@ def play_and_write(command: str, prepare: Callable[[], Any], *, folder_name: Cal
         raise api.InputError("--json: standard output is closed, so there is nowhere to write the JSON "
                              "(leave out --json: the files are written all the same)")
     api.check_per_game(per_game or parquet, cluster, checkpoint)
+    if command in WRITTEN_APART:
+        writing_process.start()  # imports what the files need while this process loads the engine
     try:
         plan = prepare()
     except BadInput as exc:

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
+from ..output import writing_process
 from ..output.files import OutputError, OutputFolder, check_out_dir
 from .render import stdout
 
@@ -47,8 +48,11 @@ def write_result(folder: Path, force: bool, play: Callable[[OutputFolder], objec
     try:
         with OutputFolder(folder, force=force) as files:
             result = play(files)
-            for name, write in result.files().items():
-                write(files.path_for(folder / name))
+            writers = result.files()
+            paths = {name: files.path_for(folder / name) for name in writers}
+            if not writing_process.write_files(result, paths):  # the command's own writing process, if it started one
+                for name, write in writers.items():
+                    write(paths[name])
     except OSError as exc:
         if exc.errno not in STORAGE_ERRORS or _elsewhere(exc.filename, folder):
             raise  # not the folder's (a checkpoint's file, say): the app names that file

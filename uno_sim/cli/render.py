@@ -125,7 +125,7 @@ def timing(count: int, seconds: float, unit: str, workers: int | None, startup, 
 def print_run(run) -> None:
     console = stdout()
     print_headline(console, run.headline)
-    for table in run_tables(run):
+    for table in run.tables():
         print_table(console, table)
     r = run.result
     _line(console, timing(r.games, r.seconds, "games", r.workers, r.startup, r.where, r.resumed))

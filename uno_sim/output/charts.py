@@ -26,6 +26,7 @@ from matplotlib.ticker import MaxNLocator
 import numpy as np
 import pandas as pd
 
+from .chart_names import VARIANT_CHART_NAMES, variant_chart_names  # noqa: F401  (the names, here too)
 from .files import atomic_path
 from ..stats import Aggregate, IntHistogram
 
@@ -572,18 +573,9 @@ def max_pending(variants: list[Variant]) -> Figure:
 
 # The charts of a run or comparison, by name (the file is NAME.png); max_pending only when
 # some variant stacks penalties.
-VARIANT_CHARTS = {
-    "win_rates": seat_win_rates,
-    "game_length": game_lengths,
-    "winner_points": winner_points,
-    "bot_win_rates": bot_win_rates,
-    "max_pending": max_pending,
-}
-
-
-def variant_chart_names(stacking: bool, mixed_bots: bool = True) -> list[str]:
-    skip = ({"max_pending"} if not stacking else set()) | ({"bot_win_rates"} if not mixed_bots else set())
-    return [name for name in VARIANT_CHARTS if name not in skip]
+_VARIANT_DRAWERS = {"win_rates": seat_win_rates, "game_length": game_lengths, "winner_points": winner_points,
+                    "bot_win_rates": bot_win_rates, "max_pending": max_pending}
+VARIANT_CHARTS = {name: _VARIANT_DRAWERS[name] for name in VARIANT_CHART_NAMES}
 
 
 # ---------------------------------------------------------------- differences (compare)

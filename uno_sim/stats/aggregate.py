@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine import binning
 from ..engine import layout as L
 from .histogram import IntHistogram
 
@@ -77,6 +76,8 @@ class Aggregate:
         if reason.min() < 0 or reason.max() >= len(L.REASONS):
             raise ValueError("record reason outside the known reasons")
         self.reasons += np.bincount(reason, minlength=len(L.REASONS))
+        from ..engine import binning  # (numba) here: unpickling or summarising an aggregate needs no compiler
+
         lows, highs = binning.column_ranges(records, _HIST_COLUMN_INDEX)
         widths = highs - lows + 1
         starts = np.concatenate(([0], np.cumsum(widths)[:-1]))

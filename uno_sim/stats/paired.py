@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..engine import binning
 from ..engine import layout as L
 from .aggregate import HIST_COLUMNS, Aggregate
 from .intervals import CONFIDENCE, binom_cdf, normal_sf, wilson_interval, z_value
@@ -80,6 +79,8 @@ _RECORD_COLUMNS = np.array([L.COL_WINNER, L.COL_WINNER_BOT, L.COL_REASON, L.COL_
 def per_game_quantities(records: np.ndarray, players: int, teams: int, rotate: bool) -> np.ndarray:
     """int64[n, Q]: the quantities of `quantity_names(players)` of every record row (a
     compiled pass: engine/binning.py)."""
+    from ..engine import binning  # (numba) here: importing the statistics loads no compiler
+
     records = np.ascontiguousarray(records, dtype=np.int64)
     out = np.zeros((len(records), len(quantity_names(players))), dtype=np.int64)
     binning.game_quantities(records, players, teams, bool(rotate), len(L.REASONS), _HIST_INDEX, _RECORD_COLUMNS, out)
@@ -91,6 +92,8 @@ def _products(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out = np.zeros((a.shape[1], b.shape[1]), dtype=np.int64)
     if len(a) == 0:
         return out
+    from ..engine import binning
+
     columns = np.flatnonzero(b.any(axis=0)).astype(np.int64)
     same = a is b
     binning.add_cross_products(np.ascontiguousarray(a), np.ascontiguousarray(b), columns, same, out)
