@@ -556,7 +556,7 @@ def test_rules_carry_a_custom_deck_named_custom():
         Rules(deck="classic", custom_deck=six)
     with pytest.raises(RulesError, match="the custom deck is the built-in modern deck"):
         Rules(deck="custom", custom_deck=MODERN)
-    with pytest.raises(RulesError, match="deck must be one of classic, no-mercy, modern .got 'custom'."):
+    with pytest.raises(RulesError, match="deck must be one of classic, no-mercy, modern, flip .got 'custom'."):
         Rules(deck="custom")
 
 

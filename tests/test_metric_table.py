@@ -40,11 +40,14 @@ mean_uno_caught sum_jump_rate mean_sum_jumps hand_sum_win_rate wild_swap_rate me
 mean_knockouts mercy_win_rate mean_roulette_cards hand_shuffle_rate""".split()
 
 
-def expanded(players: int, labels: list[str] | None, teams: int, skill: bool = False) -> list[str]:
+def expanded(players: int, labels: list[str] | None, teams: int, skill: bool = False,
+             two_sided: bool = False) -> list[str]:
     """The table's metrics a run of these seats reports, families spelled out, in table order."""
     out = []
     for m in METRICS:
         if (m.when == "bots" and labels is None) or (m.when == "teams" and not teams) or (m.when == "skill" and not skill):
+            continue
+        if m.when == "two_sided" and not two_sided:
             continue
         values = {"seat_wins": range(players), "bot_wins": dict.fromkeys(labels or []),
                   "team_wins": range(teams)}.get(m.source)
@@ -57,13 +60,15 @@ def test_a_run_reports_what_it_reported_before_the_table():
     assert names == HOUSE_SUMMARY
 
 
-@pytest.mark.parametrize("players, labels, teams", [(4, ["random"] * 4, 0), (6, ["expert", "random"] * 3, 2),
-                                                    (2, None, 0), (10, [f"b{i % 3}" for i in range(10)], 5)])
-def test_measures_are_the_table_in_its_order(players, labels, teams):
+@pytest.mark.parametrize("players, labels, teams, two_sided", [
+    (4, ["random"] * 4, 0, False), (6, ["expert", "random"] * 3, 2, False), (2, None, 0, False),
+    (10, [f"b{i % 3}" for i in range(10)], 5, False), (4, ["random"] * 4, 0, True)])
+def test_measures_are_the_table_in_its_order(players, labels, teams, two_sided):
     """Every measure has an entry of its kind, and every entry a run can have is measured:
-    a metric built by hand in measures() or an entry measures() skips fails here."""
-    ms = stats.measures(stats.Aggregate(players=players, teams=teams), labels, teams=teams)
-    assert [m.name for m in ms] == expanded(players, labels, teams)
+    a metric built by hand in measures() or an entry measures() skips fails here (a two-sided
+    deck's run also reports the two-sided entries)."""
+    ms = stats.measures(stats.Aggregate(players=players, teams=teams), labels, teams=teams, two_sided=two_sided)
+    assert [m.name for m in ms] == expanded(players, labels, teams, two_sided=two_sided)
     for m in ms:
         assert find(m.name).kind == m.kind, m.name
 
@@ -100,18 +105,24 @@ def test_the_race_pairs_exactly_the_raceable_entries():
 
 
 @functools.cache
-def _plans():
-    return designs.prepare_design("standard", {"hand_size": [5, 7]}, minimize="mean_turns").plans
+def _plans(rules: str = "standard"):
+    return designs.prepare_design(rules, {"hand_size": [5, 7]}, minimize="mean_turns").plans
 
 
 @pytest.mark.parametrize("name", [m.name for m in METRICS if not m.family])
 def test_design_accepts_exactly_the_raceable_metrics(name):
     entry = find(name)
+    plans = _plans("flip" if entry.when == "two_sided" else "standard")  # (a two-sided deck's metrics: its runs)
     if entry.design:
-        designs._check_race_metric(name, "--minimize", _plans())
+        designs._check_race_metric(name, "--minimize", plans)
     else:
         with pytest.raises(InputError, match=f"cannot be raced: {entry.not_raced}"):
-            designs._check_race_metric(name, "--minimize", _plans())
+            designs._check_race_metric(name, "--minimize", plans)
+
+
+def test_a_two_sided_metric_is_no_metric_of_a_one_sided_rule_set():
+    with pytest.raises(InputError, match="--minimize dark_end_rate: not a metric of grid point standard"):
+        designs._check_race_metric("dark_end_rate", "--minimize", _plans())
 
 
 def test_design_reads_the_table(monkeypatch):
@@ -242,7 +253,7 @@ def test_the_headline_partners_are_a_count_and_its_rate():
 HEADLINE_NAMES = {"win_rate_seat_0", "first_player_edge", "no_winner_rate", "mean_turns", "median_turns",
                   "p90_turns", "mean_winner_points", "stack_rate", "maximum_max_pending", "knockout_rate",
                   "mercy_win_rate", "mean_knockouts", "mean_roulette_cards", "mean_max_pending",
-                  "skill_index"}  # (skill.csv's column, in the tournament's headline)
+                  "skill_index", "mean_flips", "dark_end_rate", "mean_draw_color_cards"}  # (skill.csv's column, in the tournament's headline)
 
 
 def _metric_literals(path: Path) -> set[str]:
