@@ -42,7 +42,7 @@ def assert_same_games(make_table, make_policy, games: int = GAMES) -> None:
     assert steps > games  # the games did ask questions
 
 
-@pytest.mark.parametrize("preset", presets.preset_names())
+@pytest.mark.parametrize("preset", [p for p in presets.preset_names() if p != "flip"])  # (Python seats: one-sided decks)
 def test_resumed_steps_play_the_replayed_game_every_seat_python(preset):
     rules = presets.load(preset, CAP, 4 if preset == "teams" else 3)
     assert_same_games(lambda: Table(rules, seed=3), lambda: RandomBot(7))
