@@ -392,6 +392,7 @@ def play_cards(g, p):
         # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
         if role_of(g, f) == ROLE_WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
             g[S_WILD_SWAP] = 1
+            g[S_FLIPPED] = 2  # (no flip: marks the play as a swap for its roulette, roulette_turn)
         elif hand_effect(g, f) and names_color_later(g, p, f):
             pass  # the roulette victim names it, the player after shuffling or after the flip (S_COLOR_POS)
         else:
@@ -1164,7 +1165,8 @@ def set_color(g, c):
 def roulette_turn(g, v):
     """Roulette: v names a colour and turns up cards until one of that colour (wilds never
     count), takes them all and loses the turn (the caller moves on past v)."""
-    set_color(g, bot.roulette_color(g, v))
+    if g[S_FLIPPED] != 2:  # (a roulette Wild played as a Wild swap keeps the colour in force)
+        set_color(g, bot.roulette_color(g, v))
     ev(g, L.EV_ROULETTE, 2, v, shown_color(g), 0)
     drawn = draw_cards(g, v, deck_size(g), L.WHY.roulette, False)
     g[O_REC + L.COL_ROULETTE_CARDS] += drawn
