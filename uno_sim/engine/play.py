@@ -114,6 +114,7 @@ from .state import (
     S_ENDED,
     S_FLIPPED,
     S_IDLE,
+    S_SWAP_PLAY,
     S_JUMP_RUN,
     S_KNOCKED,
     S_LAST_DRAWN,
@@ -196,6 +197,12 @@ def emit_hand(g, q):
     """Seat q's hand in an event: its size, then its cards (faces in face order; the physical
     cards, in card order, of a two-sided deck)."""
     emit(g, g[O_HSIZE + q])
+    emit_held(g, q)
+
+
+@njit(cache=True)
+def emit_held(g, q):
+    """Seat q's cards: faces in face order, or a two-sided deck's physical cards in card order."""
     if two_sided(g):
         for c in range(deck_size(g)):
             if g[O_OWNER + c] == q:
@@ -388,11 +395,12 @@ def play_cards(g, p):
     cards_left(g, p)
     g[S_PREV_COLOR] = g[S_COLOR]
     g[S_FLIPPED] = 0
+    g[S_SWAP_PLAY] = 0
     if is_wild(g, f):
         # wild_swap: a Wild that is not the last card may swap cards instead (the colour stays)
         if role_of(g, f) == ROLE_WILD and g[K.wild_swap] and hsize(g, p) > 0 and bot.wants_wild_swap(g, p):
             g[S_WILD_SWAP] = 1
-            g[S_FLIPPED] = 2  # (no flip: marks the play as a swap for its roulette, roulette_turn)
+            g[S_SWAP_PLAY] = 1
         elif hand_effect(g, f) and names_color_later(g, p, f):
             pass  # the roulette victim names it, the player after shuffling or after the flip (S_COLOR_POS)
         else:
@@ -463,14 +471,7 @@ def claim_hand_sum(g, q, p):
         pos = ev_open(g, L.EV_HAND_SUM)
         emit(g, q)
         emit(g, g[O_PLACE + q])
-        if two_sided(g):
-            for c in range(deck_size(g)):
-                if g[O_OWNER + c] == q:
-                    emit(g, c)
-        else:
-            for f in range(n_faces(g)):
-                for _ in range(g[h + f]):
-                    emit(g, f)
+        emit_held(g, q)
         ev_close(g, pos)
     if two_sided(g):
         release_hand(g, q)
@@ -1165,7 +1166,7 @@ def set_color(g, c):
 def roulette_turn(g, v):
     """Roulette: v names a colour and turns up cards until one of that colour (wilds never
     count), takes them all and loses the turn (the caller moves on past v)."""
-    if g[S_FLIPPED] != 2:  # (a roulette Wild played as a Wild swap keeps the colour in force)
+    if g[S_SWAP_PLAY] == 0:  # (a roulette Wild played as a Wild swap keeps the colour in force)
         set_color(g, bot.roulette_color(g, v))
     ev(g, L.EV_ROULETTE, 2, v, shown_color(g), 0)
     drawn = draw_cards(g, v, deck_size(g), L.WHY.roulette, False)

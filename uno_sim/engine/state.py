@@ -138,6 +138,7 @@ S_EXT_STOPPED = GAME.block("tape_stopped")  # the tape ran out at a question: th
 S_SIDE = GAME.block("side")  # two-sided decks: 0 light, 1 dark in play
 S_BY_COLOR = GAME.block("by_color")  # the draw under way stops at the colour in force (a draw_color challenge)
 S_COLOR_EXTRA = GAME.block("color_extra")  # ... and then takes this many more (a failed challenger)
+S_SWAP_PLAY = GAME.block("swap_play")  # the play being resolved is a Wild swap (its roulette names no colour)
 S_FLIPPED = GAME.block("flipped")  # the play being resolved flipped everything (no jump-in window follows)
 O_VOIDS = GAME.block("voids", MAX_PLAYERS)  # colours (bit c) a seat was seen not to hold: drew and passed (bots/search.py)
 O_LACKS = GAME.block("lacks", MAX_PLAYERS)  # what a seat was seen to lack since it last took a card (LACK_*; play.py, bots/pro.py)
