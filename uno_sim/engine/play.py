@@ -1315,7 +1315,6 @@ def normal_turn(g, p):
         and g[O_PLACE + p] == 0  # (not knocked out by the mercy rule on this draw)
         and playable_drawn(g, p, f, color, top)
         and play_drawn_allows(g, f)
-        and not (g[K.number_finish] and finish_forbids(g, p, f))
         and (g[K.must_play_drawn] != 0 or bot.plays_drawn_card(g, p, f))
     ):
         seen_lacking(g, p, color, top)  # the drawn card is played: the hand is the one that lacked it
