@@ -135,3 +135,18 @@ def test_a_drawn_card_played_is_that_very_card_not_another_showing_the_same_face
         assert events[1]["ev"] == "play" and events[1]["card"] == "W2/P9", events
         assert pos.hand(0) == ["W2/T7"] and pos.face_counts_match_cards()
 
+
+
+def test_a_flip_card_with_a_draw_never_answers_a_pending_penalty():
+    """stack_by_value: a DIY Flip card that also draws 1 may start a chain, but no flip answers
+    one: seat 1, holding only such a card and a number, accepts the D1's penalty (the random
+    bot answers whenever it can)."""
+    light = tuple(Kind("F", True, 2, points=20, flip=True, draw=1) if k.text == "F" else k for k in FLIP.light.kinds)
+    deck = TwoSidedDeck(light, FLIP.dark.kinds)
+    rules = Rules(players=2, stack_by_value=True).with_deck(deck)
+    for seed in range(4):
+        pos = FlipPosition(rules, ["RD1/P1 G5/T5 B9/P9", "RF/O2 Y7/V7"], top="R3/O3", pile="B4/O4 Y2/T3", deck=deck,
+                           bots=[Bot("random"), Bot("random")], seed=seed)
+        events = pos.run(2)
+        assert events[0] == {"ev": "play", "p": 0, "card": "RD1/P1", "color": "R"}
+        assert events[1] == {"ev": "draw", "p": 1, "cards": ["B4/O4"], "why": "penalty"}, events

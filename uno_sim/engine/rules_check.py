@@ -20,6 +20,7 @@ from .access import (
     colored_faces,
     discards_color,
     draw_of,
+    flips,
     colored_kinds,
     face_at,
     hand,
@@ -208,8 +209,9 @@ def legal_answer(g, p, f, color, top, pkind):
 @njit(cache=True, inline="always")
 def answers_by_value(g, f):
     """stack_by_value (docs/RULES.md, "Cards of other decks"): any card whose draw value is at
-    least the chain's last one answers, whatever its colour, kind or wd4_rule."""
-    return draw_of(g, f) > 0 and draw_of(g, f) >= g[S_PDRAW]
+    least the chain's last one answers, whatever its colour, kind or wd4_rule; never a Flip card
+    (a flip answers no penalty, even on a kind with a draw)."""
+    return draw_of(g, f) > 0 and draw_of(g, f) >= g[S_PDRAW] and not flips(g, f)
 
 
 @njit(cache=True)
