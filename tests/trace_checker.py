@@ -136,7 +136,9 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #     is out, and its victim, the last player left, is knocked out like any other player
 #     pushed over the limit by that penalty. The replay sets the cards aside
 #     at once; the `knockout` events must follow before anything else, with `cards` the
-#     hand size and (last_standing) `place` the worst place still free.
+#     hand size and (last_standing) `place` the worst place still free. A player knocked
+#     out by the UNO penalty of its own play takes no more part: that play's swap, shuffle
+#     and rotation (step 3) do not happen; its steps 4-5 act from the player's seat.
 # R20 Discard All: the `discard` list (in the play or jump event) must be exactly the
 #     player's other cards of the colour of each Discard All card in the play (as a
 #     multiset; the order is free); they go under the top card and count as plays. A
@@ -735,6 +737,8 @@ class SwapStep(Step):
         self.p = p
 
     def offer(self, g, ev):
+        if self.p in g.knocked:  # R19: knocked out by its own UNO penalty, the player takes no more part
+            return PASS
         if ev["ev"] != "swap" or ev.get("p") != self.p:
             raise Desync(f"seat {self.p} played a 7 under seven_swap or a swap_hands card: expected 'swap', "
                          f"got {g.short(ev)}")
@@ -752,6 +756,8 @@ class RotateStep(Step):
         self.p = p  # who played the 0 (knockouts are checked from there)
 
     def offer(self, g, ev):
+        if self.p in g.knocked:  # R19 (as SwapStep)
+            return PASS
         if ev["ev"] != "rotate":
             raise Desync(f"a 0 was played under zero_rotate: expected 'rotate', got {g.short(ev)}")
         seats = [i for i in range(g.n) if g.in_round[i]]
@@ -771,6 +777,8 @@ class ShuffleStep(Step):
 
     def offer(self, g, ev):
         p = self.p
+        if p in g.knocked:  # R19 (as SwapStep)
+            return PASS
         if ev["ev"] != "shuffle" or ev.get("p") != p:
             raise Desync(f"seat {p} played a shuffle_hands card: expected 'shuffle', got {g.short(ev)}")
         hands = ev.get("hands")
