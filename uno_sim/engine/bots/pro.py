@@ -23,6 +23,7 @@ from ...game.knobs import K
 from .. import layout as L
 from ..access import (
     F_DRAWS,
+    F_HAND_EFFECT,
     F_NUMBER,
     F_REVERSES,
     F_SKIPS,
@@ -34,8 +35,11 @@ from ..access import (
     color_of,
     copies_of,
     discards_color,
+    draws_color,
     flags_of,
+    flips,
     hand,
+    hand_effect,
     hsize,
     is_wild,
     n_faces,
@@ -50,8 +54,21 @@ from ..sides import face_of
 from ..rng import chance
 from ..rules_check import candidate, held_candidates, holds_forbidding_card, legal_turn_card, lowest_bit
 from ..seats import step
-from ..state import LACK_SLOT0, LACK_WILD, O_DISC, O_LACKS, S_NACTIVE, S_NDISC, S_SET_COLORS
+from ..state import (
+    LACK_SLOT0,
+    LACK_WILD,
+    O_DISC,
+    O_LACKS,
+    O_PLAYED,
+    O_PLAYED_CARD,
+    O_TWO_SIDED,
+    S_NACTIVE,
+    S_NDISC,
+    S_NPLAYED,
+    S_SET_COLORS,
+)
 from . import strategy
+from . import twosided
 from .strategy import DANGER, NO_CHOICE, color_counts, keeps_draw_two, last_action, opponent_close, opponents
 
 KEEP = 600  # per card of the new colour p still holds after the play
@@ -189,9 +206,52 @@ def best_colour(g, p, f, n0, n1, n2, n3, unseen):
 
 @njit(cache=True)
 def choose_color(g, p):
-    """The colour named after a wild card: best_colour."""
+    """The colour named after a wild card: best_colour; on a two-sided deck after p's own Wild
+    Draw Colour, draw_colour_colour."""
     n0, n1, n2, n3 = color_counts(g, p)
+    if g[O_TWO_SIDED] != 0 and draw_colour_played(g):
+        return draw_colour_colour(g, p, n0, n1, n2, n3)
     return best_colour(g, p, -1, n0, n1, n2, n3, unseen_faces(g, p))[0]
+
+
+@njit(cache=True)
+def draw_colour_played(g):
+    """The colour is named for the draw_color card just played (the top card is the card of the
+    play being resolved, showing the face played), not for a wild top card a flip turned up."""
+    k = g[S_NPLAYED]
+    nd = g[S_NDISC]
+    if k <= 0 or nd <= 0:
+        return False
+    top = g[O_DISC + nd - 1]
+    f = face_of(g, top)
+    return draws_color(g, f) and g[O_PLAYED_CARD + k - 1] == top and g[O_PLAYED + k - 1] == f
+
+
+DRAWN_CARD = KEEP  # per card the victim of a Wild Draw Colour is expected to turn up
+
+
+@njit(cache=True)
+def draw_colour_colour(g, p, n0, n1, n2, n3):
+    """The colour named with a Wild Draw Colour: KEEP per card of it held plus DRAWN_CARD per
+    card the victim is expected to turn up before one of it comes, (U + 1) / (u_c + 1) for U
+    unseen cards of which u_c are of that colour (drawing without replacement); ties: the
+    lowest index."""
+    unseen = unseen_faces(g, p)
+    total = 0
+    for f in range(n_faces(g)):
+        total += unseen[f]
+    best = 0
+    best_score = -1.0
+    for c in range(N_COLORS):
+        left = 0
+        for f in range(n_faces(g)):
+            if color_of(g, f) == c:
+                left += unseen[f]
+        score = KEEP * pick4(c, n0, n1, n2, n3) + DRAWN_CARD * (total + 1) / (left + 1)
+        if score > best_score:
+            best = c
+            best_score = score
+    return best
 
 
 @njit(cache=True)
@@ -247,6 +307,7 @@ def best_turn_card(g, p, color, top):
     set_in_force = g[S_SET_COLORS] != 0
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
+    sided = g[O_TWO_SIDED] != 0
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)
@@ -264,6 +325,14 @@ def best_turn_card(g, p, color, top):
         bits = flags_of(g, f)
         number = (bits & F_NUMBER) != 0
         draw = (bits & F_DRAWS) != 0
+        if sided and (bits & F_HAND_EFFECT) != 0:
+            if flips(g, f) and (bits & (F_DRAWS | F_SKIPS | F_REVERSES)) == 0:
+                score = flip_score(g, p, f, last)
+                if score > best_score:
+                    best = f
+                    best_score = score
+                continue
+            draw = draw or draws_color(g, f)  # a Wild Draw Colour: a wild draw card
         skip = (bits & F_SKIPS) != 0
         attack = draw or skip or ((bits & F_REVERSES) != 0 and reverses_attack)
         score = LAST if last and not number else 0
@@ -301,6 +370,28 @@ def best_turn_card(g, p, color, top):
             best = f
             best_score = score
     return best
+
+
+FLIP_KEEP = KEEP  # per card of p's hand expected to follow the new top's colour after a flip
+
+
+@njit(cache=True)
+def flip_score(g, p, f, last):
+    """pro's score of a Flip card on a two-sided deck (docs/BOTS.md, "Two-sided decks"): after
+    the flip p's own hand and the new top card are unknown to p (drawn from the other side's
+    faces it has not seen, twosided.other_pool), but the hand of the player who moves next is
+    exactly known: it is the other side of that player's cards, which p sees now. So: KEEP per
+    card of p's other cards expected to share the new top's colour, plus MATCH (MATCH_LAST_CARD
+    when that player, an opponent, holds one card) times the chance that its hand after the
+    flip cannot follow the new top card (0 when it holds a wild card then)."""
+    score = LAST if last else 0
+    pool, total = twosided.other_pool(g, p)
+    score += int(FLIP_KEEP * twosided.colour_share(g, pool, total) * (hsize(g, p) - 1))
+    q = twosided.mover_after(g, p, f)
+    if q != p and opponents(g, p, q):
+        colours, slots, wilds, _, _ = twosided.hand_after_flip(g, q)
+        score += int(match_weight(g, q) * twosided.no_match_after_flip(g, colours, slots, wilds, pool, total))
+    return score
 
 
 @njit(cache=True)

@@ -31,9 +31,12 @@ from ..access import (
     deck_size,
     discards_color,
     draw_of,
+    draws_color,
     face_at,
     flags_of,
+    flips,
     hand,
+    hand_effect,
     hsize,
     is_number,
     is_wild,
@@ -67,6 +70,7 @@ from ..state import (
     O_PLACE,
     O_PLAYED,
     O_SWAP3,
+    O_TWO_SIDED,
     S_NACTIVE,
     S_NDISC,
     S_NPLAYED,
@@ -78,6 +82,7 @@ from ..state import (
     PKIND_BY_VALUE,
 )
 from ..sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
+from . import twosided
 
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
@@ -99,6 +104,7 @@ T_WILD = 10
 T_KEPT_D2 = 11  # the last Draw Two, kept to answer a stack
 T_BAD_SWAP = 12  # a 7 / 0 whose swap / rotation brings a larger hand
 T_W4 = 13
+T_BAD_FLIP = 14  # two-sided decks: a Flip card after which the next player, close to going out, holds a wild card
 
 
 @njit(cache=True, inline="always")
@@ -382,6 +388,7 @@ def best_turn_card(g, p, color, top):
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
     mercy = g[K.mercy_limit] > 0
+    sided = g[O_TWO_SIDED] != 0
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)
@@ -400,7 +407,10 @@ def best_turn_card(g, p, color, top):
         c = color_of(g, f)
         if c >= 0:
             keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
-        if expert:
+        if sided and hand_effect(g, f) and (flips(g, f) or draws_color(g, f)) and (
+                flags_of(g, f) & (F_DRAWS | F_SKIPS | F_REVERSES)) == 0:
+            score = two_sided_score(g, p, f, keep, expert, last)
+        elif expert:
             if danger < 0 and attack_face(g, f):
                 danger = 1 if danger_next(g, p) else 0
             # only a 7 or a 0 can have a swap gain, and only under seven_swap / zero_rotate
@@ -419,6 +429,48 @@ def best_turn_card(g, p, color, top):
             best = f
             best_score = score
     return best
+
+
+@njit(cache=True)
+def two_sided_score(g, p, f, keep, expert, last):
+    """greedy's and expert's score of a Flip card or a Wild Draw Colour on a two-sided deck
+    (docs/BOTS.md, "Two-sided decks"); a card that also skips, reverses or draws is scored as
+    any. expert: a Wild Draw Colour ranks as a Wild Draw Four (an attack on a next player close
+    to going out); a Flip card by the hand the next player holds after it (its other side, which
+    p sees): close to going out (<= DANGER cards), an attack after the Skip when that hand holds
+    no wild card, else last of all (T_BAD_FLIP); otherwise with the Reverses when it holds no
+    wild card, else with the Wilds. greedy: a Flip card sheds its points and the points its
+    other cards are worth now beyond the mean of the other side's faces p has not seen."""
+    if not flips(g, f):  # a Wild Draw Colour
+        if not expert:
+            return greedy_score(g, p, f, keep)
+        if last:
+            tier = T_LAST_ACTION
+        elif danger_next(g, p):
+            tier = T_ATTACK_W4
+        else:
+            tier = T_W4
+        return score_of(g, tier, f, keep)
+    if not expert:
+        pool, total = twosided.other_pool(g, p)
+        others = 0  # points of p's other cards now
+        h = hand(p)
+        for face in range(n_faces(g)):
+            others += g[h + face] * points_of(g, face)
+        others -= points_of(g, f)
+        shed = points_of(g, f) + others - int((hsize(g, p) - 1) * twosided.mean_points(g, pool, total))
+        return -shed * 1000
+    if last:
+        return score_of(g, T_LAST_ACTION, f, keep)
+    q = twosided.mover_after(g, p, f)
+    if q == p or not opponents(g, p, q):
+        return score_of(g, T_WILD, f, keep)
+    wilds = twosided.hand_after_flip(g, q)[2]
+    if hsize(g, q) <= DANGER:
+        tier = T_BAD_FLIP if wilds > 0 else T_ATTACK_REVERSE
+    else:
+        tier = T_WILD if wilds > 0 else T_REVERSE
+    return score_of(g, tier, f, keep)
 
 
 @njit(cache=True)

@@ -1,0 +1,112 @@
+"""The strategy bots on a two-sided deck (docs/BOTS.md, "Two-sided decks"), from concrete
+positions of the `flip` deck: a Flip card valued by the hand the next player holds after it
+(the other side of its cards, which the bot sees), the dark side's Wild Draw Colour valued as
+the wild draw card it is, and the colour pro names with it."""
+
+from __future__ import annotations
+
+from flip_positions import FlipPosition
+from uno_sim.game.bots import Bot
+from uno_sim.game.rules import Rules
+
+FLIP_RULES = Rules(deck="flip")
+
+
+def off_colour_discards() -> str:
+    """48 light yellow, green and blue numbers (no 5) paired with dark numbers: down in the
+    discard pile, they leave the unseen light cards mostly red, 5s and wild cards."""
+    cards = []
+    dark = [f"{c}{n}" for c in "TOV" for n in range(1, 10) for _ in range(2)]
+    for colour in "YGB":
+        for n in (1, 2, 3, 4, 6, 7, 8, 9):
+            for _ in range(2):
+                cards.append(f"{colour}{n}/{dark.pop(0)}")
+    return " ".join(cards)
+
+
+def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE") -> str:
+    """Seat 0 (`bot`) holds a Flip card and a number, both legal on R3; seat 1 (next) holds
+    `next_hand`. The card seat 0 plays."""
+    bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, [mine, next_hand, "Y5/P5 G5/PD5", "B5/TD5 R1/OD5"], top="R3/P1",
+                       discard_below=off_colour_discards(), pile="R2/P2 R4/P4", bots=bots)
+    events = pos.run(1)
+    assert events[0]["ev"] == "play" and events[0]["p"] == 0
+    return events[0]["card"]
+
+
+def test_pro_flips_when_the_next_players_hand_after_it_cannot_match():
+    # seat 1's one card shows P9 after the flip: it follows only a pink card or a 9 (and, for a
+    # wild top, the one colour of four), while the unseen light cards are mostly red, 5s and
+    # wild cards, which follow R5 (pro's estimate of a hand it cannot see)
+    assert flip_or_number("pro", "YS/P9") == "RF/TE"
+
+
+def test_pro_does_not_flip_when_it_leads_to_the_next_players_win():
+    # the same position, but seat 1's card is a Wild on the dark side: after a flip it goes out
+    assert flip_or_number("pro", "YS/W") == "R5/OE"
+    assert flip_or_number("pro", "YS/WDC") == "R5/OE"
+
+
+def test_expert_flips_against_a_next_player_close_to_going_out_with_no_wild_after_it():
+    # two cards, no wild card on the dark side: the flip is an attack (after a Skip), before a number
+    assert flip_or_number("expert", "YS/P9 GS/P8") == "RF/TE"
+    # a wild card on the dark side: the flip goes last of all (it would hand over a wild card)
+    assert flip_or_number("expert", "YS/P9 GS/W") == "R5/OE"
+
+
+def test_expert_ranks_a_flip_with_the_reverses_or_with_the_wilds_by_the_next_hand():
+    many = "YS/P9 GS/P8 BS/P7 YR/P6"
+    # no danger, no wild after the flip: the Flip card ranks with the Reverses, after a number
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE") == "R5/OE"
+    # ... but before a Wild (tier 7 against 10)
+    assert flip_or_number("expert", many, mine="RF/TE W/OR G5/VE") == "RF/TE"
+    # with a wild card after the flip it ranks with the Wilds, after a Reverse
+    assert flip_or_number("expert", "YS/P9 GS/W BS/P7 YR/P6", mine="RF/TE RR/OR G5/VE") == "RR/OR"
+
+
+def test_greedy_flips_a_hand_worth_more_points_than_the_other_side_is_on_average():
+    # RF (20) with a Wild (40) and a Wild Draw Two (50) beside it: the flip sheds 20 + 90 less
+    # the mean of two dark faces (about 2 x 13), more than the Wild Draw Two's 50
+    assert flip_or_number("greedy", "YS/P9 GS/P8", mine="RF/TE R5/OE W/OR W2/TR") == "RF/TE"
+    # with low numbers beside it, the flip sheds less than the R5
+    assert flip_or_number("greedy", "YS/P9 GS/P8", mine="RF/TE R5/OE R1/OF R2/TF") == "R5/OE"
+
+
+def dark_attack(bot: str) -> list[dict]:
+    """The dark side in play; seat 0 (`bot`) holds a teal 3 and a Wild Draw Colour (legal: no
+    pink card) on P3, the next player one card."""
+    bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/WDC G2/T2 G3/O5", "Y1/O1", "G1/V1 B2/V2", "B1/T1 B3/V3"],
+                       top="R9/P3", side="dark", pile="R2/P2 R4/P4 Y2/P4 Y3/O3 Y4/V4 Y6/T6", bots=bots)
+    return pos.run(1)
+
+
+def test_a_wild_draw_colour_is_an_attack_on_a_next_player_close_to_going_out():
+    for bot in ("expert", "pro"):
+        events = dark_attack(bot)
+        assert events[0]["card"] == "Y7/WDC", bot
+        # its victim turned up cards until the colour named, and lost the turn
+        draws = [e for e in events if e["ev"] == "draw"]
+        assert draws and draws[0]["p"] == 1 and draws[0]["why"] == "draw_color"
+
+
+def test_the_expert_keeps_a_wild_draw_colour_back_while_nobody_is_close():
+    bots = [Bot("expert"), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/WDC G2/T2 G3/O5", "Y1/O1 Y2/O2 Y3/O3", "G1/V1 B2/V2", "B1/T1 B3/V3"],
+                       top="R9/P3", side="dark", pile="R2/P2 R4/P4", bots=bots)
+    assert pos.run(1)[0]["card"] == "R7/T3"
+
+
+def test_pro_names_the_colour_its_wild_draw_colour_victim_turns_up_longest():
+    # dark side; pro holds one teal and one orange card beside the Wild Draw Colour; most orange
+    # cards are down in the discard pile, so the victim is expected to turn up more cards before
+    # an orange one than before a teal one
+    orange = " ".join(f"{light}/O{n}" for light, n in zip(
+        ["Y1", "Y2", "Y3", "Y4", "Y6", "Y7", "Y8", "Y9", "G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9"],
+        [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]))
+    bots = [Bot("pro"), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/WDC G2/T2 G3/O9", "Y5/V1", "B1/V2 B2/V3", "B3/V4 B4/V5"],
+                       top="R9/P3", side="dark", discard_below=orange, pile="R2/P2 R4/P4 R6/T4 R8/T5", bots=bots)
+    events = pos.run(1)
+    assert events[0]["card"] == "R7/WDC" and events[0]["color"] == "O"
