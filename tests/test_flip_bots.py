@@ -24,11 +24,11 @@ def off_colour_discards() -> str:
     return " ".join(cards)
 
 
-def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE") -> str:
+def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE", third: str = "Y5/P5 G5/PD5") -> str:
     """Seat 0 (`bot`) holds a Flip card and a number, both legal on R3; seat 1 (next) holds
-    `next_hand`. The card seat 0 plays."""
+    `next_hand`, seat 2 `third`. The card seat 0 plays."""
     bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
-    pos = FlipPosition(FLIP_RULES, [mine, next_hand, "Y5/P5 G5/PD5", "B5/TD5 R1/OD5"], top="R3/P1",
+    pos = FlipPosition(FLIP_RULES, [mine, next_hand, third, "B5/TD5 R1/OD5 R6/OD5"], top="R3/P1",
                        discard_below=off_colour_discards(), pile="R2/P2 R4/P4", bots=bots)
     events = pos.run(1)
     assert events[0]["ev"] == "play" and events[0]["p"] == 0
@@ -55,22 +55,23 @@ def test_expert_flips_against_a_next_player_close_to_going_out_with_no_wild_afte
     assert flip_or_number("expert", "YS/P9 GS/W") == "R5/OE"
 
 
-def test_expert_ranks_a_flip_with_the_reverses_or_with_the_wilds_by_the_next_hand():
+def test_expert_flips_before_its_numbers_unless_it_hands_a_close_opponent_a_wild_card():
     many = "YS/P9 GS/P8 BS/P7 YR/P6"
-    # no danger, no wild after the flip: the Flip card ranks with the Reverses, after a number
-    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE") == "R5/OE"
-    # ... but before a Wild (tier 7 against 10)
-    assert flip_or_number("expert", many, mine="RF/TE W/OR G5/VE") == "RF/TE"
-    # with a wild card after the flip it ranks with the Wilds, after a Reverse
-    assert flip_or_number("expert", "YS/P9 GS/W BS/P7 YR/P6", mine="RF/TE RR/OR G5/VE") == "RR/OR"
+    # nobody close to going out holds a wild card after the flip: the Flip card before a number
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE") == "RF/TE"
+    # seat 2 (two cards) would hold a Wild: the Flip card ranks with the Wilds, after the number
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE", third="Y5/W G5/PD5") == "R5/OE"
+    # ... and after a Reverse
+    assert flip_or_number("expert", many, mine="RF/TE RR/OR G5/VE", third="Y5/W G5/PD5") == "RR/OR"
 
 
-def test_greedy_flips_a_hand_worth_more_points_than_the_other_side_is_on_average():
-    # RF (20) with a Wild (40) and a Wild Draw Two (50) beside it: the flip sheds 20 + 90 less
-    # the mean of two dark faces (about 2 x 13), more than the Wild Draw Two's 50
-    assert flip_or_number("greedy", "YS/P9 GS/P8", mine="RF/TE R5/OE W/OR W2/TR") == "RF/TE"
-    # with low numbers beside it, the flip sheds less than the R5
-    assert flip_or_number("greedy", "YS/P9 GS/P8", mine="RF/TE R5/OE R1/OF R2/TF") == "R5/OE"
+def test_greedy_flips_first_unless_it_hands_a_close_opponent_a_wild_card():
+    mine = "RF/TE R5/OE W/OR"
+    # before the Wild's 40 points
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", mine=mine) == "RF/TE"
+    # seat 2 (two cards) would hold a Wild Draw Colour: the Flip card is worth its 20 points,
+    # the Wild goes first
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", mine=mine, third="Y5/WDC G5/PD5") == "W/OR"
 
 
 def dark_attack(bot: str) -> list[dict]:

@@ -59,12 +59,9 @@ from ..state import (
     LACK_WILD,
     O_DISC,
     O_LACKS,
-    O_PLAYED,
-    O_PLAYED_CARD,
     O_TWO_SIDED,
     S_NACTIVE,
     S_NDISC,
-    S_NPLAYED,
     S_SET_COLORS,
 )
 from . import strategy
@@ -85,6 +82,7 @@ WILD_LIMIT = 2  # with voluntary_draw, a Wild is played only when p holds at mos
 W4_LIMIT = 4  # a Wild Draw Four at most this many (else p draws one card), unless the next player is close to going out
 W4_LIMIT_2P = 3  # W4_LIMIT at two players
 PAIR_2P = 500  # two players: less per card of the same kind in another colour p holds (kept to change colour later)
+FLIP_FIRST = 100_000  # a Flip card goes before any card but an attack (measured: flipping early pays)
 DRAWN_WILD_HAND = 2  # a drawn wild card is played only when p then holds at most this many cards
 
 
@@ -206,52 +204,9 @@ def best_colour(g, p, f, n0, n1, n2, n3, unseen):
 
 @njit(cache=True)
 def choose_color(g, p):
-    """The colour named after a wild card: best_colour; on a two-sided deck after p's own Wild
-    Draw Colour, draw_colour_colour."""
+    """The colour named after a wild card: best_colour."""
     n0, n1, n2, n3 = color_counts(g, p)
-    if g[O_TWO_SIDED] != 0 and draw_colour_played(g):
-        return draw_colour_colour(g, p, n0, n1, n2, n3)
     return best_colour(g, p, -1, n0, n1, n2, n3, unseen_faces(g, p))[0]
-
-
-@njit(cache=True)
-def draw_colour_played(g):
-    """The colour is named for the draw_color card just played (the top card is the card of the
-    play being resolved, showing the face played), not for a wild top card a flip turned up."""
-    k = g[S_NPLAYED]
-    nd = g[S_NDISC]
-    if k <= 0 or nd <= 0:
-        return False
-    top = g[O_DISC + nd - 1]
-    f = face_of(g, top)
-    return draws_color(g, f) and g[O_PLAYED_CARD + k - 1] == top and g[O_PLAYED + k - 1] == f
-
-
-DRAWN_CARD = KEEP  # per card the victim of a Wild Draw Colour is expected to turn up
-
-
-@njit(cache=True)
-def draw_colour_colour(g, p, n0, n1, n2, n3):
-    """The colour named with a Wild Draw Colour: KEEP per card of it held plus DRAWN_CARD per
-    card the victim is expected to turn up before one of it comes, (U + 1) / (u_c + 1) for U
-    unseen cards of which u_c are of that colour (drawing without replacement); ties: the
-    lowest index."""
-    unseen = unseen_faces(g, p)
-    total = 0
-    for f in range(n_faces(g)):
-        total += unseen[f]
-    best = 0
-    best_score = -1.0
-    for c in range(N_COLORS):
-        left = 0
-        for f in range(n_faces(g)):
-            if color_of(g, f) == c:
-                left += unseen[f]
-        score = KEEP * pick4(c, n0, n1, n2, n3) + DRAWN_CARD * (total + 1) / (left + 1)
-        if score > best_score:
-            best = c
-            best_score = score
-    return best
 
 
 @njit(cache=True)
@@ -391,6 +346,8 @@ def flip_score(g, p, f, last):
     if q != p and opponents(g, p, q):
         colours, slots, wilds, _, _ = twosided.hand_after_flip(g, q)
         score += int(match_weight(g, q) * twosided.no_match_after_flip(g, colours, slots, wilds, pool, total))
+    if not strategy.close_wild_after_flip(g, p):
+        score += FLIP_FIRST
     return score
 
 

@@ -87,6 +87,7 @@ from . import twosided
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
 NO_CHOICE = 1 << 40
+GREEDY_FLIP = -1_000_000  # greedy's score of a Flip card that hands no close opponent a wild card: first
 
 # expert turn tiers, lowest played first (docs/BOTS.md)
 T_KNOCKOUT = -1  # mercy rule: a draw card that takes its victim to the limit
@@ -104,6 +105,7 @@ T_WILD = 10
 T_KEPT_D2 = 11  # the last Draw Two, kept to answer a stack
 T_BAD_SWAP = 12  # a 7 / 0 whose swap / rotation brings a larger hand
 T_W4 = 13
+T_FLIP = T_GAIN_SWAP  # two-sided decks: a Flip card, before the numbers (measured: flipping early pays)
 T_BAD_FLIP = 14  # two-sided decks: a Flip card after which the next player, close to going out, holds a wild card
 
 
@@ -452,25 +454,28 @@ def two_sided_score(g, p, f, keep, expert, last):
             tier = T_W4
         return score_of(g, tier, f, keep)
     if not expert:
-        pool, total = twosided.other_pool(g, p)
-        others = 0  # points of p's other cards now
-        h = hand(p)
-        for face in range(n_faces(g)):
-            others += g[h + face] * points_of(g, face)
-        others -= points_of(g, f)
-        shed = points_of(g, f) + others - int((hsize(g, p) - 1) * twosided.mean_points(g, pool, total))
-        return -shed * 1000
+        if close_wild_after_flip(g, p):
+            return greedy_score(g, p, f, keep)
+        return GREEDY_FLIP
     if last:
         return score_of(g, T_LAST_ACTION, f, keep)
     q = twosided.mover_after(g, p, f)
-    if q == p or not opponents(g, p, q):
-        return score_of(g, T_WILD, f, keep)
-    wilds = twosided.hand_after_flip(g, q)[2]
-    if hsize(g, q) <= DANGER:
-        tier = T_BAD_FLIP if wilds > 0 else T_ATTACK_REVERSE
+    if q != p and opponents(g, p, q) and hsize(g, q) <= DANGER:
+        tier = T_BAD_FLIP if twosided.hand_after_flip(g, q)[2] > 0 else T_ATTACK_REVERSE
     else:
-        tier = T_WILD if wilds > 0 else T_REVERSE
+        tier = T_WILD if close_wild_after_flip(g, p) else T_FLIP
     return score_of(g, tier, f, keep)
+
+
+@njit(cache=True)
+def close_wild_after_flip(g, p):
+    """Some opponent still in and close to going out (<= DANGER cards) holds a wild card after a
+    flip (p sees the other side of its cards)."""
+    for r in range(g[S_PLAYERS]):
+        if r != p and g[O_PLACE + r] == 0 and hsize(g, r) <= DANGER and opponents(g, p, r):
+            if twosided.hand_after_flip(g, r)[2] > 0:
+                return True
+    return False
 
 
 @njit(cache=True)
