@@ -24,11 +24,13 @@ def off_colour_discards() -> str:
     return " ".join(cards)
 
 
-def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE", third: str = "Y5/P5 G5/PD5") -> str:
+def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE", third: str = "Y5/P5 G5/PD5",
+                   before: str = "B5/TR R1/VR R6/PR") -> str:
     """Seat 0 (`bot`) holds a Flip card and a number, both legal on R3; seat 1 (next) holds
-    `next_hand`, seat 2 `third`. The card seat 0 plays."""
+    `next_hand`, seat 2 `third`, seat 3 (the player before seat 0) `before`. The card seat 0
+    plays."""
     bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
-    pos = FlipPosition(FLIP_RULES, [mine, next_hand, third, "B5/TD5 R1/OD5 R6/OD5"], top="R3/P1",
+    pos = FlipPosition(FLIP_RULES, [mine, next_hand, third, before], top="R3/P1",
                        discard_below=off_colour_discards(), pile="R2/P2 R4/P4", bots=bots)
     events = pos.run(1)
     assert events[0]["ev"] == "play" and events[0]["p"] == 0
@@ -48,6 +50,16 @@ def test_pro_does_not_flip_when_it_leads_to_the_next_players_win():
     assert flip_or_number("pro", "YS/WDC") == "R5/OE"
 
 
+def test_pro_flips_early_unless_the_player_before_it_holds_a_draw_card_after_the_flip():
+    three = "YS/P9 GS/P8 BS/P7"
+    # nothing against it: the Flip card goes first (FLIP_FIRST)
+    assert flip_or_number("pro", three) == "RF/TE"
+    # seat 3, whose draw cards hit pro, would hold a Wild Draw Colour: the R5 (its colour kept)
+    assert flip_or_number("pro", three, before="B5/TR R1/WDC R6/PR") == "R5/OE"
+    # seat 2, close to going out, would hold a Wild: the same
+    assert flip_or_number("pro", three, third="Y5/W G5/PD5") == "R5/OE"
+
+
 def test_expert_flips_against_a_next_player_close_to_going_out_with_no_wild_after_it():
     # two cards, no wild card on the dark side: the flip is an attack (after a Skip), before a number
     assert flip_or_number("expert", "YS/P9 GS/P8") == "RF/TE"
@@ -61,6 +73,8 @@ def test_expert_flips_before_its_numbers_unless_it_hands_a_close_opponent_a_wild
     assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE") == "RF/TE"
     # seat 2 (two cards) would hold a Wild: the Flip card ranks with the Wilds, after the number
     assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE", third="Y5/W G5/PD5") == "R5/OE"
+    # seat 3, whose draw cards hit seat 0, would hold a Draw Five: the same
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE", before="B5/TR R1/OD5 R6/PR") == "R5/OE"
     # ... and after a Reverse
     assert flip_or_number("expert", many, mine="RF/TE RR/OR G5/VE", third="Y5/W G5/PD5") == "RR/OR"
 

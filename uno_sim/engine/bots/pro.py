@@ -346,7 +346,7 @@ def flip_score(g, p, f, last):
     if q != p and opponents(g, p, q):
         colours, slots, wilds, _, _ = twosided.hand_after_flip(g, q)
         score += int(match_weight(g, q) * twosided.no_match_after_flip(g, colours, slots, wilds, pool, total))
-    if not strategy.close_wild_after_flip(g, p):
+    if not strategy.bad_flip(g, p):
         score += FLIP_FIRST
     return score
 

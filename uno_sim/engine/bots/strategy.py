@@ -454,7 +454,7 @@ def two_sided_score(g, p, f, keep, expert, last):
             tier = T_W4
         return score_of(g, tier, f, keep)
     if not expert:
-        if close_wild_after_flip(g, p):
+        if bad_flip(g, p):
             return greedy_score(g, p, f, keep)
         return GREEDY_FLIP
     if last:
@@ -463,8 +463,23 @@ def two_sided_score(g, p, f, keep, expert, last):
     if q != p and opponents(g, p, q) and hsize(g, q) <= DANGER:
         tier = T_BAD_FLIP if twosided.hand_after_flip(g, q)[2] > 0 else T_ATTACK_REVERSE
     else:
-        tier = T_WILD if close_wild_after_flip(g, p) else T_FLIP
+        tier = T_WILD if bad_flip(g, p) else T_FLIP
     return score_of(g, tier, f, keep)
+
+
+@njit(cache=True)
+def bad_flip(g, p):
+    """A flip would hand a wild card to an opponent close to going out (close_wild_after_flip),
+    or a draw card to the opponent before p (whose draw cards hit p; hits_back_after_flip)."""
+    return close_wild_after_flip(g, p) or hits_back_after_flip(g, p)
+
+
+@njit(cache=True)
+def hits_back_after_flip(g, p):
+    """The player before p (whose draw cards hit p) is an opponent holding a draw card (a draw or
+    a draw_color face) after a flip."""
+    r = step(g, p, -1)
+    return r != p and opponents(g, p, r) and twosided.hand_after_flip(g, r)[4] > 0
 
 
 @njit(cache=True)
