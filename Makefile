@@ -11,6 +11,7 @@ STAMP  := $(VENV)/.uno-sim-installed
 UNO    := $(BIN)/uno-sim
 BENCH_GAMES ?= 1000000
 DEMO_GAMES ?= 1000000
+TEST_WORKERS ?= 2
 DEMO_OUT ?= reports/demo
 
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
@@ -32,12 +33,14 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(UNO) compare stacking nostacking --games $(DEMO_GAMES) --out $(DEMO_OUT) --force
 
+# Two workers, a test file at a time (pytest-xdist); tests/conftest.py compiles the engine and
+# starts the wheel's build before they start. `make test TEST_WORKERS=1` for one process.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # The tests without those marked slow (wheel build, clusters, browser, cold compile, big runs).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not slow"
 
 # Throughput (games/s) of fixed cases, median of 3 whole runs each, beside the previous
 # figures (benchmarks.json) and the targets; rewrites BENCHMARKS.md.

@@ -1,7 +1,8 @@
 """UNO Flip played: traces of the `flip` deck replayed by the independent checker
 (tests/trace_checker.py) with 0 violations at 2, 4 and 6 players under both `flip_discard`
 readings, with the random bot and the strategy bots; the record and metrics of a two-sided run;
-the commands and the Python API; the bots and seats this version does not seat at it."""
+the commands and the Python API; the seats this version does not seat at it (the search
+bot on Flip: tests/test_search_flip.py)."""
 
 from __future__ import annotations
 
@@ -80,19 +81,6 @@ def test_the_knob_deck_takes_flip(capsys, tmp_path):
     code, out, err = invoke(capsys, "run", "standard", "--set", "deck=flip", "--games", 1000, "--out", tmp_path / "o")
     assert code == 0, err
     assert "mean_flips" in (tmp_path / "o" / "summary.csv").read_text()
-
-
-@pytest.mark.parametrize("args", [
-    ["run", "flip", "--bots", "search,random", "--players", 2, "--games", 10, "--out", "{out}"],
-    ["match", "flip", "--bots", "search,random,random,random", "--matches", 2, "--out", "{out}"],
-    ["tournament", "--presets", "standard,flip", "--bots", "random,search", "--deals", 30, "--out", "{out}"],
-], ids=lambda a: a[0])
-def test_the_search_bot_on_a_two_sided_deck_is_one_line_exit_2_nothing_written(capsys, tmp_path, args):
-    out_dir = tmp_path / "out"
-    code, out, err = invoke(capsys, *(str(a).format(out=out_dir) for a in args))
-    assert code == 2
-    assert err.count("\n") == 1 and "the search bot does not play two-sided decks (the flip deck)" in err, err
-    assert not out_dir.exists()
 
 
 def test_the_python_api_plays_flip_and_refuses_python_seats():

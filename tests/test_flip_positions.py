@@ -120,3 +120,18 @@ def test_lead_skip_everyone_gives_the_dealer_the_first_turn_and_draw_one_makes_t
     events = pos.lead(dealer=3)
     assert events == [{"ev": "lead", "card": "RD1/O5"}, {"ev": "draw", "p": 0, "cards": ["Y2/T3"], "why": "lead"}]
     assert pos.next_to_act == 1  # lead_draw_two_skips: the draw costs the first player the turn
+
+
+def test_a_drawn_card_played_is_that_very_card_not_another_showing_the_same_face():
+    """number_finish: a lone W2 may not be the last card, so seat 0 draws; the drawn card is
+    another W2 (light side) and is played: the card put down is the one drawn (W2/P9), the
+    other (W2/T7) stays in the hand, whichever card the uniform pick among the hand's W2s
+    would have taken (several seeds)."""
+    for seed in range(8):
+        pos = FlipPosition(Rules(deck="flip", players=2, number_finish=True), ["W2/T7", "R3/P6 G4/O2"], top="R8/P8",
+                           pile="W2/P9 B4/O4", bots=[Bot("random"), Bot("random")], seed=seed)
+        events = pos.run(1)
+        assert events[0] == {"ev": "draw", "p": 0, "cards": ["W2/P9"], "why": "turn"}
+        assert events[1]["ev"] == "play" and events[1]["card"] == "W2/P9", events
+        assert pos.hand(0) == ["W2/T7"] and pos.face_counts_match_cards()
+

@@ -39,6 +39,15 @@ def test_the_decks_of_other_kinds_replay_cleanly_with_every_bot(name, players):
     assert_clean(rules, 60, seed=players + 10, bots=bots)
 
 
+def test_number_finish_refuses_a_discard_all_that_would_empty_the_hand():
+    """number_finish judges a Discard All as the card put down last (10.2 step 2): a player
+    whose only cards are a Discard All and others of its colour may not play it, so with no
+    other legal card they draw (the random bot too), and may not jump in with it. No Mercy's
+    deck has Discard All cards; small hands make the position common."""
+    rules = load_preset("no-mercy").replace(number_finish=True, hand_size=3, jump_in=True)
+    assert_clean(rules, 300, seed=8)
+
+
 @pytest.mark.parametrize(
     "knobs",
     [

@@ -1471,9 +1471,19 @@ class Game:
             ok = not self.restricted(card) or self.wd4_allowed(p)
         else:
             ok = self.matches(card)
-        if ok and self.r["number_finish"] and len(self.hands[p]) == 1 and not self.is_number(card):
+        if ok and self.r["number_finish"] and not self.is_number(card) and self.empties_hand(p, card):
             ok = False
         return ok
+
+    def empties_hand(self, p, card) -> bool:
+        """Would putting `card` down alone leave p no card: its last card, or a Discard All that
+        takes every other card p holds down with it (SPEC 10.2 step 2: number_finish judges the
+        Discard All card, put down last)?"""
+        hand = self.hands[p]
+        if len(hand) == 1:
+            return True
+        face = self.face(card)
+        return bool(face.discard_color) and all(self.color_of(c) == face.color for c in hand)
 
     def has_legal(self, p) -> bool:
         return any(self.playable(p, c) for c in set(self.hands[p]))
@@ -1484,7 +1494,7 @@ class Game:
 
     def may_jump(self, q, card) -> bool:
         """Could q legally jump in with `card` (identical to the top card, held by q)?"""
-        if self.r["number_finish"] and len(self.hands[q]) == 1 and not self.is_number(card):
+        if self.r["number_finish"] and not self.is_number(card) and self.empties_hand(q, card):
             return False
         return self.P == 0 or not JUMP_WHILE_PENDING_MUST_ANSWER or self.legal_answer(card)  # R3
 

@@ -246,13 +246,10 @@ def _cluster(text: str | None) -> Any:
 
 def check_bots_for_deck(bots: Sequence[Any], rules: Rules) -> None:
     """The bots this version seats with the rule set's deck: on a two-sided deck (UNO Flip)
-    every compiled bot but `search` (whose rollouts redeal the hidden hands from one side's
-    faces), and no `python:` bot (the environments show one side). A BadInput names it."""
+    every compiled bot, and no `python:` bot (the environments show one side). A BadInput
+    names it."""
     if not rules.cards.two_sided:
         return
-    if any(b.name == "search" for b in bots):
-        raise BadInput(f"the search bot does not play two-sided decks (the {rules.cards.name} deck) in this version; "
-                       "random, greedy, expert, bluffer and pro do")
     if any(b.python for b in bots):
         raise BadInput(f"python: bots do not play two-sided decks (the {rules.cards.name} deck) in this version")
 

@@ -118,6 +118,8 @@ from .state import (
     S_JUMP_RUN,
     S_KNOCKED,
     S_LAST_DRAWN,
+    S_LAST_DRAWN_CARD,
+    S_PUT_CARD,
     S_NACTIVE,
     S_NASIDE,
     S_NDISC,
@@ -315,6 +317,7 @@ def draw_cards(g, p, n, why, until_playable):
         g[O_HSIZE + p] += 1
         if two_sided(g):
             to_hand(g, p, card)
+            g[S_LAST_DRAWN_CARD] = card
         drawn += 1
         g[S_LAST_DRAWN] = f
         if tracing:
@@ -361,9 +364,15 @@ def draw_penalty(g, p, n, why):
 def put_down(g, p, f):
     """p puts a card of face f on the discard pile; returns the card (a two-sided deck's
     physical card, picked among p's cards showing f; else the face)."""
+    return lay_down(g, p, f, take_card(g, p, f) if two_sided(g) else f)
+
+
+@njit(cache=True, inline="always")
+def lay_down(g, p, f, card):
+    """p puts `card`, showing face f, on the discard pile (a two-sided deck's physical card, no
+    longer owned by p; else the face); returns it."""
     g[hand(p) + f] -= 1
     g[O_HSIZE + p] -= 1
-    card = take_card(g, p, f) if two_sided(g) else f
     g[O_DISC + g[S_NDISC]] = card
     g[S_NDISC] += 1
     g[O_REC + L.COL_PLAYS] += 1
@@ -388,10 +397,17 @@ def play_cards(g, p):
     guilty = False
     if restricted(g, f):
         guilty = holds_forbidding_card(g, p, g[S_COLOR], top_card(g))
+    drawn = g[S_PUT_CARD] - 1  # a two-sided deck's card drawn this turn and played (alone), else -1
+    if drawn >= 0:
+        g[S_PUT_CARD] = 0
+        g[O_OWNER + drawn] = -1  # out of the hand first: a Discard All takes down the other cards
     discards = any_discards(g, k)
     nd = discard_all(g, p, k) if discards else 0  # under the played cards
     for i in range(k):
-        g[O_PLAYED_CARD + i] = put_down(g, p, g[O_PLAYED + i])
+        if drawn >= 0:
+            g[O_PLAYED_CARD + i] = lay_down(g, p, g[O_PLAYED + i], drawn)
+        else:
+            g[O_PLAYED_CARD + i] = put_down(g, p, g[O_PLAYED + i])
     cards_left(g, p)
     g[S_PREV_COLOR] = g[S_COLOR]
     g[S_FLIPPED] = 0
@@ -1315,12 +1331,13 @@ def normal_turn(g, p):
         and g[O_PLACE + p] == 0  # (not knocked out by the mercy rule on this draw)
         and playable_drawn(g, p, f, color, top)
         and play_drawn_allows(g, f)
-        and not (g[K.number_finish] and finish_forbids(g, p, f))
         and (g[K.must_play_drawn] != 0 or bot.plays_drawn_card(g, p, f))
     ):
         seen_lacking(g, p, color, top)  # the drawn card is played: the hand is the one that lacked it
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1
+        if two_sided(g):  # that very card, not another showing the same face (play_cards)
+            g[S_PUT_CARD] = g[S_LAST_DRAWN_CARD] + 1
         before = g[S_NDISC]
         play_cards(g, p)
         if keep and drawn == 1 and plain_play(g, p, f, before):

@@ -239,7 +239,11 @@ def finish_forbids(g, p, f):
 
 @njit(cache=True, inline="always")
 def playable_drawn(g, p, f, color, top):
-    """A drawn card that could be played without a bluff (docs/RULES.md, "Drawing and the draw pile")."""
+    """A drawn card that could be played without a bluff (docs/RULES.md, "Drawing and the draw
+    pile"): not under number_finish when it would empty p's hand (a Discard All taking every
+    other card down with it), so draw_rule = until_playable draws on past it."""
+    if g[K.number_finish] and finish_forbids(g, p, f):
+        return False
     if is_wild(g, f):
         return not restricted(g, f) or not holds_forbidding_card(g, p, color, top)
     return matches(g, f, color, top) or set_matches(g, f)

@@ -17,7 +17,7 @@ from .jit import njit
 
 from ..game.knobs import K
 from . import layout as L
-from .access import param
+from .access import deck_size, param
 from .bots import planned
 from .bots.search import (
     BATCH,
@@ -49,6 +49,10 @@ from .state import (
     O_ASIDE,
     O_BOTS,
     O_CAPACITY,
+    O_CARD_FACE,
+    O_CARD_OTHER,
+    O_OWNER,
+    O_TWO_SIDED,
     O_DECK,
     O_DECK_END,
     O_EXT_SEATS,
@@ -100,6 +104,12 @@ def copy_game(src, dst):
         dst[O_DISC + i] = src[O_DISC + i]
     for i in range(src[S_NASIDE]):  # cards set aside by the mercy rule
         dst[O_ASIDE + i] = src[O_ASIDE + i]
+    if src[O_TWO_SIDED]:  # a flip in a rollout turns the deck's tables over; the physical cards
+        copy_deck(src, dst)
+        for c in range(deck_size(src)):
+            dst[O_CARD_FACE + c] = src[O_CARD_FACE + c]
+            dst[O_CARD_OTHER + c] = src[O_CARD_OTHER + c]
+            dst[O_OWNER + c] = src[O_OWNER + c]
 
 
 @njit(cache=True)

@@ -17,6 +17,7 @@ from .jit import njit
 from ..game.knobs import K
 from . import layout as L
 from .access import hand_effect, is_wild, number_of
+from .sides import face_of
 from .state import (
     O_DISC,
     O_HSIZE,
@@ -71,7 +72,7 @@ def plain_play(g, p, f, before):
     no hand effect, 7-swap, 0-rotation or Wild swap, p still in the round."""
     v = number_of(g, f)
     return not (g[S_ENDED] or g[O_PLACE + p] != 0 or hand_effect(g, f) or (g[K.wild_swap] != 0 and is_wild(g, f))
-                or g[S_NDISC] != before + 1 or g[O_DISC + before] != f
+                or g[S_NDISC] != before + 1 or face_of(g, g[O_DISC + before]) != f
                 or (v == 7 and g[K.seven_swap] != 0) or (v == 0 and g[K.zero_rotate] != 0))
 
 

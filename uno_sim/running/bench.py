@@ -29,6 +29,7 @@ CASES = [
     ("stacking", 4, "random", 2, None),
     ("house", 4, "random", 2, 450_000),
     ("no-mercy", 4, "random", 2, 150_000),  # its games are about 80 turns long
+    ("flip", 4, "random", 2, None),  # two-sided cards (a baseline before them has no such preset)
 ]
 EXPERT_CASE = ("standard", 4, "expert", 2, 400_000)
 

@@ -43,17 +43,21 @@ from ..jit import njit
 from ...game.knobs import K
 from .. import layout as L
 from ...game.decks import MAX_COLORED_KINDS, MAX_DECK_SIZE, MAX_WILD_KINDS
-from ..access import HAND_WIDTH, N_COLORS, color_of, hand, is_wild, n_candidates, n_faces, slot_of
+from ..access import HAND_WIDTH, N_COLORS, color_of, deck_size, hand, is_wild, n_candidates, n_faces, slot_of
 from ..layout import ONE
 from ..rng import randint, shuffle
 from ..rules_check import candidate, legal_answer, legal_turn_card, turn_candidate, turn_candidates
+from ..sides import face_of, recount_hands, two_sided
 from ..state import (
     LACK_SLOT0,
     N_GAME,
     O_BOTS,
+    O_CARD_FACE,
+    O_CARD_OTHER,
     O_DISC,
     O_HSIZE,
     O_LACKS,
+    O_OWNER,
     O_PARAMS,
     O_PILE,
     O_PLACE,
@@ -142,7 +146,7 @@ def candidate_moves(g, p, faces, colors):
     a wild once per colour, and drawing when p holds no legal card or voluntary_draw is on. Penalty pending: every legal answer and
     accepting (face planned.DRAW)."""
     color = g[S_COLOR]
-    top = g[O_DISC + g[S_NDISC] - 1]
+    top = face_of(g, g[O_DISC + g[S_NDISC] - 1])
     k = 0
     pending = g[S_PENDING] > 0
     by_value = pending and g[K.stack_by_value] != 0  # an answer may be any face
@@ -163,7 +167,7 @@ def baseline_move(g, p, faces, colors, k):
     """Index of the move pro would choose (the baseline every other move must beat), without
     drawing random numbers: pro's turn card and colour, the expert's answer to a penalty (as pro)."""
     color = g[S_COLOR]
-    top = g[O_DISC + g[S_NDISC] - 1]
+    top = face_of(g, g[O_DISC + g[S_NDISC] - 1])
     if g[S_PENDING] > 0:
         f = strategy.choose_answer(g, p, color, top, g[S_PKIND])
     else:
@@ -197,12 +201,71 @@ def constrained(s, q):
 
 
 @njit(cache=True)
+def deal_faces(s, pool, m, column):
+    """The faces at `column` (O_CARD_FACE or O_CARD_OTHER) of the m cards at pool[0..m), dealt
+    among those cards again at random: listed in face order, shuffled with the scratch game's
+    generator, and written back card by card."""
+    counts = np.zeros(HAND_WIDTH, dtype=np.int64)
+    for i in range(m):
+        counts[s[column + pool[i]]] += 1
+    faces = np.empty(m, dtype=np.int64)
+    k = 0
+    for f in range(HAND_WIDTH):
+        for _ in range(counts[f]):
+            faces[k] = f
+            k += 1
+    for i in range(m - 1, 0, -1):
+        j = randint(s, i + 1)
+        t = faces[i]
+        faces[i] = faces[j]
+        faces[j] = t
+    for i in range(m):
+        s[column + pool[i]] = faces[i]
+
+
+@njit(cache=True)
+def redeal_sides(s, p, pool):
+    """`redeal` for a two-sided deck (docs/BOTS.md, "search"): p sees its own cards on the side
+    in play, every other player's on the other side, and the other side of the draw pile's top
+    card. So the faces in play of the other players' cards and of the draw pile are dealt among
+    those cards again, and the other sides of p's own cards and of the pile's cards below the
+    top among those; each card keeps its holder (a hand keeps its size and the faces p sees on
+    its backs) and its place in the pile. What was seen of the players' draws and plays
+    (O_LACKS, O_VOIDS) is not used on a two-sided deck."""
+    cards = deck_size(s)
+    m = 0
+    for c in range(cards):
+        q = s[O_OWNER + c]
+        if q >= 0 and q != p:
+            pool[m] = c
+            m += 1
+    for i in range(s[S_NPILE]):
+        pool[m] = s[O_PILE + i]
+        m += 1
+    deal_faces(s, pool, m, O_CARD_FACE)
+    m = 0
+    for c in range(cards):
+        if s[O_OWNER + c] == p:
+            pool[m] = c
+            m += 1
+    for i in range(s[S_NPILE] - 1):
+        pool[m] = s[O_PILE + i]
+        m += 1
+    deal_faces(s, pool, m, O_CARD_OTHER)
+    recount_hands(s)
+    s[S_CHAL_GUILTY] = 0
+
+
+@njit(cache=True)
 def redeal(s, p, pool):
     """Deal the cards p cannot see at random: every other hand keeps its size, the rest is
     the draw pile. The unseen cards are the deck minus p's hand minus the discard pile; they
     are listed in face order before the shuffle, so the deal depends on what p can see only.
     A player seen to lack some cards (`excluded`: O_VOIDS, see observe, and O_LACKS, kept by
-    play.py) gets none of them."""
+    play.py) gets none of them. A two-sided deck's cards: redeal_sides."""
+    if two_sided(s):
+        redeal_sides(s, p, pool)
+        return
     n = s[K.players]
     faces = n_faces(s)
     counts = np.zeros(HAND_WIDTH, dtype=np.int64)
@@ -346,7 +409,7 @@ def played_as_seen(s, w, depth):
         f = s[e + SEEN_FACE]
         after = s[e + SEEN_NDISC]
         pile = after - (0 if s[e + SEEN_KIND] == SEEN_DREW_KEPT_KIND else 1)  # its size before the turn
-        if s[O_REC + L.COL_RESHUFFLES] != s[e + SEEN_SHUFFLES] or after > nd or (played and s[O_DISC + pile] != f):
+        if s[O_REC + L.COL_RESHUFFLES] != s[e + SEEN_SHUFFLES] or after > nd or (played and face_of(s, s[O_DISC + pile]) != f):
             # the discard pile as it was is gone (pro's count of the unseen cards cannot be read
             # back): this turn and the ones before are not checked
             k += 1
