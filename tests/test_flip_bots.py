@@ -38,16 +38,21 @@ def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE", third: s
 
 
 def test_pro_flips_when_the_next_players_hand_after_it_cannot_match():
-    # seat 1's one card shows P9 after the flip: it follows only a pink card or a 9 (and, for a
-    # wild top, the one colour of four), while the unseen light cards are mostly red, 5s and
-    # wild cards, which follow R5 (pro's estimate of a hand it cannot see)
+    # seat 3 would hold a Draw Five after the flip, so the flip has no FLIP_FIRST: it is chosen
+    # on the next player's hand. Seat 1's one card shows P9 after the flip: it follows only a
+    # pink card or a 9 (and, for a wild top, the one colour of four), while the unseen light
+    # cards are mostly red, 5s and wild cards, which follow R5 (pro's estimate of a hand it
+    # cannot see): 3000 x about 0.65 against 3000 x about 0.35
+    assert flip_or_number("pro", "YS/P9", before="B5/TR R1/OD5 R6/PR") == "RF/TE"
     assert flip_or_number("pro", "YS/P9") == "RF/TE"
 
 
 def test_pro_does_not_flip_when_it_leads_to_the_next_players_win():
-    # the same position, but seat 1's card is a Wild on the dark side: after a flip it goes out
-    assert flip_or_number("pro", "YS/W") == "R5/OE"
-    assert flip_or_number("pro", "YS/WDC") == "R5/OE"
+    # the same positions, but seat 1's card is a wild card on the dark side: after a flip it
+    # goes out (and it is an opponent close to going out handed a wild card: no FLIP_FIRST)
+    for before in ("B5/TR R1/OD5 R6/PR", "B5/TR R1/VR R6/PR"):
+        assert flip_or_number("pro", "YS/W", before=before) == "R5/OE"
+        assert flip_or_number("pro", "YS/WDC", before=before) == "R5/OE"
 
 
 def test_pro_flips_early_unless_the_player_before_it_holds_a_draw_card_after_the_flip():
