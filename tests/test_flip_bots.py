@@ -130,3 +130,27 @@ def test_pro_names_the_colour_its_wild_draw_colour_victim_turns_up_longest():
                        top="R9/P3", side="dark", discard_below=orange, pile="R2/P2 R4/P4 R6/T4 R8/T5", bots=bots)
     events = pos.run(1)
     assert events[0]["card"] == "R7/WDC" and events[0]["color"] == "O"
+
+
+def test_the_dark_sides_draw_five_and_skip_everyone_are_read_by_their_fields():
+    # dark side, teal in force, the next player holds one card: the Draw Five (draw 5) is the
+    # attack for expert and pro, before the teal number; with no draw card, the Skip Everyone
+    # (skip 2: it skips them all)
+    for bot in ("expert", "pro"):
+        bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
+        pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/TD5 G2/O2 G3/O6", "Y1/O1", "G1/V1 B2/V2", "B1/P1 B3/V3"],
+                           top="R9/T8", side="dark", pile="R2/P2 R4/P4 Y2/P4 Y3/O3 Y4/V4 Y6/T6", bots=bots)
+        events = pos.run(1)
+        assert events[0]["card"] == "Y7/TD5", bot
+        assert events[1] == {"ev": "draw", "p": 1, "cards": ["R2/P2", "R4/P4", "Y2/P4", "Y3/O3", "Y4/V4"],
+                             "why": "penalty"}
+        pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/TE G2/O2 G3/O6", "Y1/O1", "G1/V1 B2/V2", "B1/P1 B3/V3"],
+                           top="R9/T8", side="dark", pile="R2/P2 R4/P4", bots=bots)
+        assert pos.run(1)[0]["card"] == "Y7/TE", bot
+
+
+def test_greedy_plays_the_dark_sides_points_wild_draw_colour_before_a_wild():
+    bots = [Bot("greedy"), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/W Y7/WDC G2/O2", "Y1/O1 Y2/O2 Y3/O3", "G1/V1 B2/V2", "B1/P1 B3/V3"],
+                       top="R9/T8", side="dark", pile="R2/P2 R4/P4 Y4/T4", bots=bots)
+    assert pos.run(1)[0]["card"] == "Y7/WDC"  # 60 points against 40
