@@ -88,9 +88,12 @@ def test_greedy_flips_first_unless_it_hands_a_close_opponent_a_wild_card():
     mine = "RF/TE R5/OE W/OR"
     # before the Wild's 40 points
     assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", mine=mine) == "RF/TE"
-    # seat 2 (two cards) would hold a Wild Draw Colour: the Flip card is worth its 20 points,
-    # the Wild goes first
+    # seat 2 (two cards) would hold a Wild Draw Colour: a bad flip goes last, after the Wild
+    # and even after the R5 (5 points against its 20)
     assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", mine=mine, third="Y5/WDC G5/PD5") == "W/OR"
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", third="Y5/WDC G5/PD5") == "R5/OE"
+    # ... as after a draw card handed to the player before it
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", before="B5/TR R1/OD5 R6/PR") == "R5/OE"
 
 
 def dark_attack(bot: str) -> list[dict]:

@@ -87,6 +87,7 @@ from . import twosided
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
 NO_CHOICE = 1 << 40
+GREEDY_BAD_FLIP = 1_000  # greedy's score of a bad flip: after every other card
 GREEDY_FLIP = -1_000_000  # greedy's score of a Flip card that hands no close opponent a wild card: first
 
 # expert turn tiers, lowest played first (docs/BOTS.md)
@@ -438,11 +439,12 @@ def two_sided_score(g, p, f, keep, expert, last):
     """greedy's and expert's score of a Flip card or a Wild Draw Colour on a two-sided deck
     (docs/BOTS.md, "Two-sided decks"); a card that also skips, reverses or draws is scored as
     any. expert: a Wild Draw Colour ranks as a Wild Draw Four (an attack on a next player close
-    to going out); a Flip card by the hand the next player holds after it (its other side, which
-    p sees): close to going out (<= DANGER cards), an attack after the Skip when that hand holds
-    no wild card, else last of all (T_BAD_FLIP); otherwise with the Reverses when it holds no
-    wild card, else with the Wilds. greedy: a Flip card sheds its points and the points its
-    other cards are worth now beyond the mean of the other side's faces p has not seen."""
+    to going out); a Flip card by the hands after it (the other side of the other players'
+    cards, which p sees): when the player moving after it is an opponent close to going out
+    (<= DANGER cards), an attack after the Skip when its hand then holds no wild card, else last
+    of all (T_BAD_FLIP); otherwise before the numbers (T_FLIP), or with the Wilds after a bad
+    flip (bad_flip). greedy: a Flip card first, or last after a bad flip. A Wild Draw Colour is
+    worth its points to greedy."""
     if not flips(g, f):  # a Wild Draw Colour
         if not expert:
             return greedy_score(g, p, f, keep)
@@ -455,7 +457,7 @@ def two_sided_score(g, p, f, keep, expert, last):
         return score_of(g, tier, f, keep)
     if not expert:
         if bad_flip(g, p):
-            return greedy_score(g, p, f, keep)
+            return GREEDY_BAD_FLIP
         return GREEDY_FLIP
     if last:
         return score_of(g, T_LAST_ACTION, f, keep)
