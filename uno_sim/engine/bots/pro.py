@@ -23,6 +23,7 @@ from ...game.knobs import K
 from .. import layout as L
 from ..access import (
     F_DRAWS,
+    F_HAND_EFFECT,
     F_NUMBER,
     F_REVERSES,
     F_SKIPS,
@@ -34,8 +35,11 @@ from ..access import (
     color_of,
     copies_of,
     discards_color,
+    draws_color,
     flags_of,
+    flips,
     hand,
+    hand_effect,
     hsize,
     is_wild,
     n_faces,
@@ -50,8 +54,18 @@ from ..sides import face_of
 from ..rng import chance
 from ..rules_check import candidate, held_candidates, holds_forbidding_card, legal_turn_card, lowest_bit
 from ..seats import step
-from ..state import LACK_SLOT0, LACK_WILD, O_DISC, O_LACKS, S_NACTIVE, S_NDISC, S_SET_COLORS
+from ..state import (
+    LACK_SLOT0,
+    LACK_WILD,
+    O_DISC,
+    O_LACKS,
+    O_TWO_SIDED,
+    S_NACTIVE,
+    S_NDISC,
+    S_SET_COLORS,
+)
 from . import strategy
+from . import twosided
 from .strategy import DANGER, NO_CHOICE, color_counts, keeps_draw_two, last_action, opponent_close, opponents
 
 KEEP = 600  # per card of the new colour p still holds after the play
@@ -68,6 +82,7 @@ WILD_LIMIT = 2  # with voluntary_draw, a Wild is played only when p holds at mos
 W4_LIMIT = 4  # a Wild Draw Four at most this many (else p draws one card), unless the next player is close to going out
 W4_LIMIT_2P = 3  # W4_LIMIT at two players
 PAIR_2P = 500  # two players: less per card of the same kind in another colour p holds (kept to change colour later)
+FLIP_FIRST = 100_000  # a Flip card goes before any card but an attack (measured: flipping early pays)
 DRAWN_WILD_HAND = 2  # a drawn wild card is played only when p then holds at most this many cards
 
 
@@ -247,6 +262,7 @@ def best_turn_card(g, p, color, top):
     set_in_force = g[S_SET_COLORS] != 0
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
+    sided = g[O_TWO_SIDED] != 0
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)
@@ -264,6 +280,14 @@ def best_turn_card(g, p, color, top):
         bits = flags_of(g, f)
         number = (bits & F_NUMBER) != 0
         draw = (bits & F_DRAWS) != 0
+        if sided and (bits & F_HAND_EFFECT) != 0:
+            if flips(g, f) and (bits & (F_DRAWS | F_SKIPS | F_REVERSES)) == 0:
+                score = flip_score(g, p, f, last)
+                if score > best_score:
+                    best = f
+                    best_score = score
+                continue
+            draw = draw or draws_color(g, f)  # a Wild Draw Colour: a wild draw card
         skip = (bits & F_SKIPS) != 0
         attack = draw or skip or ((bits & F_REVERSES) != 0 and reverses_attack)
         score = LAST if last and not number else 0
@@ -301,6 +325,30 @@ def best_turn_card(g, p, color, top):
             best = f
             best_score = score
     return best
+
+
+FLIP_KEEP = KEEP  # per card of p's hand expected to follow the new top's colour after a flip
+
+
+@njit(cache=True)
+def flip_score(g, p, f, last):
+    """pro's score of a Flip card on a two-sided deck (docs/BOTS.md, "Two-sided decks"): after
+    the flip p's own hand and the new top card are unknown to p (drawn from the other side's
+    faces it has not seen, twosided.other_pool), but the hand of the player who moves next is
+    exactly known: it is the other side of that player's cards, which p sees now. So: KEEP per
+    card of p's other cards expected to share the new top's colour, plus MATCH (MATCH_LAST_CARD
+    when that player, an opponent, holds one card) times the chance that its hand after the
+    flip cannot follow the new top card (0 when it holds a wild card then)."""
+    score = LAST if last else 0
+    pool, total = twosided.other_pool(g, p)
+    score += int(FLIP_KEEP * twosided.colour_share(g, pool, total) * (hsize(g, p) - 1))
+    q = twosided.mover_after(g, p, f)
+    if q != p and opponents(g, p, q):
+        colours, slots, wilds, _, _ = twosided.hand_after_flip(g, q)
+        score += int(match_weight(g, q) * twosided.no_match_after_flip(g, colours, slots, wilds, pool, total))
+    if not strategy.bad_flip(g, p):
+        score += FLIP_FIRST
+    return score
 
 
 @njit(cache=True)

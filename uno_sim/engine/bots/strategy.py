@@ -31,9 +31,12 @@ from ..access import (
     deck_size,
     discards_color,
     draw_of,
+    draws_color,
     face_at,
     flags_of,
+    flips,
     hand,
+    hand_effect,
     hsize,
     is_number,
     is_wild,
@@ -67,6 +70,7 @@ from ..state import (
     O_PLACE,
     O_PLAYED,
     O_SWAP3,
+    O_TWO_SIDED,
     S_NACTIVE,
     S_NDISC,
     S_NPLAYED,
@@ -78,10 +82,13 @@ from ..state import (
     PKIND_BY_VALUE,
 )
 from ..sumsets import ENUMERATE, MOST_CARDS, collect, sum_sets
+from . import twosided
 
 DANGER = 2  # an opponent holding this many cards or fewer is "close to going out"
 SAVE_W4_HAND = 5  # expert keeps a Wild Draw Four back while holding at least this many cards
 NO_CHOICE = 1 << 40
+GREEDY_BAD_FLIP = 1_000  # greedy's score of a bad flip: after every other card
+GREEDY_FLIP = -1_000_000  # greedy's score of a Flip card that hands no close opponent a wild card: first
 
 # expert turn tiers, lowest played first (docs/BOTS.md)
 T_KNOCKOUT = -1  # mercy rule: a draw card that takes its victim to the limit
@@ -99,6 +106,8 @@ T_WILD = 10
 T_KEPT_D2 = 11  # the last Draw Two, kept to answer a stack
 T_BAD_SWAP = 12  # a 7 / 0 whose swap / rotation brings a larger hand
 T_W4 = 13
+T_FLIP = T_GAIN_SWAP  # two-sided decks: a Flip card, before the numbers (measured: flipping early pays)
+T_BAD_FLIP = 14  # two-sided decks: a Flip card after which the next player, close to going out, holds a wild card
 
 
 @njit(cache=True, inline="always")
@@ -382,6 +391,7 @@ def best_turn_card(g, p, color, top):
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
     mercy = g[K.mercy_limit] > 0
+    sided = g[O_TWO_SIDED] != 0
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)
@@ -400,7 +410,10 @@ def best_turn_card(g, p, color, top):
         c = color_of(g, f)
         if c >= 0:
             keep = (n0 if c == 0 else (n1 if c == 1 else (n2 if c == 2 else n3))) - 1
-        if expert:
+        if sided and hand_effect(g, f) and (flips(g, f) or draws_color(g, f)) and (
+                flags_of(g, f) & (F_DRAWS | F_SKIPS | F_REVERSES)) == 0:
+            score = two_sided_score(g, p, f, keep, expert, last)
+        elif expert:
             if danger < 0 and attack_face(g, f):
                 danger = 1 if danger_next(g, p) else 0
             # only a 7 or a 0 can have a swap gain, and only under seven_swap / zero_rotate
@@ -419,6 +432,67 @@ def best_turn_card(g, p, color, top):
             best = f
             best_score = score
     return best
+
+
+@njit(cache=True)
+def two_sided_score(g, p, f, keep, expert, last):
+    """greedy's and expert's score of a Flip card or a Wild Draw Colour on a two-sided deck
+    (docs/BOTS.md, "Two-sided decks"); a card that also skips, reverses or draws is scored as
+    any. expert: a Wild Draw Colour ranks as a Wild Draw Four (an attack on a next player close
+    to going out); a Flip card by the hands after it (the other side of the other players'
+    cards, which p sees): when the player moving after it is an opponent close to going out
+    (<= DANGER cards), an attack after the Skip when its hand then holds no wild card, else last
+    of all (T_BAD_FLIP); otherwise before the numbers (T_FLIP), or with the Wilds after a bad
+    flip (bad_flip). greedy: a Flip card first, or last after a bad flip. A Wild Draw Colour is
+    worth its points to greedy."""
+    if not flips(g, f):  # a Wild Draw Colour
+        if not expert:
+            return greedy_score(g, p, f, keep)
+        if last:
+            tier = T_LAST_ACTION
+        elif danger_next(g, p):
+            tier = T_ATTACK_W4
+        else:
+            tier = T_W4
+        return score_of(g, tier, f, keep)
+    if not expert:
+        if bad_flip(g, p):
+            return GREEDY_BAD_FLIP
+        return GREEDY_FLIP
+    if last:
+        return score_of(g, T_LAST_ACTION, f, keep)
+    q = twosided.mover_after(g, p, f)
+    if q != p and opponents(g, p, q) and hsize(g, q) <= DANGER:
+        tier = T_BAD_FLIP if twosided.hand_after_flip(g, q)[2] > 0 else T_ATTACK_REVERSE
+    else:
+        tier = T_WILD if bad_flip(g, p) else T_FLIP
+    return score_of(g, tier, f, keep)
+
+
+@njit(cache=True)
+def bad_flip(g, p):
+    """A flip would hand a wild card to an opponent close to going out (close_wild_after_flip),
+    or a draw card to the opponent before p (whose draw cards hit p; hits_back_after_flip)."""
+    return close_wild_after_flip(g, p) or hits_back_after_flip(g, p)
+
+
+@njit(cache=True)
+def hits_back_after_flip(g, p):
+    """The player before p (whose draw cards hit p) is an opponent holding a draw card (a draw or
+    a draw_color face) after a flip."""
+    r = step(g, p, -1)
+    return r != p and opponents(g, p, r) and twosided.hand_after_flip(g, r)[4] > 0
+
+
+@njit(cache=True)
+def close_wild_after_flip(g, p):
+    """Some opponent still in and close to going out (<= DANGER cards) holds a wild card after a
+    flip (p sees the other side of its cards)."""
+    for r in range(g[S_PLAYERS]):
+        if r != p and g[O_PLACE + r] == 0 and hsize(g, r) <= DANGER and opponents(g, p, r):
+            if twosided.hand_after_flip(g, r)[2] > 0:
+                return True
+    return False
 
 
 @njit(cache=True)

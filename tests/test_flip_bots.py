@@ -1,0 +1,159 @@
+"""The strategy bots on a two-sided deck (docs/BOTS.md, "Two-sided decks"), from concrete
+positions of the `flip` deck: a Flip card valued by the hand the next player holds after it
+(the other side of its cards, which the bot sees), the dark side's Wild Draw Colour valued as
+the wild draw card it is, and the colour pro names with it."""
+
+from __future__ import annotations
+
+from flip_positions import FlipPosition
+from uno_sim.game.bots import Bot
+from uno_sim.game.rules import Rules
+
+FLIP_RULES = Rules(deck="flip")
+
+
+def off_colour_discards() -> str:
+    """48 light yellow, green and blue numbers (no 5) paired with dark numbers: down in the
+    discard pile, they leave the unseen light cards mostly red, 5s and wild cards."""
+    cards = []
+    dark = [f"{c}{n}" for c in "TOV" for n in range(1, 10) for _ in range(2)]
+    for colour in "YGB":
+        for n in (1, 2, 3, 4, 6, 7, 8, 9):
+            for _ in range(2):
+                cards.append(f"{colour}{n}/{dark.pop(0)}")
+    return " ".join(cards)
+
+
+def flip_or_number(bot: str, next_hand: str, mine: str = "RF/TE R5/OE", third: str = "Y5/P5 G5/PD5",
+                   before: str = "B5/TR R1/VR R6/PR") -> str:
+    """Seat 0 (`bot`) holds a Flip card and a number, both legal on R3; seat 1 (next) holds
+    `next_hand`, seat 2 `third`, seat 3 (the player before seat 0) `before`. The card seat 0
+    plays."""
+    bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, [mine, next_hand, third, before], top="R3/P1",
+                       discard_below=off_colour_discards(), pile="R2/P2 R4/P4", bots=bots)
+    events = pos.run(1)
+    assert events[0]["ev"] == "play" and events[0]["p"] == 0
+    return events[0]["card"]
+
+
+def test_pro_flips_when_the_next_players_hand_after_it_cannot_match():
+    # seat 3 would hold a Draw Five after the flip, so the flip has no FLIP_FIRST: it is chosen
+    # on the next player's hand. Seat 1's one card shows P9 after the flip: it follows only a
+    # pink card or a 9 (and, for a wild top, the one colour of four), while the unseen light
+    # cards are mostly red, 5s and wild cards, which follow R5 (pro's estimate of a hand it
+    # cannot see): 3000 x about 0.65 against 3000 x about 0.35
+    assert flip_or_number("pro", "YS/P9", before="B5/TR R1/OD5 R6/PR") == "RF/TE"
+    assert flip_or_number("pro", "YS/P9") == "RF/TE"
+
+
+def test_pro_does_not_flip_when_it_leads_to_the_next_players_win():
+    # the same positions, but seat 1's card is a wild card on the dark side: after a flip it
+    # goes out (and it is an opponent close to going out handed a wild card: no FLIP_FIRST)
+    for before in ("B5/TR R1/OD5 R6/PR", "B5/TR R1/VR R6/PR"):
+        assert flip_or_number("pro", "YS/W", before=before) == "R5/OE"
+        assert flip_or_number("pro", "YS/WDC", before=before) == "R5/OE"
+
+
+def test_pro_flips_early_unless_the_player_before_it_holds_a_draw_card_after_the_flip():
+    three = "YS/P9 GS/P8 BS/P7"
+    # nothing against it: the Flip card goes first (FLIP_FIRST)
+    assert flip_or_number("pro", three) == "RF/TE"
+    # seat 3, whose draw cards hit pro, would hold a Wild Draw Colour: the R5 (its colour kept)
+    assert flip_or_number("pro", three, before="B5/TR R1/WDC R6/PR") == "R5/OE"
+    # seat 2, close to going out, would hold a Wild: the same
+    assert flip_or_number("pro", three, third="Y5/W G5/PD5") == "R5/OE"
+
+
+def test_expert_flips_against_a_next_player_close_to_going_out_with_no_wild_after_it():
+    # two cards, no wild card on the dark side: the flip is an attack (after a Skip), before a number
+    assert flip_or_number("expert", "YS/P9 GS/P8") == "RF/TE"
+    # a wild card on the dark side: the flip goes last of all (it would hand over a wild card)
+    assert flip_or_number("expert", "YS/P9 GS/W") == "R5/OE"
+
+
+def test_expert_flips_before_its_numbers_unless_it_hands_a_close_opponent_a_wild_card():
+    many = "YS/P9 GS/P8 BS/P7 YR/P6"
+    # nobody close to going out holds a wild card after the flip: the Flip card before a number
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE") == "RF/TE"
+    # seat 2 (two cards) would hold a Wild: the Flip card ranks with the Wilds, after the number
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE", third="Y5/W G5/PD5") == "R5/OE"
+    # seat 3, whose draw cards hit seat 0, would hold a Draw Five: the same
+    assert flip_or_number("expert", many, mine="RF/TE R5/OE G5/VE", before="B5/TR R1/OD5 R6/PR") == "R5/OE"
+    # ... and after a Reverse
+    assert flip_or_number("expert", many, mine="RF/TE RR/OR G5/VE", third="Y5/W G5/PD5") == "RR/OR"
+
+
+def test_greedy_flips_first_unless_it_hands_a_close_opponent_a_wild_card():
+    mine = "RF/TE R5/OE W/OR"
+    # before the Wild's 40 points
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", mine=mine) == "RF/TE"
+    # seat 2 (two cards) would hold a Wild Draw Colour: a bad flip goes last, after the Wild
+    # and even after the R5 (5 points against its 20)
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", mine=mine, third="Y5/WDC G5/PD5") == "W/OR"
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", third="Y5/WDC G5/PD5") == "R5/OE"
+    # ... as after a draw card handed to the player before it
+    assert flip_or_number("greedy", "YS/P9 GS/P8 BS/P7", before="B5/TR R1/OD5 R6/PR") == "R5/OE"
+
+
+def dark_attack(bot: str) -> list[dict]:
+    """The dark side in play; seat 0 (`bot`) holds a teal 3 and a Wild Draw Colour (legal: no
+    pink card) on P3, the next player one card."""
+    bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/WDC G2/T2 G3/O5", "Y1/O1", "G1/V1 B2/V2", "B1/T1 B3/V3"],
+                       top="R9/P3", side="dark", pile="R2/P2 R4/P4 Y2/P4 Y3/O3 Y4/V4 Y6/T6", bots=bots)
+    return pos.run(1)
+
+
+def test_a_wild_draw_colour_is_an_attack_on_a_next_player_close_to_going_out():
+    for bot in ("expert", "pro"):
+        events = dark_attack(bot)
+        assert events[0]["card"] == "Y7/WDC", bot
+        # its victim turned up cards until the colour named, and lost the turn
+        draws = [e for e in events if e["ev"] == "draw"]
+        assert draws and draws[0]["p"] == 1 and draws[0]["why"] == "draw_color"
+
+
+def test_the_expert_keeps_a_wild_draw_colour_back_while_nobody_is_close():
+    bots = [Bot("expert"), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/WDC G2/T2 G3/O5", "Y1/O1 Y2/O2 Y3/O3", "G1/V1 B2/V2", "B1/T1 B3/V3"],
+                       top="R9/P3", side="dark", pile="R2/P2 R4/P4", bots=bots)
+    assert pos.run(1)[0]["card"] == "R7/T3"
+
+
+def test_pro_names_the_colour_its_wild_draw_colour_victim_turns_up_longest():
+    # dark side; pro holds one teal and one orange card beside the Wild Draw Colour; most orange
+    # cards are down in the discard pile, so the victim is expected to turn up more cards before
+    # an orange one than before a teal one
+    orange = " ".join(f"{light}/O{n}" for light, n in zip(
+        ["Y1", "Y2", "Y3", "Y4", "Y6", "Y7", "Y8", "Y9", "G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9"],
+        [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]))
+    bots = [Bot("pro"), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/WDC G2/T2 G3/O9", "Y5/V1", "B1/V2 B2/V3", "B3/V4 B4/V5"],
+                       top="R9/P3", side="dark", discard_below=orange, pile="R2/P2 R4/P4 R6/T4 R8/T5", bots=bots)
+    events = pos.run(1)
+    assert events[0]["card"] == "R7/WDC" and events[0]["color"] == "O"
+
+
+def test_the_dark_sides_draw_five_and_skip_everyone_are_read_by_their_fields():
+    # dark side, teal in force, the next player holds one card: the Draw Five (draw 5) is the
+    # attack for expert and pro, before the teal number; with no draw card, the Skip Everyone
+    # (skip 2: it skips them all)
+    for bot in ("expert", "pro"):
+        bots = [Bot(bot), Bot("random"), Bot("random"), Bot("random")]
+        pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/TD5 G2/O2 G3/O6", "Y1/O1", "G1/V1 B2/V2", "B1/P1 B3/V3"],
+                           top="R9/T8", side="dark", pile="R2/P2 R4/P4 Y2/P4 Y3/O3 Y4/V4 Y6/T6", bots=bots)
+        events = pos.run(1)
+        assert events[0]["card"] == "Y7/TD5", bot
+        assert events[1] == {"ev": "draw", "p": 1, "cards": ["R2/P2", "R4/P4", "Y2/P4", "Y3/O3", "Y4/V4"],
+                             "why": "penalty"}
+        pos = FlipPosition(FLIP_RULES, ["R7/T3 Y7/TE G2/O2 G3/O6", "Y1/O1", "G1/V1 B2/V2", "B1/P1 B3/V3"],
+                           top="R9/T8", side="dark", pile="R2/P2 R4/P4", bots=bots)
+        assert pos.run(1)[0]["card"] == "Y7/TE", bot
+
+
+def test_greedy_plays_the_dark_sides_points_wild_draw_colour_before_a_wild():
+    bots = [Bot("greedy"), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R7/W Y7/WDC G2/O2", "Y1/O1 Y2/O2 Y3/O3", "G1/V1 B2/V2", "B1/P1 B3/V3"],
+                       top="R9/T8", side="dark", pile="R2/P2 R4/P4 Y4/T4", bots=bots)
+    assert pos.run(1)[0]["card"] == "Y7/WDC"  # 60 points against 40
