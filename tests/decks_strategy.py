@@ -182,11 +182,14 @@ def _side(draw, min_cards: int, lead_card: bool, number_cards: bool) -> list[Kin
 def _pad_to(kinds: list[Kind], size: int) -> list[Kind]:
     """Plain wild kinds (1 card a copy) until the side holds `size` cards."""
     kinds = list(kinds)
+    taken = {k.text for k in kinds}
     i = 0
     while sum(k.cards for k in kinds) < size:
         short = size - sum(k.cards for k in kinds)
+        while f"WP{i}" in taken:  # (the side's own kinds may have a text of this form)
+            i += 1
         kinds.append(Kind(f"WP{i}", False, min(MAX_COPIES, short)))
-        i += 1
+        taken.add(f"WP{i}")
     return kinds
 
 

@@ -137,8 +137,8 @@ JUMP_WHILE_PENDING_MUST_ANSWER = True
 #     pushed over the limit by that penalty. The replay sets the cards aside
 #     at once; the `knockout` events must follow before anything else, with `cards` the
 #     hand size and (last_standing) `place` the worst place still free. A player knocked
-#     out by the UNO penalty of its own play takes no more part: that play's swap, shuffle
-#     and rotation (step 3) do not happen; its steps 4-5 act from the player's seat.
+#     out by the UNO penalty of its own play takes no more part: that play's swap, shuffle,
+#     rotation and Wild swap (step 3) do not happen; its steps 4-5 act from the player's seat.
 # R20 Discard All: the `discard` list (in the play or jump event) must be exactly the
 #     player's other cards of the colour of each Discard All card in the play (as a
 #     multiset; the order is free); they go under the top card and count as plays. A
@@ -896,6 +896,8 @@ class Swap3Step(Step):
 
     def offer(self, g, ev):
         p = self.p
+        if p in g.knocked:  # R19 (as SwapStep)
+            return PASS
         if ev["ev"] != "swap3" or ev.get("p") != p:
             raise Desync(f"seat {p} played a Wild with swap: expected 'swap3', got {g.short(ev)}")
         w = ev.get("with")
