@@ -244,16 +244,6 @@ def _cluster(text: str | None) -> Any:
     return parse_cluster(text)
 
 
-def check_bots_for_deck(bots: Sequence[Any], rules: Rules) -> None:
-    """The bots this version seats with the rule set's deck: on a two-sided deck (UNO Flip)
-    every compiled bot, and no `python:` bot (the environments show one side). A BadInput
-    names it."""
-    if not rules.cards.two_sided:
-        return
-    if any(b.python for b in bots):
-        raise BadInput(f"python: bots do not play two-sided decks (the {rules.cards.name} deck) in this version")
-
-
 def check_python_bots(bots: Sequence[Any], cluster: Any = None) -> None:
     """`python:...` bots (docs/BOTS.md, "Your own bot in Python"): each policy loads (else a
     BadInput naming it); they play in this process, so not on a cluster, and not beside the

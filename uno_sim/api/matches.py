@@ -14,7 +14,7 @@ from ..game.knobs import BY_NAME
 from ..game.rules import Rules
 from ..running.progress import ProgressLike, as_progress
 from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_count,
-                     check_bots_for_deck, check_python_bots, command_line, load_rules, override_dict, speaks_python,
+                     check_python_bots, command_line, load_rules, override_dict, speaks_python,
                      shared_parameters)
 from .result_base import OneVariant, _Charts
 
@@ -142,7 +142,6 @@ def prepare_match(rules: RuleSpec = "standard", *, matches: int = 10_000, target
     label, loaded = load_rules(rules, given, players)
     seated = parse_bots(bots, loaded.players)
     check_python_bots(seated, cluster)
-    check_bots_for_deck(seated, loaded)
     plan = MatchPlan(label, loaded, seated, matches, seed, workers, rotate_seats,
                      cluster=_cluster(cluster))
     options = _common_options("--matches", matches, players, bots, seed, rules, overrides, rotate_seats)

@@ -14,9 +14,8 @@ from ..game.bots import Bot, describe, parse_bots
 from ..game.errors import InputError
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
-from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text, check_bots_for_deck,
-                     check_python_bots,
-                     command_line, load_rules, speaks_python, shared_parameters)
+from .common import (RuleSpec, _check_common, _cluster, _common_options, _open_checkpoint, bots_text,
+                     check_python_bots, command_line, load_rules, speaks_python, shared_parameters)
 from .result_base import OneVariant, VariantCharts
 
 
@@ -303,7 +302,6 @@ def prepare_run(rules: RuleSpec = "standard", *, games: int = 100_000, players: 
         options = precision_options(options, targets, cap)
     seated = parse_bots(bots, loaded.players)
     check_python_bots(seated, cluster)
-    check_bots_for_deck(seated, loaded)
     plan = RunPlan(name or label, loaded, seated, games, seed, workers, rotate_seats,
                    spec=rules, options=options, cluster=_cluster(cluster), targets=targets, cap=cap)
     check_metrics(targets, metric_kinds(plan), "of a run")

@@ -14,7 +14,7 @@ from ..game.knobs import MAX_PLAYERS
 from ..game.rules import Rules
 from ..running.progress import ProgressLike
 from ..stats.ratings import MIN_DEALS
-from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_bots_for_deck, check_count, check_python_bots,
+from .common import (MAX_GAMES, MAX_SEED, RuleSpec, _unique_names, check_count, check_python_bots,
                      command_line, load_rules, override_dict, rule_specs, speaks_python, shared_parameters)
 from .result_base import _Charts, _frame_records
 
@@ -173,8 +173,6 @@ def prepare_tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequenc
     bot_list = parse_bot_list(bots)
     check_python_bots(bot_list)
     loaded = [load_rules(spec, overrides, players) for spec in specs]
-    for _, rules in loaded:
-        check_bots_for_deck(bot_list, rules)
     names = _unique_names([name for name, _ in loaded])
     options = ["--bots", ",".join(b.label for b in bot_list),
                "--presets", ",".join("standard" if isinstance(s, Rules) else str(s) for s in specs),

@@ -206,6 +206,14 @@ OB_RULES = OBS.block("rules", N_KNOBS)  # + i: the value of kernel knob i (game/
 # that face (with 1 for the cards chosen so far when they are a move, these add up to the moves
 # still possible); 0 at every other question
 OB_MOVES = OBS.block("moves", MAX_FACES)
+# Two-sided decks (UNO Flip; after the blocks above, which keep their meaning on every deck: the
+# faces of the hand, top card, discard pile, arguments and moves are those of the side in play,
+# the colours its colours). On a one-sided deck: side 0, pile_back -1, backs all 0.
+OB_SIDE = OBS.block("side")  # the side in play: 0 light, 1 dark
+OB_PILE_BACK = OBS.block("pile_back")  # the other side's face of the draw pile's top card (-1: empty pile)
+# + k * MAX_FACES + face: copies of that face of the other side among the cards of the player k
+# seats after you (the backs face outwards: what you see of their hands); k = 0, your own, is 0
+OB_BACKS = OBS.block("backs", MAX_PLAYERS * MAX_FACES)
 N_OBS = OBS.size
 
 RECORD.check()

@@ -165,13 +165,19 @@ def turn_over(g, whole_discard):
 
 
 @njit(cache=True)
+def swap_sides(g):
+    """The face tables of the two sides change places (the deck block and O_OTHER_SIDE)."""
+    for i in range(O_DECK, O_DECK_END):
+        t = g[i]
+        g[i] = g[i + OTHER]
+        g[i + OTHER] = t
+
+
+@njit(cache=True)
 def light_side_up(g):
     """Before a new deal: the light side's tables back in play (a round that ended dark)."""
     if g[O_TWO_SIDED] and g[S_SIDE] != 0:
-        for i in range(O_DECK, O_DECK_END):
-            t = g[i]
-            g[i] = g[i + OTHER]
-            g[i + OTHER] = t
+        swap_sides(g)
         g[S_SIDE] = 0
 
 

@@ -10,7 +10,9 @@ every step both ways).
 The snapshot is taken at the start of every regular turn (continue_round), of the part of the
 state a turn reads: the generator, the scalar state with the seats' knowledge, the record row,
 the hands of the seats at the table, the hand sizes and places, the piles up to their sizes,
-the cards set aside and the hands' sum-set cache. The rest of the game array is work space a
+the cards set aside and the hands' sum-set cache; on a two-sided deck also each physical card's
+two faces and owner, and the side in play (its face tables, in the configuration block, are
+swapped back when a flip came after the snapshot). The rest of the game array is work space a
 turn fills before it reads it. g[O_EXT_SNAP] is the snapshot block's index in g (0: none):
 its first entry is 1 once it holds a snapshot, then the saved entries at their offsets from
 O_RNG. The search bot never sits at such a table (its rollouts would overwrite it)."""
@@ -18,23 +20,30 @@ O_RNG. The search bot never sits at such a table (its rollouts would overwrite i
 from .jit import njit
 
 from ..game.knobs import K
+from .access import deck_size
+from .sides import swap_sides
 from .state import (
     HAND_WIDTH,
     O_ASIDE,
+    O_CARD_FACE,
+    O_CARD_OTHER,
     O_DISC,
     O_EXT_SNAP,
     O_HANDS,
     O_HSIZE,
+    O_OWNER,
     O_PILE,
     O_REC,
     O_RNG,
     O_SEEN,
     O_SUM_CACHE,
+    O_TWO_SIDED,
     SEEN_SEAT,
     N_GAME,
     S_NASIDE,
     S_NDISC,
     S_NPILE,
+    S_SIDE,
     SUM_CACHE_WIDTH,
 )
 
@@ -60,6 +69,11 @@ def _transfer(g, snap, save):
     for block, size in ((O_PILE, S_NPILE), (O_DISC, S_NDISC), (O_ASIDE, S_NASIDE)):
         for i in range(block, block + g[size]):
             g[to + i] = g[frm + i]
+    if g[O_TWO_SIDED]:  # each physical card's faces on the side in play and the other, its owner
+        size = deck_size(g)
+        for block in (O_CARD_FACE, O_CARD_OTHER, O_OWNER):
+            for i in range(block, block + size):
+                g[to + i] = g[frm + i]
 
 
 @njit(cache=True)
@@ -77,5 +91,8 @@ def restore_turn_start(g):
     snap = g[O_EXT_SNAP]
     if snap == 0 or g[snap] == 0:
         return False
+    side = g[S_SIDE]  # the side whose face tables are in play now (the game stopped there)
     _transfer(g, snap, False)
+    if g[S_SIDE] != side:  # a flip since the turn began: its face tables back in play
+        swap_sides(g)
     return True

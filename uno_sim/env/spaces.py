@@ -51,7 +51,9 @@ def rewards(record: dict, players: int, reward: str) -> list[float]:
 
 def describe(observation: np.ndarray) -> dict:
     """The observation as named fields (for reading and printing, not for a training loop):
-    per-seat lists start with the observer and go round in seat order."""
+    per-seat lists start with the observer and go round in seat order. Faces are numbers: of
+    the side in play, but in `pile_back` and `backs` (two-sided decks: the faces of the other
+    side, `backs` one dict a seat, the observer's own empty)."""
     o = np.asarray(observation)
     n = int(o[L.OB_PLAYERS])
     out = {name: int(o[offset]) for name, offset, size in L.OBS.blocks if size == 1}
@@ -63,4 +65,6 @@ def describe(observation: np.ndarray) -> dict:
     for name, offset in (("hand_sizes", L.OB_SIZES), ("places", L.OB_PLACES), ("voids", L.OB_VOIDS)):
         out[name] = [int(v) for v in o[offset : offset + n]]
     out["rules"] = {name: int(o[L.OB_RULES + i]) for i, name in enumerate(KERNEL_NAMES)}
+    backs = o[L.OB_BACKS : L.OB_BACKS + n * L.MAX_FACES].reshape(n, L.MAX_FACES)
+    out["backs"] = [{int(f): int(row[f]) for f in np.flatnonzero(row)} for row in backs]
     return out

@@ -118,9 +118,6 @@ class Table:
                  bots: str | Sequence[str] | None = None, python_seats: Iterable[int] | None = None,
                  seed: int = 0, overrides: dict | None = None) -> None:
         self.rules = presets.load_rule_set(rules, overrides, players)[1]
-        if self.rules.cards.two_sided:  # (the observation, the tape's replay and the snapshot hold one side)
-            raise BadInput(f"Python seats do not play two-sided decks (the {self.rules.cards.name} deck) in this "
-                           "version")
         self.players = self.rules.players
         seats = range(self.players) if python_seats is None else python_seats
         self.bots, self.python_mask = seat_bots(self.rules, bots, seats)

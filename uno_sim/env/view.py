@@ -9,6 +9,11 @@ letter (R, Y, G, B) for a colour, `seat+k` for the player k seats after you, `no
 never clash with the other names: a coloured card's text is its colour letter and the kind's
 text ("R5", "RS"), a wild card's starts with W, which is no colour.
 
+On a two-sided deck (UNO Flip) the faces and colours are those of the side in play (`side`):
+on the dark side the hand reads `"P5"`, `"TD5"`, `"OE"`, `"WDC"` and the colours are P, T, O, V;
+`backs` names what you see of the other players' hands (their cards' other side) and
+`pile_back` the other side of the draw pile's top card, both in the other side's texts.
+
 The observation does not say which deck is played, so a view is told the rule set (a preset
 name, a rule file or a `Rules` value; `standard`, the classic deck, by default). The
 environments' `view()` and `Table.view()` pass their own; a `--bots python:` policy passes the
@@ -25,7 +30,7 @@ import numpy as np
 
 from ..engine import layout as L
 from ..game import presets
-from ..game.decks import COLORS
+from ..game.decks import COLORS, SIDE_COLORS, SIDES
 from ..game.errors import BadInput
 from ..game.knobs import KERNEL_NAMES
 from ..game.rules import Rules
@@ -51,8 +56,20 @@ class View:
         if o.shape != (L.N_OBS,):
             raise BadInput(f"an observation has {L.N_OBS} entries (got shape {o.shape})")
         self.rules = rules if isinstance(rules, Rules) else _rules(str(rules))
-        faces = self.rules.cards.faces(self.rules.zero_points)
-        self._faces = faces
+        deck = self.rules.cards
+        side = int(o[L.OB_SIDE])
+        if deck.two_sided:
+            if side not in (0, 1):
+                raise BadInput(f"the observation's side is {side} (0 light, 1 dark)")
+            self.side: str | None = SIDES[side]
+            self._faces = deck.sides[side].faces(self.rules.zero_points)
+            self._other = deck.sides[1 - side].faces(self.rules.zero_points)
+            self.colors: tuple[str, ...] = SIDE_COLORS[self.side]
+        else:
+            self.side = None  # a one-sided deck has no side
+            self._faces = deck.faces(self.rules.zero_points)
+            self._other = None
+            self.colors = COLORS
         self._check(o)
         self.observation = o
         n = int(o[L.OB_PLAYERS])
@@ -86,14 +103,27 @@ class View:
                            "them): give View the rule set the game plays (rules=...)")
         n = self._faces.n_faces
         outside = [L.OB_HAND, L.OB_DISCARD]
-        if any(o[at + n : at + L.MAX_FACES].any() for at in outside) or not -1 <= int(o[L.OB_TOP]) < n:
+        wrong = any(o[at + n : at + L.MAX_FACES].any() for at in outside) or not -1 <= int(o[L.OB_TOP]) < n
+        backs = o[L.OB_BACKS : L.OB_BACKS + L.MAX_PLAYERS * L.MAX_FACES].reshape(L.MAX_PLAYERS, L.MAX_FACES)
+        if self._other is None:
+            wrong = wrong or int(o[L.OB_SIDE]) != 0 or int(o[L.OB_PILE_BACK]) != -1 or backs.any()
+        else:
+            m = self._other.n_faces
+            wrong = wrong or backs[:, m:].any() or not -1 <= int(o[L.OB_PILE_BACK]) < m
+        if wrong:
             raise BadInput(f"the observation holds cards that are not in the {self.rules.cards.name} deck of the "
                            "rules given to View: give View the rule set the game plays (rules=...)")
 
     # ------------------------------------------------------------ cards
     def text(self, face: int) -> str:
-        """The text of a face index (`"R5"`)."""
+        """The text of a face index (`"R5"`; on a two-sided deck, of the side in play)."""
         return self._faces.texts[face]
+
+    def other_text(self, face: int) -> str:
+        """The text of a face index of the other side (two-sided decks: `"R5"` on the dark side)."""
+        if self._other is None:
+            raise BadInput(f"the {self.rules.cards.name} deck has one side: no other side's cards")
+        return self._other.texts[face]
 
     def _counts(self, at: int) -> dict[str, int]:
         block = self.observation[at : at + self._faces.n_faces]
@@ -118,9 +148,30 @@ class View:
 
     @property
     def color(self) -> str | None:
-        """The colour in force, as its letter (`"R"`)."""
+        """The colour in force, as its letter (`"R"`; on the dark side `"P"`, `"T"`, `"O"`, `"V"`)."""
         c = int(self.observation[L.OB_COLOR])
-        return COLORS[c] if 0 <= c < len(COLORS) else None
+        return self.colors[c] if 0 <= c < len(self.colors) else None
+
+    @property
+    def backs(self) -> list[list[str]]:
+        """What you see of each player's hand, from you (empty) round in seat order: the other
+        side's text of each of their cards, in that side's face order (two-sided decks: the
+        backs face outwards; empty lists on a one-sided deck)."""
+        o = self.observation
+        if self._other is None:
+            return [[] for _ in range(self.players)]
+        out = []
+        for k in range(self.players):
+            block = o[L.OB_BACKS + k * L.MAX_FACES : L.OB_BACKS + k * L.MAX_FACES + self._other.n_faces]
+            out.append([self._other.texts[f] for f in np.flatnonzero(block) for _ in range(int(block[f]))])
+        return out
+
+    @property
+    def pile_back(self) -> str | None:
+        """The other side of the draw pile's top card (two-sided decks; None on a one-sided
+        deck or an empty pile)."""
+        face = int(self.observation[L.OB_PILE_BACK])
+        return self.other_text(face) if face >= 0 and self._other is not None else None
 
     @property
     def argument(self) -> str | int | None:
@@ -136,9 +187,9 @@ class View:
         return self.text(arg) if self.question in ("play_drawn", "jump_in", "extra_card", "jump_card") else None
 
     def color_of(self, card: str) -> str | None:
-        """A card's colour letter, None for a wild card."""
+        """A card's colour letter, None for a wild card (a card of the side in play)."""
         c = int(self._faces.color[self._face(card)])
-        return COLORS[c] if c >= 0 else None
+        return self.colors[c] if c >= 0 else None
 
     def points(self, card: str) -> int:
         """What a card counts in a hand at the end of a round, under these rules."""
@@ -161,8 +212,8 @@ class View:
         a = int(action)
         if L.A_FACE <= a < L.A_FACE + self._faces.n_faces:
             return self.text(a - L.A_FACE)
-        if L.A_COLOR <= a < L.A_COLOR + len(COLORS):
-            return COLORS[a - L.A_COLOR]
+        if L.A_COLOR <= a < L.A_COLOR + len(self.colors):
+            return self.colors[a - L.A_COLOR]
         if L.A_SEAT < a < L.A_NO:
             return f"seat+{a - L.A_SEAT}"
         if a == L.A_NO:
@@ -180,5 +231,6 @@ class View:
                            f"(legal: {', '.join(self.legal)})") from None
 
     def __repr__(self) -> str:
-        return (f"View(question={self.question!r}, hand={self.hand}, top={self.top!r}, color={self.color!r}, "
+        side = "" if self.side is None else f"side={self.side!r}, "
+        return (f"View(question={self.question!r}, {side}hand={self.hand}, top={self.top!r}, color={self.color!r}, "
                 f"pending={self.pending}, legal={self.legal})")

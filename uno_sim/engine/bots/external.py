@@ -24,10 +24,12 @@ from ..jit import njit
 
 from ...game.knobs import K
 from .. import layout as L
-from ..access import color_of, discards_color, hand, hsize, is_number, is_wild, n_faces, number_of, slot_of
+from ..access import color_of, deck_size, discards_color, hand, hsize, is_number, is_wild, n_faces, number_of, slot_of
 from ..rules_check import legal_answer, legal_turn_card
+from ..sides import face_of, two_sided
 from ..sumsets import ENUMERATE, collect, sum_sets
 from ..state import (
+    O_CARD_OTHER,
     O_DISC,
     O_EXT_OUT,
     O_EXT_SEATS,
@@ -37,6 +39,8 @@ from ..state import (
     O_JUMP_CHOSEN,
     O_JUMP_LOWEST,
     O_JUMP_NEXT,
+    O_OWNER,
+    O_PILE,
     O_PLACE,
     O_PLAYED,
     O_REC,
@@ -56,6 +60,7 @@ from ..state import (
     S_PENDING,
     S_PLAYERS,
     S_SET_COLORS,
+    S_SIDE,
 )
 from . import uniform
 
@@ -137,7 +142,7 @@ def write_observation(g, p, question, arg):
     g[o + L.OB_SEAT] = p
     g[o + L.OB_ARG] = arg
     g[o + L.OB_PLAYERS] = n
-    g[o + L.OB_TOP] = g[O_DISC + nd - 1] if nd > 0 else -1
+    g[o + L.OB_TOP] = face_of(g, g[O_DISC + nd - 1]) if nd > 0 else -1
     g[o + L.OB_COLOR] = g[S_COLOR]
     g[o + L.OB_PENDING] = g[S_PENDING]
     g[o + L.OB_DIRECTION] = g[S_DIR]
@@ -157,7 +162,7 @@ def write_observation(g, p, question, arg):
         for i in range(g[S_JUMP_NCHOSEN]):
             g[o + L.OB_HAND + g[O_JUMP_CHOSEN + i]] -= 1
     for i in range(nd):
-        g[o + L.OB_DISCARD + g[O_DISC + i]] += 1
+        g[o + L.OB_DISCARD + face_of(g, g[O_DISC + i])] += 1
     for i in range(L.N_KNOBS):  # the rule set
         g[o + L.OB_RULES + i] = g[O_RULES + i]
     for k in range(L.MAX_PLAYERS):
@@ -170,6 +175,30 @@ def write_observation(g, p, question, arg):
             g[o + L.OB_SIZES + k] = 0
             g[o + L.OB_PLACES + k] = 0
             g[o + L.OB_VOIDS + k] = 0
+    write_other_side(g, p, o)
+
+
+@njit(cache=True)
+def write_other_side(g, p, o):
+    """What seat p sees of the other side (two-sided decks, docs/BOTS.md "The observation"): the
+    side in play, the other side's face of the draw pile's top card, and the other side's faces
+    of every other player's cards (the backs of their hands face outwards), per relative seat.
+    On a one-sided deck: side 0, no pile back (-1), no backs."""
+    for i in range(L.MAX_PLAYERS * L.MAX_FACES):
+        g[o + L.OB_BACKS + i] = 0
+    g[o + L.OB_SIDE] = g[S_SIDE]
+    g[o + L.OB_PILE_BACK] = -1
+    if not two_sided(g):
+        return
+    npile = g[S_NPILE]
+    if npile > 0:
+        g[o + L.OB_PILE_BACK] = g[O_CARD_OTHER + g[O_PILE + npile - 1]]
+    n = g[S_PLAYERS]
+    for c in range(deck_size(g)):
+        q = g[O_OWNER + c]
+        if q >= 0 and q != p:
+            k = q - p if q > p else q - p + n
+            g[o + L.OB_BACKS + k * L.MAX_FACES + g[O_CARD_OTHER + c]] += 1
 
 
 @njit(cache=True)
