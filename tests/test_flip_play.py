@@ -1,8 +1,8 @@
 """UNO Flip played: traces of the `flip` deck replayed by the independent checker
 (tests/trace_checker.py) with 0 violations at 2, 4 and 6 players under both `flip_discard`
 readings, with the random bot and the strategy bots; the record and metrics of a two-sided run;
-the commands and the Python API; the seats this version does not seat at it (the search
-bot on Flip: tests/test_search_flip.py)."""
+the commands and the Python API (the search bot on Flip: tests/test_search_flip.py; Python
+seats: tests/test_env_flip.py)."""
 
 from __future__ import annotations
 
@@ -83,15 +83,11 @@ def test_the_knob_deck_takes_flip(capsys, tmp_path):
     assert "mean_flips" in (tmp_path / "o" / "summary.csv").read_text()
 
 
-def test_the_python_api_plays_flip_and_refuses_python_seats():
+def test_the_python_api_plays_flip():
     import uno_sim
 
     result = uno_sim.run(Rules().with_deck(FLIP), games=2000)
     assert "dark_end_rate" in set(result.summary["metric"])
-    with pytest.raises(uno_sim.BadInput, match="Python seats do not play two-sided decks"):
-        from uno_sim.env.table import Table
-
-        Table("flip", python_seats=[0])
 
 
 def test_compare_says_what_a_two_sided_variant_does_beside_a_one_sided_one(capsys, tmp_path):
