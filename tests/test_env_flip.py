@@ -175,6 +175,19 @@ def test_a_wild_draw_colour_asks_its_victim_whether_to_challenge():
     assert np.array_equal(backs(obs, 3), counts(light, "Y9"))  # seat 0, 3 seats after seat 1
 
 
+def test_a_python_seat_that_draws_by_choice_plays_the_very_card_it_drew():
+    """Seat 0 holds B1/P7, which it could play on P2, but draws (voluntary_draw) YR/P7 and plays
+    it: the card that goes down is the drawn one, not the other card showing P7."""
+    for seed in range(6):  # (which of two cards showing a face goes down is otherwise drawn)
+        pos = FlipPosition(FLIP_RULES, ["B1/P7 G9/T4", "Y1/O1 B2/V2", "G1/P1", "B1/T2"], top="R2/P2",
+                           pile="YR/P7 B4/O4", side="dark", seed=seed)
+        python_seat(pos, 0, [L.A_NO, L.A_YES])
+        events = pos.run(1)
+        assert [e["ev"] for e in events] == ["draw", "play"]
+        assert events[0]["cards"] == ["YR/P7"] and events[1]["card"] == "YR/P7"
+        assert pos.hand(0) == ["B1/P7", "G9/T4"] and pos.face_counts_match_cards()
+
+
 # ---------------------------------------------------------------- whole games
 
 
