@@ -16,12 +16,12 @@ from uno_sim.env import A_NO, N_ACTIONS, N_OBS, Table, gym_env, uno_env  # noqa:
 from uno_sim.game.errors import BadInput  # noqa: E402
 
 
-@pytest.mark.parametrize("rules", ["standard", "house", "no-mercy"])
+@pytest.mark.parametrize("rules", ["standard", "house", "no-mercy", "flip"])
 def test_the_aec_environment_passes_pettingzoos_api_test(rules):
     api_test(uno_env(rules=rules, players=4), num_cycles=300)
 
 
-@pytest.mark.parametrize("rules", ["standard", "wild-swap"])
+@pytest.mark.parametrize("rules", ["standard", "wild-swap", "flip"])
 def test_the_gym_environment_passes_gymnasiums_env_checker(rules):
     check_env(gym_env(rules=rules, players=3, opponents="expert"), skip_render_check=True)
 

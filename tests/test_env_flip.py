@@ -288,21 +288,80 @@ def test_uno_sim_run_flip_with_a_python_seat_plays_the_games_its_trace_replays(c
     assert wins > 0
 
 
-def test_the_environments_pass_their_api_checks_on_flip():
+def test_the_environments_play_flip_and_read_it_by_card_texts():
+    """(Their libraries' API checks on flip: tests/test_env_api.py.) A Gymnasium game and an AEC
+    game on flip: observations inside the space, views of the side in play."""
     pytest.importorskip("pettingzoo")
     pytest.importorskip("gymnasium")
-    from gymnasium.utils.env_checker import check_env
-    from pettingzoo.test import api_test
-
     from uno_sim.env import gym_env, uno_env
 
-    api_test(uno_env(rules="flip", players=4), num_cycles=300)
-    check_env(gym_env(rules="flip", players=3, opponents="expert"), skip_render_check=True)
     env = gym_env(rules="flip", players=3, opponents="pro", seat=1)
-    obs, info = env.reset(seed=2)
-    assert env.observation_space.contains(obs) and obs.shape == (L.N_OBS,)
-    view = env.view()
-    assert view.side in ("light", "dark") and len(view.backs) == 3
+    policy, sides = RandomBot(3), set()
+    for game in range(6):
+        obs, info = env.reset(seed=2) if game == 0 else env.reset()
+        done = False
+        while not done:
+            assert env.observation_space.contains(obs) and obs[L.OB_SEAT] == 1
+            view = env.view()
+            sides.add(view.side)
+            assert len(view.backs) == 3 and view.backs[0] == [] and len(view.hand) == view.hand_sizes[0]
+            obs, reward, terminated, truncated, info = env.step(policy(obs, info["action_mask"]))
+            done = terminated or truncated
+    assert sides == {"light", "dark"}
+    aec = uno_env(rules="flip", players=4)
+    aec.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for agent in aec.agent_iter():
+        obs, reward, terminated, truncated, info = aec.last()
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        assert aec.view().seat == int(agent.split("_")[1])
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert aec.table.done and aec.table.record["side"] in (0, 1)
+
+
+MATCH_POLICY = """
+import numpy as np
+from uno_sim.env import RandomBot, N_ACTIONS
+
+class Seat:
+    def __init__(self):
+        self.bot = RandomBot(5)
+
+    def policy(self, observation, legal):
+        mask = np.zeros(N_ACTIONS, dtype=bool)
+        mask[legal] = True
+        return self.bot(observation, mask)
+"""
+
+
+def test_every_round_of_a_python_match_at_flip_replays_in_the_checker(tmp_path, monkeypatch):
+    """A match of flip with a Python seat: each round starts from the match's state (a round
+    may begin after one that ended on the dark side) and replays in the checker."""
+    from uno_sim.engine.keys import run_key
+    from uno_sim.env import matches as env_matches
+    from uno_sim.env.matches import PythonMatches
+    from uno_sim.game import presets
+    from uno_sim.game.bots import parse_bots
+
+    path = tmp_path / "seat.py"
+    path.write_text(MATCH_POLICY)
+    lines: list[str] = []
+    games = PythonMatches(presets.load("flip", None, 3), parse_bots(f"python:{path}:Seat,random,expert", 3),
+                          run_key(3), None)
+    real = env_matches.after_round
+
+    def traced(g, *args):  # the round is over: trace it before the match scores it
+        lines.extend(json.dumps(e) for e in trace_table(games.table, "random"))
+        return real(g, *args)
+
+    monkeypatch.setattr(env_matches, "after_round", traced)
+    rows = games.records(0, 3)
+    rounds = int(rows[:, L.M_ROUNDS].sum())
+    assert rounds > 3 and violations(lines, rounds) == []
+    ends = [json.loads(x) for x in lines if '"ev": "end"' in x]
+    assert {e["side"] for e in ends} == {"light", "dark"}
 
 
 def test_the_search_bot_is_still_refused_beside_python_seats_at_flip():
