@@ -252,40 +252,59 @@ def policy(observation, legal):
 '''
 
 
-def test_uno_sim_run_flip_with_a_python_seat_plays_the_games_its_trace_replays(capsys, tmp_path):
-    """`uno-sim run flip --bots python:...` plays the policy's games; the same games, played
-    through a Table with the same seed, give the same per-game records, and their traces
-    replay in the checker with no violation."""
+def run_and_trace(capsys, tmp_path, preset: str, bots: str, games: int, seed: int) -> tuple[list[dict], list[str]]:
+    """`uno-sim run PRESET --per-game` (its games.csv rows) and `uno-sim trace PRESET` (its
+    lines) with the same bots and seed."""
     import csv
 
-    path = tmp_path / "dump.py"
-    path.write_text(POLICY)
-    out = tmp_path / "run"
-    games = 60
-    code = cli.run_cli(["run", "flip", "--bots", f"python:{path}:policy,random,random,random", "--games", str(games),
-                        "--seed", "5", "--per-game", "--out", str(out)])
+    out = tmp_path / f"run-{preset}"
+    code = cli.run_cli(["run", preset, "--bots", bots, "--games", str(games), "--seed", str(seed), "--per-game",
+                        "--out", str(out)])
     _, err = capsys.readouterr()
     assert code == 0, err
     with open(out / "games.csv") as f:
         rows = list(csv.DictReader(f))
-    assert len(rows) == games and {r["side"] for r in rows} == {"light", "dark"}
-    from uno_sim.env.policies import load_policy
+    trace = tmp_path / f"trace-{preset}.jsonl"
+    code = cli.run_cli(["trace", preset, "--bots", bots, "--games", str(games), "--seed", str(seed),
+                        "--out", str(trace)])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    return rows, trace.read_text().splitlines()
 
-    act = load_policy(f"{path}:policy")
-    table = Table("flip", bots="random", python_seats=[0], seed=5)
-    lines = []
-    for game in range(games):
-        table.reset(game)
-        while not table.done:
-            table.step(act(table.observation, table._mask))
-        record = table.record
-        row = rows[game]
-        assert (int(row["winner"]), int(row["turns"]), int(row["flips"])) == (record["winner"], record["turns"],
-                                                                              record["flips"])
-        lines += [json.dumps(e) for e in trace_table(table, f"python:{path}:policy")]
+
+def test_uno_sim_run_flip_with_a_python_seat_plays_the_games_its_trace_replays(capsys, tmp_path):
+    """`uno-sim run flip --bots python:...` plays the policy's games; `uno-sim trace` with the
+    same bots and seed traces those games (the same winners, turns and flips, the policy's seat
+    labelled with it), and the traces replay in the checker with no violation."""
+    path = tmp_path / "dump.py"
+    path.write_text(POLICY)
+    games, bots = 60, f"python:{path}:policy,random,random,random"
+    rows, lines = run_and_trace(capsys, tmp_path, "flip", bots, games, 5)
+    assert len(rows) == games and {r["side"] for r in rows} == {"light", "dark"}
+    ends = [json.loads(x) for x in lines if json.loads(x)["ev"] == "end"]
+    deals = [json.loads(x) for x in lines if json.loads(x)["ev"] == "deal"]
+    assert [(e["winner"], e["turns"], e["flips"]) for e in ends] == [
+        (int(r["winner"]), int(r["turns"]), int(r["flips"])) for r in rows]
+    assert deals[0]["bots"] == bots.split(",") and "sides" in deals[0]
     assert violations(lines, games) == []
-    wins = sum(int(r["winner"]) == 0 for r in rows)
-    assert wins > 0
+    # the policy played (dump points), not the random bot its seat sits as
+    code = cli.run_cli(["trace", "flip", "--bots", "random", "--games", str(games), "--seed", "5"])
+    random_lines, _ = capsys.readouterr()
+    assert code == 0
+    random_ends = [e for e in map(json.loads, random_lines.splitlines()) if e["ev"] == "end"]
+    assert [e["turns"] for e in random_ends] != [e["turns"] for e in ends]
+
+
+def test_uno_sim_trace_of_a_python_seat_is_the_policys_game_on_a_one_sided_deck(capsys, tmp_path):
+    """(Before, `uno-sim trace --bots python:...` traced the random bot the seat sits as.)"""
+    path = tmp_path / "dump.py"
+    path.write_text(POLICY.replace('"flip"', '"standard"'))
+    games, bots = 30, f"python:{path}:policy,expert,random,random"
+    rows, lines = run_and_trace(capsys, tmp_path, "standard", bots, games, 2)
+    ends = [e for e in map(json.loads, lines) if e["ev"] == "end"]
+    assert [(e["winner"], e["turns"], e["points"][1]) for e in ends] == [
+        (int(r["winner"]), int(r["turns"]), int(r["points_1"])) for r in rows]
+    assert violations(lines, games) == []
 
 
 def test_the_environments_play_flip_and_read_it_by_card_texts():

@@ -239,17 +239,47 @@ def rotated_seats(bots: Sequence[Bot], game: int) -> tuple[list[Bot], int]:
 def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first_game: int = 0,
                  rotate_seats: bool = False, progress: ProgressLike = None) -> Iterator[dict]:
     """Trace events of games first_game .. first_game+games-1 (same games as `run` with this
-    seed, and the same `rotate_seats`). `progress` (running/progress.py; True: on standard error)
-    is told when the engine compiles or loads first (warmup.py)."""
+    seed, and the same `rotate_seats`; `python:` seats played by their policies,
+    python_trace_events). `progress` (running/progress.py; True: on standard error) is told when
+    the engine compiles or loads first (warmup.py)."""
     from ..engine.keys import run_key
     from .warmup import warm_up
 
-    warm_up("trace", progress=progress)
     key = run_key(seed)
+    if any(b.python for b in bots):
+        yield from python_trace_events(rules, bots, key, games, first_game, rotate_seats)
+        return
+    warm_up("trace", progress=progress)
     for game in range(first_game, first_game + games):
         if rotate_seats:
             seat_bots, deal = rotated_seats(bots, game)
             events, _ = trace_one(rules, seat_bots, key, game, deal)
         else:
             events, _ = trace_one(rules, bots, key, game)
+        yield from events
+
+
+def python_trace_events(rules: Rules, bots: Sequence[Bot], key: int, games: int, first_game: int = 0,
+                        rotate_seats: bool = False) -> Iterator[dict]:
+    """Trace events of games with `python:` seats: each game played by its policies (and the
+    compiled bots) as `run` plays it (env/games.py PythonGames: the same deals and seats), then
+    played again with tracing on (Table.trace_buffer); each seat labelled with its bot."""
+    from ..env.games import PythonGames
+
+    played = PythonGames(rules, bots, key, rotate_seats)
+    n = rules.players
+    for game in range(first_game, first_game + games):
+        r = game % n if rotate_seats else 0
+        table, seats = played.tables[r]
+        table.reset(game // n if rotate_seats else game)
+        while not table.done:
+            table.step(seats[table.seat](table.observation, table._mask))
+        size = _INITIAL_BUFFER
+        while True:
+            rec, buf = table.trace_buffer(size)
+            if buf is not None:
+                break
+            size *= 4
+        labels = [bots[(seat - r) % n].label for seat in range(n)]
+        events, _ = _game_events(rules, labels, game, rules.cards, rec, buf)
         yield from events
