@@ -1,13 +1,14 @@
 """A Python seat playing as the `random` bot (uno_sim.env.RandomBot, through the stepping core)
-gives the engine's own `random` statistics: at 4 players on `standard`, `house`, `wild-swap`
-and `sum-jump-in` with sets of any colours (a Python seat choosing its jump-in moves card by
-card, `jump_card`), the seat win rates (with games without a winner), the mean turns and the mean
+gives the engine's own `random` statistics: at 4 players on `standard`, `house`, `wild-swap`,
+`sum-jump-in` with sets of any colours (a Python seat choosing its jump-in moves card by
+card, `jump_card`) and `flip` (UNO Flip's two-sided deck: faces and colours of the side in
+play), the seat win rates (with games without a winner), the mean turns and the mean
 winner points of games with seat 0 played from Python match those of games where the engine's
 `random` bot plays every seat.
 
 Tolerance: each comparison is a test at level 0.001 (chi-square test of homogeneity on the
-winning seats; Welch's z for the two means), so the twelve tests together would fail by chance
-in about 1% of seeds; the seeds are fixed, so the outcome is reproducible. With 10,000 Python
+winning seats; Welch's z for the two means), so the fifteen tests together would fail by chance
+in about 1.5% of seeds; the seeds are fixed, so the outcome is reproducible. With 10,000 Python
 games against 50,000 engine games a seat's win rate is checked to about +-1.6 percentage
 points and the mean turns to about +-1 turn (3.3 standard errors).
 """
@@ -59,7 +60,7 @@ def welch_p(a: np.ndarray, b: np.ndarray) -> float:
     return float(2 * stats.norm.sf(abs(z)))
 
 
-@pytest.mark.parametrize("preset", ["standard", "house", "wild-swap", "sum-jump-in"])
+@pytest.mark.parametrize("preset", ["standard", "house", "wild-swap", "sum-jump-in", "flip"])
 def test_a_python_random_seat_plays_as_the_random_bot(preset):
     py, en = python_games(preset), engine_games(preset)
     outcomes = np.arange(-1, 4)  # no winner, seats 0-3
