@@ -388,3 +388,19 @@ def test_the_search_bot_is_still_refused_beside_python_seats_at_flip():
 
     with pytest.raises(BadInput, match="search bot"):
         Table("flip", players=3, bots="search", python_seats=[0])
+
+
+def test_a_view_told_the_wrong_deck_says_so():
+    """A flip observation read with the classic deck's rules, or a classic one with flip's."""
+    from uno_sim.game.errors import BadInput
+
+    flip = Table("flip", players=3, bots="random", python_seats=[0], seed=1)
+    flip.reset(0)
+    standard = Table("standard", players=3, bots="random", python_seats=[0], seed=1)
+    standard.reset(0)
+    with pytest.raises(BadInput, match="give View the rule set the game plays"):
+        View(flip.observation, flip.mask, "standard")
+    with pytest.raises(BadInput, match="give View the rule set the game plays"):
+        View(standard.observation, standard.mask, "flip")
+    assert View(flip.observation, flip.mask, "flip").side in ("light", "dark")
+    assert View(standard.observation, standard.mask, "standard").side is None

@@ -106,10 +106,13 @@ class View:
         wrong = any(o[at + n : at + L.MAX_FACES].any() for at in outside) or not -1 <= int(o[L.OB_TOP]) < n
         backs = o[L.OB_BACKS : L.OB_BACKS + L.MAX_PLAYERS * L.MAX_FACES].reshape(L.MAX_PLAYERS, L.MAX_FACES)
         if self._other is None:
-            wrong = wrong or int(o[L.OB_SIDE]) != 0 or int(o[L.OB_PILE_BACK]) != -1 or backs.any()
+            wrong = wrong or int(o[L.OB_SIDE]) != 0 or backs.any()  # (a two-sided deck's observation)
         else:
             m = self._other.n_faces
-            wrong = wrong or backs[:, m:].any() or not -1 <= int(o[L.OB_PILE_BACK]) < m
+            n = max(0, min(int(o[L.OB_PLAYERS]), L.MAX_PLAYERS))
+            seen = backs[:n].sum(axis=1)  # every other player's cards, seen from their other side
+            wrong = (wrong or backs[:, m:].any() or not -1 <= int(o[L.OB_PILE_BACK]) < m
+                     or seen[:1].any() or (seen[1:] != o[L.OB_SIZES + 1 : L.OB_SIZES + n]).any())
         if wrong:
             raise BadInput(f"the observation holds cards that are not in the {self.rules.cards.name} deck of the "
                            "rules given to View: give View the rule set the game plays (rules=...)")
