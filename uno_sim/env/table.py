@@ -6,7 +6,9 @@ step appends the chosen action and plays on from the start of the turn the game 
 snapshot the engine keeps, engine/snapshots.py) up to the next question of a Python seat
 (engine/stepping.py); the engine writes that question, the mask of legal
 actions and the observation into the array, so a step creates no Python objects per card.
-docs/BOTS.md ("Your own bot in Python") documents the actions and the observation.
+docs/BOTS.md ("Your own bot in Python") documents the actions and the observation. Any deck
+plays: on a two-sided deck (UNO Flip) the observation shows the side in play and the other
+side of the other players' cards and of the draw pile's top card (engine/bots/external.py).
 """
 
 from __future__ import annotations

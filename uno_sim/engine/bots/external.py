@@ -10,6 +10,10 @@ player). Python appends the chosen action and plays the game again from its deal
 longer tape: the same key, game index and tape give the same game, because a seat playing
 from the tape never draws from the game's generator for its questions.
 
+On a two-sided deck (UNO Flip) the faces of the mask and the observation are the faces of the
+side in play, and the observation's last blocks (write_other_side) say which side that is and
+what the seat sees of the other side: every other player's cards and the draw pile's top card.
+
 Under multi_play the seat is asked for one more card at a time after its first (extra_card)
 until it says no or no card may follow. Once it jumps in with a choice of moves (sum jump-ins:
 its identical card, its sum sets, or after a sum set the set's faces it holds) it builds its
