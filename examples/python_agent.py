@@ -20,8 +20,8 @@ def dump_points(view: env.View) -> str:
         cards = [name for name in view.legal if view.is_card(name)]  # e.g. ["R5", "W4"]; "no" draws
         return max(cards, key=view.points) if cards else "no"
     if view.question in ("color", "roulette_color"):
-        held = [view.color_of(card) for card in view.hand]  # "R", "Y", "G", "B"; None for a wild card
-        return max(env.COLORS, key=held.count)
+        held = [view.color_of(card) for card in view.hand]  # "R", "Y", "G", "B" (dark: P T O V); None: a wild
+        return max(view.colors, key=held.count)  # the four colours of the side in play
     if view.question == "play_drawn":
         return "yes"
     return "no" if "no" in view.legal else view.legal[0]  # no challenge, jump, swap or extra card

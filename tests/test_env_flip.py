@@ -217,7 +217,8 @@ def test_a_random_python_seat_at_flip_replays_as_the_random_bot(players):
     lines = traced_games(RandomBot(seed=1), "random", 40, players=players)
     assert violations(lines, 40) == []
     events = [json.loads(x) for x in lines]
-    assert any(e["ev"] == "flip" for e in events) and {e["side"] for e in events if e["ev"] == "end"} == {"light", "dark"}
+    assert any(e["ev"] == "flip" for e in events)
+    assert {e["side"] for e in events if e["ev"] == "end"} == {"light", "dark"}
 
 
 @pytest.mark.parametrize("overrides", [None, {"flip_discard": "top"}, {"stack_by_value": True, "jump_in": True}])
