@@ -405,3 +405,19 @@ def test_a_view_told_the_wrong_deck_says_so():
         View(standard.observation, standard.mask, "flip")
     assert View(flip.observation, flip.mask, "flip").side in ("light", "dark")
     assert View(standard.observation, standard.mask, "standard").side is None
+
+
+def test_a_one_sided_observation_keeps_its_entries_and_adds_no_other_side():
+    """On the classic deck the appended entries say nothing: side 0, pile_back -1, backs 0, at
+    every question of whole games; the entries before them are what they were (the snapshot and
+    position tests of the one-sided presets compare them)."""
+    table = Table("standard", players=4, bots="expert", python_seats=[0, 2], seed=6)
+    policy, questions = RandomBot(1), 0
+    for game in range(20):
+        table.reset(game)
+        while not table.done:
+            obs = table.observation
+            assert obs[L.OB_SIDE] == 0 and obs[L.OB_PILE_BACK] == -1 and not obs[L.OB_BACKS :].any()
+            questions += 1
+            table.step(policy(obs, table.mask))
+    assert questions > 100 and L.OB_BACKS + L.MAX_PLAYERS * L.MAX_FACES == L.N_OBS

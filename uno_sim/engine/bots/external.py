@@ -187,13 +187,14 @@ def write_other_side(g, p, o):
     """What seat p sees of the other side (two-sided decks, docs/BOTS.md "The observation"): the
     side in play, the other side's face of the draw pile's top card, and the other side's faces
     of every other player's cards (the backs of their hands face outwards), per relative seat.
-    On a one-sided deck: side 0, no pile back (-1), no backs."""
-    for i in range(L.MAX_PLAYERS * L.MAX_FACES):
-        g[o + L.OB_BACKS + i] = 0
+    On a one-sided deck: side 0, no pile back (-1), no backs (the block is never written there,
+    so it stays as the zeroed array has it)."""
     g[o + L.OB_SIDE] = g[S_SIDE]
     g[o + L.OB_PILE_BACK] = -1
     if not two_sided(g):
         return
+    for i in range(L.MAX_PLAYERS * L.MAX_FACES):
+        g[o + L.OB_BACKS + i] = 0
     npile = g[S_NPILE]
     if npile > 0:
         g[o + L.OB_PILE_BACK] = g[O_CARD_OTHER + g[O_PILE + npile - 1]]
