@@ -384,7 +384,8 @@ def test_every_round_of_a_python_match_at_flip_replays_in_the_checker(tmp_path, 
     assert {e["side"] for e in ends} == {"light", "dark"}
 
 
-def test_the_search_bot_is_still_refused_beside_python_seats_at_flip():
+def test_the_search_bot_is_refused_beside_python_seats_at_flip_as_on_every_deck():
+    """(Its rollouts would replay the Python seat's decisions.)"""
     from uno_sim.game.errors import BadInput
 
     with pytest.raises(BadInput, match="search bot"):
