@@ -188,8 +188,8 @@ def legal_answer(g, p, f, color, top, pkind):
     deflect S and R, by text: their roles."""
     if g[hand(p) + f] == 0:
         return False
-    if g[K.number_finish] and hsize(g, p) == 1:
-        return False  # an answer is never a number card
+    if g[K.number_finish] and finish_forbids(g, p, f):
+        return False  # an answer is never a number card: not p's last card, nor a Discard All taking the rest
     if g[K.stack_by_value]:
         return answers_by_value(g, f)
     role = role_of(g, f)
