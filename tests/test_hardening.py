@@ -149,12 +149,15 @@ def test_a_full_stdout_or_disk_is_one_line_not_an_unexpected_failure(capsys, tmp
     one_error(done.stderr, "cannot write to standard output: No space left on device")
     assert "unexpected" not in done.stderr
 
-    from uno_sim.output import charts
+    from uno_sim.output import charts, writing_process
 
     def full_disk(data, path):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(charts, "write_png", full_disk)
+    # the files written by this process (a writing process, used when a core is idle, has its own
+    # test of a failing chart: test_writing_process.py)
+    monkeypatch.setattr(writing_process, "cores_taken", lambda: True)
     code, _, err = invoke(capsys, "run", "standard", "--games", 300, "--out", tmp_path / "b")
     assert code == 2
     one_error(err, "--out")
