@@ -169,6 +169,8 @@ def write_files(result, paths: dict[str, Path]) -> bool:
         for folder in {Path(p).parent for p in paths.values()}:
             remove_stale_temp_files(folder)
         raise
+    stop()  # one command, one use: a later command in this process (the tests, a notebook's
+    # run_cli) starts its own copy, of the process as it is then
     printed, written = value
     marks.clear()
     marks.update(written)
