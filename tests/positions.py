@@ -165,3 +165,30 @@ class Position:
 
     def place(self, seat: int) -> int:
         return int(self.g[S.O_PLACE + seat])
+
+
+# ---- a Python seat in a position (tests/test_env_positions.py, tests/test_env_flip.py)
+ROOM = 4096  # the output block and the tape, at the end of the position's array
+
+
+def python_seat(pos, seat: int, tape: list[int]) -> np.ndarray:
+    """Build the position (a Position or a flip_positions.FlipPosition) with `seat` played from
+    the tape (after the trace buffer)."""
+    g = pos.build()
+    end = len(g) - ROOM
+    g[S.O_CAPACITY] = end
+    g[S.O_EXT_SEATS] = 1 << seat
+    g[S.O_EXT_OUT] = end
+    g[S.O_EXT_TAPE] = end + L.N_ACTIONS + L.N_OBS
+    g[S.O_EXT_TAPE_LEN] = len(tape)
+    g[int(g[S.O_EXT_TAPE]) : int(g[S.O_EXT_TAPE]) + len(tape)] = tape
+    return g
+
+
+def asked(g: np.ndarray) -> tuple[str, set[int], np.ndarray]:
+    """The question the Python seat stopped at, its legal actions and (a copy of) its observation."""
+    assert g[S.S_EXT_STOPPED] == 1 and g[S.S_ENDED] == 1
+    out = int(g[S.O_EXT_OUT])
+    mask = g[out : out + L.N_ACTIONS]
+    obs = g[out + L.N_ACTIONS : out + L.N_ACTIONS + L.N_OBS].copy()
+    return L.QUESTIONS[int(obs[L.OB_QUESTION])], set(np.flatnonzero(mask).tolist()), obs

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from flip_positions import FlipPosition
+from positions import asked, python_seat
 from trace_checker import check_trace_lines
 from uno_sim import cli
 from uno_sim.engine import layout as L
@@ -27,30 +28,6 @@ from uno_sim.running.trace import trace_table
 
 FLIP_RULES = Rules(deck="flip")
 LIGHT, DARK = (side.faces(FLIP_RULES.zero_points) for side in FLIP.sides)  # the face tables of the sides
-ROOM = 4096  # the output block and the tape, at the end of the position's array
-
-
-def python_seat(pos: FlipPosition, seat: int, tape: list[int]) -> np.ndarray:
-    """Build the position with `seat` played from the tape (after the trace buffer)."""
-    g = pos.build()
-    end = len(g) - ROOM
-    g[S.O_CAPACITY] = end
-    g[S.O_EXT_SEATS] = 1 << seat
-    g[S.O_EXT_OUT] = end
-    g[S.O_EXT_TAPE] = end + L.N_ACTIONS + L.N_OBS
-    g[S.O_EXT_TAPE_LEN] = len(tape)
-    g[int(g[S.O_EXT_TAPE]) : int(g[S.O_EXT_TAPE]) + len(tape)] = tape
-    return g
-
-
-def asked(g: np.ndarray) -> tuple[str, set[int], np.ndarray]:
-    assert g[S.S_EXT_STOPPED] == 1 and g[S.S_ENDED] == 1
-    out = int(g[S.O_EXT_OUT])
-    mask = g[out : out + L.N_ACTIONS]
-    obs = g[out + L.N_ACTIONS : out + L.N_ACTIONS + L.N_OBS].copy()
-    return L.QUESTIONS[int(obs[L.OB_QUESTION])], set(np.flatnonzero(mask).tolist()), obs
-
-
 def backs(obs: np.ndarray, k: int) -> np.ndarray:
     return obs[L.OB_BACKS + k * L.MAX_FACES : L.OB_BACKS + (k + 1) * L.MAX_FACES]
 

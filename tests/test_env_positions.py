@@ -9,36 +9,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from positions import Position
+from positions import Position, asked, python_seat
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.game.bots import Bot
 from uno_sim.game.cards import parse_face
 from uno_sim.game.rules import Rules
-
-ROOM = 4096  # the output block and the tape, at the end of the position's array
-
-
-def python_seat(pos: Position, seat: int, tape: list[int]) -> np.ndarray:
-    """Build the position with `seat` played from the tape (after the trace buffer)."""
-    g = pos.build()
-    end = len(g) - ROOM
-    g[S.O_CAPACITY] = end
-    g[S.O_EXT_SEATS] = 1 << seat
-    g[S.O_EXT_OUT] = end
-    g[S.O_EXT_TAPE] = end + L.N_ACTIONS + L.N_OBS
-    g[S.O_EXT_TAPE_LEN] = len(tape)
-    g[int(g[S.O_EXT_TAPE]) : int(g[S.O_EXT_TAPE]) + len(tape)] = tape
-    return g
-
-
-def asked(g: np.ndarray) -> tuple[str, set[int], np.ndarray]:
-    assert g[S.S_EXT_STOPPED] == 1 and g[S.S_ENDED] == 1
-    out = int(g[S.O_EXT_OUT])
-    mask = g[out : out + L.N_ACTIONS]
-    obs = g[out + L.N_ACTIONS : out + L.N_ACTIONS + L.N_OBS]
-    return L.QUESTIONS[int(obs[L.OB_QUESTION])], set(np.flatnonzero(mask).tolist()), obs
-
 
 def faces(text: str) -> set[int]:
     return {parse_face(t) for t in text.split()}

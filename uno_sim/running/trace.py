@@ -213,16 +213,22 @@ def _game_events(rules: Rules, labels: Sequence[str], game: int, deck: Deck, rec
     return events, record
 
 
-def trace_table(table, python_label: str = "python") -> list[dict]:
-    """Events of the game a uno_sim.env.Table has just finished, seats played from Python
-    labelled `python_label` ("random" for a seat that plays as the random bot, so that a
-    checker may hold it to that bot's choices)."""
+def _table_buffer(table):
+    """The record and trace buffer of the game a uno_sim.env.Table has just finished, the
+    buffer grown until the game's events fit."""
     size = _INITIAL_BUFFER
     while True:
         rec, buf = table.trace_buffer(size)
         if buf is not None:
-            break
+            return rec, buf
         size *= 4
+
+
+def trace_table(table, python_label: str = "python") -> list[dict]:
+    """Events of the game a uno_sim.env.Table has just finished, seats played from Python
+    labelled `python_label` ("random" for a seat that plays as the random bot, so that a
+    checker may hold it to that bot's choices)."""
+    rec, buf = _table_buffer(table)
     labels = [python_label if q in table.python_seats else b.label for q, b in enumerate(table.bots)]
     events, _ = _game_events(table.rules, labels, int(table.game), table.rules.cards, rec, buf)
     return events
@@ -274,12 +280,7 @@ def python_trace_events(rules: Rules, bots: Sequence[Bot], key: int, games: int,
         table.reset(game // n if rotate_seats else game)
         while not table.done:
             table.step(seats[table.seat](table.observation, table._mask))
-        size = _INITIAL_BUFFER
-        while True:
-            rec, buf = table.trace_buffer(size)
-            if buf is not None:
-                break
-            size *= 4
+        rec, buf = _table_buffer(table)
         labels = [bots[(seat - r) % n].label for seat in range(n)]
         events, _ = _game_events(rules, labels, game, rules.cards, rec, buf)
         yield from events

@@ -201,6 +201,23 @@ def constrained(s, q):
 
 
 @njit(cache=True)
+def shuffled_faces(s, counts, width, out):
+    """The faces counted in counts[0..width), each as many times as counted, listed in face order
+    into `out` and shuffled there (Fisher-Yates, the scratch game's generator); how many."""
+    m = 0
+    for f in range(width):
+        for _ in range(counts[f]):
+            out[m] = f
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = randint(s, i + 1)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+    return m
+
+
+@njit(cache=True)
 def deal_faces(s, pool, m, column):
     """The faces at `column` (O_CARD_FACE or O_CARD_OTHER) of the m cards at pool[0..m), dealt
     among those cards again at random: listed in face order, shuffled with the scratch game's
@@ -209,16 +226,7 @@ def deal_faces(s, pool, m, column):
     for i in range(m):
         counts[s[column + pool[i]]] += 1
     faces = np.empty(m, dtype=np.int64)
-    k = 0
-    for f in range(HAND_WIDTH):
-        for _ in range(counts[f]):
-            faces[k] = f
-            k += 1
-    for i in range(m - 1, 0, -1):
-        j = randint(s, i + 1)
-        t = faces[i]
-        faces[i] = faces[j]
-        faces[j] = t
+    shuffled_faces(s, counts, HAND_WIDTH, faces)
     for i in range(m):
         s[column + pool[i]] = faces[i]
 
@@ -278,17 +286,7 @@ def redeal(s, p, pool):
             s[h + f] = 0
     for i in range(s[S_NPILE]):
         counts[s[O_PILE + i]] += 1
-    m = 0
-    for f in range(faces):
-        for _ in range(counts[f]):
-            pool[m] = f
-            m += 1
-    # Fisher-Yates with the scratch game's generator
-    for i in range(m - 1, 0, -1):
-        j = randint(s, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    m = shuffled_faces(s, counts, faces, pool)
     # players seen to lack some cards first: their cards come from the unseen cards they may
     # hold, taken in the shuffled order; then everyone else
     used = 0
