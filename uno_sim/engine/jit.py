@@ -33,7 +33,10 @@ import platformdirs
 from llvmlite import binding as llvm
 from numba.core import config, event, types
 
-from . import cache, kernel_code
+from . import blas_check, cache, kernel_code
+
+# numba's check for a BLAS (scipy.linalg, about 0.2 s) made only if a compile asks for it
+blas_check.install()
 
 ENGINE_DIR = Path(__file__).resolve().parent
 # The game's tables the engine reads (tests/test_layers.py checks that this lists every module of
