@@ -37,6 +37,10 @@ def _now() -> tuple[float, float]:
 BEGAN = _now()
 BEGAN_CLOCK = time.time()  # the writing process's marks are wall-clock times
 
+from uno_sim.cli import start_writing  # noqa: E402
+
+start_writing(sys.argv[1:])  # as the console script does, before the command line's imports
+
 from uno_sim.api import runs  # noqa: E402  (light: a run imports it before playing anyway)
 from uno_sim.running import warmup  # noqa: E402
 
