@@ -132,3 +132,48 @@ def test_a_full_disk_in_the_writing_process_reads_as_in_the_command(tmp_path):
     assert errors == [f"error: --out {str(tmp_path / 'out')!r}: cannot write (No space left on device); "
                       "nothing was written"]
     assert not (tmp_path / "out").exists()
+
+
+def test_the_console_script_starts_the_writing_process_before_the_command_line(tmp_path):
+    """`uno-sim run` (cli.main) forks its writing process before Typer and the commands are
+    imported; the files are those the run writes in its own process, and the command loads
+    neither an output library nor scipy.linalg (numba's BLAS check: engine/blas_check.py)."""
+    out = tmp_path / "cli"
+    argv = ["uno-sim", "run", "standard", "--games", "1000", "--seed", "5", "--out", str(out)]
+    code = ("import atexit, sys\n"
+            "from uno_sim.output import writing_process\n"
+            "writing_process.cores_taken = lambda: False\n"
+            "original, started = writing_process.start, []\n"
+            "def start():\n"
+            "    started.append(('typer' in sys.modules, writing_process._process is None))\n"
+            "    original()\n"
+            "writing_process.start = start\n"
+            "later = ('scipy.linalg', 'numpy.f2py', 'pandas', 'matplotlib', 'jinja2')\n"
+            "atexit.register(lambda: print('seen', started, [m for m in later if m in sys.modules], file=sys.stderr))\n"
+            f"sys.argv = {argv!r}\n"
+            "from uno_sim.cli import main\n"
+            "main()\n")
+    done = _python(code)
+    assert done.returncode == 0, done.stderr
+    seen = [line for line in done.stderr.splitlines() if line.startswith("seen ")]
+    # first from main, before Typer, forking; then the command's own start finds it running
+    assert seen == ["seen [(False, True), (True, False)] []"], done.stderr
+    assert sorted(p.name for p in out.iterdir()) == FILES
+    res = uno_sim.run("standard", games=1000, seed=5)
+    (tmp_path / "api").mkdir()
+    for name, write in res.files().items():
+        write(tmp_path / "api" / name)
+    for name in FILES[1:]:
+        assert (out / name).read_bytes() == (tmp_path / "api" / name).read_bytes(), name
+
+
+def test_run_help_starts_no_writing_process():
+    code = ("import sys\n"
+            "from uno_sim.output import writing_process\n"
+            "writing_process.cores_taken = lambda: False\n"
+            "from uno_sim import cli\n"
+            "cli.start_writing(['run', '--help'])\n"
+            "cli.start_writing(['presets'])\n"
+            "print('process', writing_process._process, 'numpy' in sys.modules)\n")
+    done = _python(code)
+    assert done.stdout.split() == ["process", "None", "False"], done.stderr
