@@ -16,6 +16,7 @@ CPU architecture, Python or numba compiles as usual instead of loading it.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -39,9 +40,11 @@ _UserProvided = getattr(caching, "UserProvidedCacheLocator", None) or caching._U
 _Impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 
 
+@functools.lru_cache(maxsize=None)
 def engine_subfolder(py_file: str | os.PathLike) -> str | None:
     """The cache subfolder of an engine module: its folder inside the package (`engine`,
-    `engine/bots`); None for a file outside uno_sim/engine."""
+    `engine/bots`); None for a file outside uno_sim/engine. (Asked for every function numba
+    wraps, about 350 at import: each file's answer is kept.)"""
     folder = Path(py_file).resolve().parent
     if folder != ENGINE_DIR and ENGINE_DIR not in folder.parents:
         return None
@@ -54,6 +57,7 @@ class EngineLocator(_UserProvided):
     numba's own locators."""
 
     stamp: str | None = None
+    _ensured: set[str] = set()  # the folders found writable in this process
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
@@ -62,6 +66,15 @@ class EngineLocator(_UserProvided):
 
     def get_source_stamp(self):
         return self.stamp
+
+    def ensure_cache_path(self):
+        """numba's check that the folder exists and is writable (it creates and removes a file
+        there), made once per folder in a process rather than for each of the ~350 functions
+        wrapped at import, ~50 ms of a warm start. A folder that is not writable is asked again
+        (numba then tries its other locators, as before)."""
+        if self._cache_path not in self._ensured:
+            super().ensure_cache_path()
+            self._ensured.add(self._cache_path)
 
     @classmethod
     def from_function(cls, py_func, py_file):
