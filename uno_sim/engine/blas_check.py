@@ -4,8 +4,9 @@ When numba sets up its CPU target (the first compile, or the first compiled func
 from the cache) it imports numba.np.arraymath, whose module body asks whether a BLAS is there
 (`_HAVE_BLAS = _check_blas()`): it imports scipy.linalg.cython_blas, and with it scipy.linalg,
 scipy's array API layer and numpy.f2py, about 0.2 s of a warm start. The answer is read in one
-place only, when numba types `np.dot` / `np.vdot` (and `@`) of floats (BLAS, or a plain loop
-without one). The engine never multiplies matrices, so a warm start never needs it.
+place only, when numba types `np.correlate` or `np.convolve` of floats (BLAS, or a plain loop
+without one; `np.dot` and `@` ask numba.np.linalg for the BLAS themselves). The engine uses none
+of them, so a warm start never needs it.
 
 `install` makes numba's import of that module leave `_HAVE_BLAS` as an object that makes the
 same check, with the same function, the first time its truth is asked: a compile that types
