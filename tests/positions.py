@@ -20,24 +20,45 @@ from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
 from uno_sim.engine.play import continue_round, start_round
 from uno_sim.engine.rng import seed_game
-from uno_sim.engine.unowned import keep_alive, unowned
+from uno_sim.engine.unowned import keep_alive, unowned, unowned_two_sided
 from uno_sim.running.records import record_dict
 from uno_sim.game.rules import Rules
 from uno_sim.running.trace import decode_events
 
 
 @njit(cache=True)
-def continue_from(owner, turns):
-    """continue_round on a game array (the engine takes a pointer to it)."""
+def _continue(owner, turns):
     continue_round(unowned(owner), turns)
     keep_alive(owner)
 
 
 @njit(cache=True)
-def start_from(owner, dealer):
-    """start_round (lead card and its effect) on a game array."""
+def _continue_two_sided(owner, turns):
+    continue_round(unowned_two_sided(owner), turns)
+    keep_alive(owner)
+
+
+@njit(cache=True)
+def _start(owner, dealer):
     start_round(unowned(owner), dealer)
     keep_alive(owner)
+
+
+@njit(cache=True)
+def _start_two_sided(owner, dealer):
+    start_round(unowned_two_sided(owner), dealer)
+    keep_alive(owner)
+
+
+def continue_from(owner, turns):
+    """continue_round on a game array (the engine takes a pointer to it, of the type of the
+    game's deck: one-sided or two-sided, engine/unowned.py)."""
+    (_continue_two_sided if owner[S.O_TWO_SIDED] else _continue)(owner, turns)
+
+
+def start_from(owner, dealer):
+    """start_round (lead card and its effect) on a game array."""
+    (_start_two_sided if owner[S.O_TWO_SIDED] else _start)(owner, dealer)
 
 
 def cards(text: str) -> list[int]:

@@ -205,8 +205,10 @@ def test_a_cold_start_compiles_only_the_kernels_the_command_needs(monkeypatch):
 
 def test_a_run_warms_up_the_kernel_its_bots_are_played_by(monkeypatch):
     """The games kernel for compiled bots, the search bot's kernel (only) when a seat plays
-    search, both for a comparison of the two (batch.start_chunk's choice of kernel)."""
+    search, both for a comparison of the two; a two-sided deck's kernels for a two-sided deck
+    (batch.start_chunk's choice of kernel)."""
     from uno_sim.game.bots import pack_bots, parse_bots
+    from uno_sim.game.decks import CLASSIC, FLIP
     from uno_sim.running.games import warm_up_for
 
     class Executor:
@@ -218,8 +220,9 @@ def test_a_run_warms_up_the_kernel_its_bots_are_played_by(monkeypatch):
             return warmup.Startup(1.0, kind == "search")
 
     class Work:
-        def __init__(self, bots):
+        def __init__(self, bots, deck=CLASSIC):
             self.codes = pack_bots(parse_bots(bots, 4))[0]
+            self.deck = deck
 
     executor = Executor()
     assert warm_up_for(executor, [Work("expert"), Work(None)]) == warmup.Startup(1.0, False)
@@ -230,6 +233,9 @@ def test_a_run_warms_up_the_kernel_its_bots_are_played_by(monkeypatch):
     executor = Executor()
     assert warm_up_for(executor, [Work("random"), Work("expert,search,random,random")]).seconds == 2.0
     assert executor.kinds == ["games", "search"]
+    executor = Executor()  # a two-sided deck's games: the two-sided kernels, beside the one-sided
+    warm_up_for(executor, [Work("random", FLIP), Work("search,random,random,random", FLIP), Work("random")])
+    assert executor.kinds == ["two-sided games", "two-sided search", "games"]
 
 
 def test_the_compile_message_estimates_from_the_machine_and_names_the_kernels():
@@ -254,6 +260,22 @@ def test_the_compile_message_estimates_from_the_machine_and_names_the_kernels():
         "compiling the engine's match and trace kernels, once: about 3 minutes on this machine")
     assert warmup.compiling_message(["games", "search", "matches"], 40) == (
         "compiling the engine's game, search bot's game and match kernels, once: about 40 s on this machine")
+
+
+def test_a_two_sided_kernel_is_estimated_as_the_first_of_its_family(monkeypatch):
+    # the two-sided kernels share little compiled code with the one-sided ones (their game
+    # pointer's type differs): with only one-sided kernels cached, the first two-sided one
+    # compiles alone
+    import os
+
+    monkeypatch.setattr(warmup, "cached", lambda kind: kind == "games")
+    monkeypatch.setattr(warmup, "probe", lambda: warmup.REFERENCE_PROBE)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    estimate = warmup.machine_estimate(["search", "two-sided games", "two-sided trace"])
+    assert estimate == pytest.approx(warmup.REFERENCE_AFTER_ANOTHER["search"] + warmup.REFERENCE_SECONDS["two-sided games"]
+                                     + warmup.REFERENCE_AFTER_ANOTHER["two-sided trace"])
+    assert warmup.compiling_message(["two-sided games"], 50) == (
+        "compiling the engine's two-sided game kernel, once: about 50 s on this machine")
 
 
 def test_progress_lines_without_a_terminal(capsys):

@@ -132,7 +132,9 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path):
                                f"extra {sorted(shipped - source)}, missing {sorted(source - shipped)}")
     # the compiled engine: every kernel's index, and what it was compiled for
     compiled = [n for n in names if n.startswith("uno_sim/_compiled/engine-")]
-    for kernel in ("batch._play_games", "batch._play_games_searching", "match.play_matches", "batch._trace_game"):
+    from uno_sim.running.warmup import KERNELS
+
+    for kernel in KERNELS.values():  # one-sided and two-sided
         assert any(n.split("/")[-1].startswith(kernel + "-") and n.endswith(".nbi") for n in compiled), kernel
     assert any(n.endswith("/shipped.json") for n in compiled)
 

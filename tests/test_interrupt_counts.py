@@ -16,7 +16,7 @@ from uno_sim.running import chunks, interrupts
 @pytest.fixture
 def interrupt_after(monkeypatch):
     """Stop the command (as Ctrl-C does) once `games[0]` games were consumed; returns the list
-    of games consumed chunk by chunk, counted here."""
+    of games consumed chunk by chunk, counted here. The signal is forgotten afterwards."""
     consumed: list[int] = []
     after = [0]
     real = chunks.Scheduler.consume
@@ -29,7 +29,8 @@ def interrupt_after(monkeypatch):
             interrupts._received = signal.SIGINT  # what the handler records while chunks play
 
     monkeypatch.setattr(chunks.Scheduler, "consume", consume)
-    return after, consumed
+    yield after, consumed
+    interrupts.reset()  # the recorded signal would stop the next test's games in this process
 
 
 def _run(capsys, *args):

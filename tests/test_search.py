@@ -20,7 +20,7 @@ from uno_sim.engine.bots.search import (BATCH, MAX_MOVES, MIN_ROUNDS, POOL, base
                                         redeal, scratch)
 from uno_sim.engine.rng import seed_game
 from uno_sim.engine.search_rounds import choose, continue_searching, copy_deck, plan_move, rollout
-from uno_sim.engine.unowned import keep_alive, unowned
+from uno_sim.engine.unowned import keep_alive, unowned, unowned_like, unowned_two_sided
 from uno_sim.game.presets import load as load_preset
 from uno_sim.game.rules import Rules
 from uno_sim.running.trace import decode_events
@@ -57,17 +57,31 @@ def choose_from(owner, scratch_owner, p):
     return faces[e], faces[best], k, spent
 
 
-@njit(cache=True)
-def redeal_from(owner, scratch_owner, p, j):
-    """Determinization j of p's view (search.redeal) into the scratch game, a copy of the game."""
-    g = unowned(owner)
-    s = unowned(scratch_owner)
+@njit(cache=True, inline="always")
+def _redeal(g, owner, scratch_owner, p, j):
+    s = unowned_like(g, scratch_owner)
     for i in range(scratch_owner.shape[0]):
         s[i] = g[i]
     seed_game(s, np.uint64(99), j)
     redeal(s, p, np.empty(POOL, dtype=np.int64))
     keep_alive(owner)
     keep_alive(scratch_owner)
+
+
+@njit(cache=True)
+def _redeal_one_sided(owner, scratch_owner, p, j):
+    _redeal(unowned(owner), owner, scratch_owner, p, j)
+
+
+@njit(cache=True)
+def _redeal_two_sided(owner, scratch_owner, p, j):
+    _redeal(unowned_two_sided(owner), owner, scratch_owner, p, j)
+
+
+def redeal_from(owner, scratch_owner, p, j):
+    """Determinization j of p's view (search.redeal) into the scratch game, a copy of the game
+    (its deck's pointer type: engine/unowned.py)."""
+    (_redeal_two_sided if owner[S.O_TWO_SIDED] else _redeal_one_sided)(owner, scratch_owner, p, j)
 
 
 def run_searching(pos: Position, turns: int) -> list[dict]:

@@ -163,12 +163,13 @@ def expected_rounds(plan: MatchPlan, progress: ProgressLike = False) -> float | 
     within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
     from ..engine.layout import MAX_MATCH_ROUNDS
     from ..running.games import simulate
-    from ..running.warmup import warm_up
+    from ..running.warmup import deck_kind, warm_up
 
     rules = plan.rules
     if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
         return None
-    plan.startup = warm_up("games", "matches", progress=progress)  # shown here: the pilot plays first
+    sided = rules.cards.two_sided
+    plan.startup = warm_up(deck_kind("games", sided), deck_kind("matches", sided), progress=progress)  # shown here: the pilot plays first
     pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers)
     agg = pilot.aggregate
     sides = rules.teams or rules.players

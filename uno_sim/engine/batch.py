@@ -14,7 +14,7 @@ from .play import play_round
 from .rng import seed_game
 from .search_rounds import play_round_any
 from .threads import STOP, split_submit
-from .unowned import keep_alive, new_game, unowned
+from .unowned import keep_alive, new_game, unowned, unowned_like, unowned_two_sided
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 
@@ -49,15 +49,13 @@ def _record(g, out, i, r, players):
     out[i, L.COL_WINNER_BOT] = (w - r + players) % players if w >= 0 else -1
 
 
-@njit(cache=True, nogil=True)
-def _play_games(config, key, start, rotate, out, stop):
-    """Games start .. start + len(out) - 1 of the run, one record row each into out; stops
-    early (rows left unplayed) once stop[0] is set (threads.request_stop). No seat plays
-    `search` (see _play_games_searching)."""
+@njit(cache=True, inline="always")
+def _games_into(g, config, key, start, rotate, out, stop):
+    """Games start .. start + len(out) - 1 of the run in the game g, one record row each into
+    out; stops early (rows left unplayed) once stop[0] is set (threads.request_stop). No seat
+    plays `search` (see _searching_games_into)."""
     players = config[K.players]
     dealer = players - 1
-    owner = new_game(config)
-    g = unowned(owner)
     for i in range(out.shape[0]):
         if stop[0] != 0:
             break
@@ -65,19 +63,32 @@ def _play_games(config, key, start, rotate, out, stop):
         seed_game(g, key, deal)
         play_round(g, dealer, 0, N_GAME)
         _record(g, out, i, r, players)
+
+
+@njit(cache=True, nogil=True)
+def _play_games(config, key, start, rotate, out, stop):
+    """Games of a one-sided deck (_games_into)."""
+    owner = new_game(config)
+    _games_into(unowned(owner), config, key, start, rotate, out, stop)
     keep_alive(owner)
 
 
 @njit(cache=True, nogil=True)
-def _play_games_searching(config, key, start, rotate, out, stop):
-    """_play_games when a seat plays `search` (engine/search_rounds.py): a kernel of its own, so that
-    runs without it neither load nor run the search code."""
+def _play_games_two_sided(config, key, start, rotate, out, stop):
+    """Games of a two-sided deck (_games_into; the engine compiled for two-sided games, sides.two_sided)."""
+    owner = new_game(config)
+    _games_into(unowned_two_sided(owner), config, key, start, rotate, out, stop)
+    keep_alive(owner)
+
+
+@njit(cache=True, inline="always")
+def _searching_games_into(g, config, key, start, rotate, out, stop):
+    """_games_into when a seat plays `search` (engine/search_rounds.py): kernels of their own, so
+    that runs without it neither load nor run the search code."""
     players = config[K.players]
     dealer = players - 1
-    owner = new_game(config)
-    g = unowned(owner)
     scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts
-    s = unowned(scratch)
+    s = unowned_like(g, scratch)
     for i in range(out.shape[0]):
         if stop[0] != 0:
             break
@@ -85,8 +96,26 @@ def _play_games_searching(config, key, start, rotate, out, stop):
         seed_game(g, key, deal)
         play_round_any(g, s, dealer, 0, N_GAME)
         _record(g, out, i, r, players)
-    keep_alive(owner)
     keep_alive(scratch)
+
+
+@njit(cache=True, nogil=True)
+def _play_games_searching(config, key, start, rotate, out, stop):
+    owner = new_game(config)
+    _searching_games_into(unowned(owner), config, key, start, rotate, out, stop)
+    keep_alive(owner)
+
+
+@njit(cache=True, nogil=True)
+def _play_games_searching_two_sided(config, key, start, rotate, out, stop):
+    owner = new_game(config)
+    _searching_games_into(unowned_two_sided(owner), config, key, start, rotate, out, stop)
+    keep_alive(owner)
+
+
+# The kernel playing games: by (a seat plays search, the deck is two-sided).
+GAMES_KERNELS = {(False, False): _play_games, (False, True): _play_games_two_sided,
+                 (True, False): _play_games_searching, (True, True): _play_games_searching_two_sided}
 
 
 class ChunkJob:
@@ -113,7 +142,7 @@ def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int,
     config = make_config(packed, bot_codes, bot_params, deck)
     key, rotate = np.uint64(key), bool(rotate)
     stop = STOP if stop is None else stop
-    kernel = _play_games_searching if L.plays_search(bot_codes) else _play_games
+    kernel = GAMES_KERNELS[L.plays_search(bot_codes), deck.two_sided]
     job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), rotate, out[lo:hi], stop), n,
                        workers)
     return ChunkJob(job, out)
@@ -127,15 +156,27 @@ def run_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int, n
     return start_chunk(packed, bot_codes, bot_params, key, start, n, rotate, workers, deck=deck).result()
 
 
-@njit(cache=True)
-def _trace_game(owner, key, game):
-    g = unowned(owner)
+@njit(cache=True, inline="always")
+def _trace_into(g, key, game):
     scratch = np.zeros(N_GAME, dtype=np.int64)
     seed_game(g, key, game)
-    play_round_any(g, unowned(scratch), g[K.players] - 1, 1, O_TRACE)
-    keep_alive(owner)
+    play_round_any(g, unowned_like(g, scratch), g[K.players] - 1, 1, O_TRACE)
     keep_alive(scratch)
     return g[S_TPOS], g[S_OVERFLOW]
+
+
+@njit(cache=True)
+def _trace_game(owner, key, game):
+    result = _trace_into(unowned(owner), key, game)
+    keep_alive(owner)
+    return result
+
+
+@njit(cache=True)
+def _trace_game_two_sided(owner, key, game):
+    result = _trace_into(unowned_two_sided(owner), key, game)
+    keep_alive(owner)
+    return result
 
 
 def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int, deck: Deck = CLASSIC):
@@ -143,7 +184,8 @@ def trace_game(packed, bot_codes, bot_params, key: int, game: int, capacity: int
     g = np.zeros(O_TRACE + capacity, dtype=np.int64)
     g[:N_CONFIG] = make_config(packed, bot_codes, bot_params, deck)
     g[O_CAPACITY] = len(g)
-    end, overflow = _trace_game(g, np.uint64(key), np.int64(game))
+    kernel = _trace_game_two_sided if deck.two_sided else _trace_game
+    end, overflow = kernel(g, np.uint64(key), np.int64(game))
     record = g[O_REC : O_REC + L.N_COLS].copy()
     if overflow:
         return record, None
@@ -157,7 +199,7 @@ def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, s
 
     `seatings`: the seating classes to rotate through (match.seating_classes), None for fixed seats;
     `stop`: as for start_chunk."""
-    from .match import play_matches
+    from .match import play_matches, play_matches_two_sided
 
     out = np.zeros((n, L.N_MATCH_COLS), dtype=np.int64)
     if seatings is None:
@@ -165,7 +207,8 @@ def start_matches(packed, bot_codes, bot_params, key: int, start: int, n: int, s
     config = make_config(packed, bot_codes, bot_params, deck)
     key = np.uint64(key)
     stop = STOP if stop is None else stop
-    job = split_submit(lambda lo, hi: play_matches(config, key, np.int64(start + lo), seatings, out[lo:hi], stop),
+    kernel = play_matches_two_sided if deck.two_sided else play_matches
+    job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), seatings, out[lo:hi], stop),
                        n, workers)
     return ChunkJob(job, out)
 

@@ -149,50 +149,40 @@ def _plain_arguments(dispatcher):
     return dispatcher
 
 
-# Functions declared with an explicit signature (`njit_typed`), in the order they were
-# declared, and how many of them have been compiled (or loaded) with it.
+# Functions declared with an explicit signature (`njit_typed`), with it.
 DECLARED: list[tuple[numba.core.registry.CPUDispatcher, object]] = []
-_done = 0
-_compiling = False
 
 
 def njit_typed(signature, **options):
-    """`njit` with a declared signature, compiled when numba first compiles anything.
+    """`njit` with a declared signature: a compiled caller always gets the version with the
+    declared argument types (sigs.py), whatever constants or kinds it passes (a bool or a literal
+    where an int64 is declared: the same int64 version), so each function is compiled once per
+    game pointer type (sigs.G, one-sided; sigs.G2, two-sided), and only when a caller needs it.
 
-    A signature makes numba compile a function once, with plain int64 / boolean arguments,
-    rather than once for every constant a caller passes (sigs.py). numba would compile (or load
-    from the cache) a function with a signature as soon as its module is imported; this
-    decorator waits until numba is about to compile some function (see `_Compiling`), which
-    happens only with a cold cache. With a warm cache these functions are never loaded at
-    all: the cached kernels hold their code, and loading them one by one cost about 0.4 s
-    at every start."""
+    The game pointer keeps the caller's type: a two-sided game's functions are compiled apart
+    from a one-sided game's (sides.two_sided). With a warm cache these functions are never
+    loaded at all: the cached kernels hold their code."""
 
     def declare(function):
-        dispatcher = njit(**options)(function)
+        dispatcher = numba.njit(**options)(function)
         DECLARED.append((dispatcher, signature))
+        if config.DISABLE_JIT:
+            return dispatcher
+        typed = dispatcher.get_call_template
+        declared = signature.args
+
+        def get_call_template(args, kws):
+            if kws or len(args) != len(declared):
+                return typed(args, kws)  # numba reports the mismatch
+            wanted = tuple(a if isinstance(d, types.CPointer) else d for a, d in zip(args, declared))
+            if wanted not in dispatcher.overloads:  # compiled (or loaded) with its declared return type
+                dispatcher.compile(signature.return_type(*wanted))
+            return typed(wanted, {})
+
+        dispatcher.get_call_template = get_call_template
         return dispatcher
 
     return declare
-
-
-def compile_declared() -> None:
-    """Compile (or load) every declared function with its signature, in the order of
-    declaration (a function's callees are declared first: its module imports theirs, and
-    within a module they come first), then stop each from compiling for other argument
-    types, as `njit(signature)` does: a call with a constant then uses the int64 version."""
-    global _done, _compiling
-    if _compiling:  # numba is compiling one of them: the next wait for it
-        return
-    _compiling = True
-    try:
-        while _done < len(DECLARED):
-            dispatcher, signature = DECLARED[_done]
-            if dispatcher._can_compile:
-                dispatcher.compile(signature)
-                dispatcher.disable_compile()
-            _done += 1
-    finally:
-        _compiling = False
 
 
 # LLVM optimisation level of a function compiled inside another one's compilation (see
@@ -205,8 +195,6 @@ class _Compiling(event.Listener):
     """numba's compile events (a cache miss; numba compiles a function's callees while it
     compiles the function, so the events nest):
 
-    - Before anything compiles, compile the declared functions first, so that what calls them
-      links their declared versions.
     - Optimise the functions compiled inside another one at level INNER_OPT, and only the
       outermost at full level. numba links the optimised code of every callee into each
       caller and optimises the whole again, so at full level the engine's deeper functions
@@ -225,7 +213,6 @@ class _Compiling(event.Listener):
         kernel_code._depth[0] = len(self.levels)
         if len(self.levels) > 1:
             config.OPT = config._OptLevel(min(int(config.OPT), INNER_OPT))
-        compile_declared()
 
     def on_end(self, event):
         config.OPT = self.levels.pop()

@@ -32,7 +32,7 @@ from ..game.knobs import BY_NAME, K
 from .rng import randint, seed_game
 from .search_rounds import play_round_any
 from .state import N_GAME, O_BOTS, O_PARAMS, O_PLACE, O_REC
-from .unowned import keep_alive, new_game, unowned
+from .unowned import keep_alive, new_game, unowned, unowned_like, unowned_two_sided
 
 HISTORY_ROUNDS = 1024  # rounds whose running totals, dealers and seatings are kept
 _SCORING = BY_NAME["match_scoring"].choices
@@ -313,7 +313,7 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
     (env/matches.py): begin_match, then before_round, the round, after_round until it says
     the match is over."""
     scratch = np.zeros(N_GAME, dtype=np.int64)  # the search bot's rollouts (engine/search_rounds.py)
-    sp = unowned(scratch)
+    sp = unowned_like(g, scratch)
     dealer = begin_match(g, key, match, seatings, out, history)
     rnd = 0
     while dealer >= 0:
@@ -327,9 +327,22 @@ def play_match(g, config, key, match, seatings, out, history, dealers, seated):
 @njit(cache=True, nogil=True)
 def play_matches(config, key, start, seatings, out, stop):
     """Matches start .. start + len(out) - 1 of the run, one record row each into out; stops
-    early once stop[0] is set (threads.request_stop)."""
+    early once stop[0] is set (threads.request_stop). A one-sided deck."""
     owner = new_game(config)
-    g = unowned(owner)
+    _matches_into(unowned(owner), config, key, start, seatings, out, stop)
+    keep_alive(owner)
+
+
+@njit(cache=True, nogil=True)
+def play_matches_two_sided(config, key, start, seatings, out, stop):
+    """play_matches with a two-sided deck (the engine compiled for two-sided games, sides.two_sided)."""
+    owner = new_game(config)
+    _matches_into(unowned_two_sided(owner), config, key, start, seatings, out, stop)
+    keep_alive(owner)
+
+
+@njit(cache=True, inline="always")
+def _matches_into(g, config, key, start, seatings, out, stop):
     history = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
     dealers = np.zeros(HISTORY_ROUNDS, dtype=np.int64)
     seated = np.zeros((HISTORY_ROUNDS, L.MAX_PLAYERS), dtype=np.int64)
@@ -337,4 +350,3 @@ def play_matches(config, key, start, seatings, out, stop):
         if stop[0] != 0:
             break
         play_match(g, config, key, start + i, seatings, out[i], history, dealers, seated)
-    keep_alive(owner)

@@ -43,6 +43,7 @@ from .bots.search import (
 )
 from .play import continue_round, setup_round
 from .rng import seed_game
+from .sides import two_sided
 from .sumsets import stale
 from .state import (
     N_GAME,
@@ -52,7 +53,6 @@ from .state import (
     O_CARD_FACE,
     O_CARD_OTHER,
     O_OWNER,
-    O_TWO_SIDED,
     O_DECK,
     O_DECK_END,
     O_EXT_SEATS,
@@ -104,7 +104,7 @@ def copy_game(src, dst):
         dst[O_DISC + i] = src[O_DISC + i]
     for i in range(src[S_NASIDE]):  # cards set aside by the mercy rule
         dst[O_ASIDE + i] = src[O_ASIDE + i]
-    if src[O_TWO_SIDED]:  # a flip in a rollout turns the deck's tables over; the physical cards
+    if two_sided(src):  # a flip in a rollout turns the deck's tables over; the physical cards
         copy_deck(src, dst)
         for c in range(deck_size(src)):
             dst[O_CARD_FACE + c] = src[O_CARD_FACE + c]

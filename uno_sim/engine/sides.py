@@ -9,11 +9,18 @@ and the piles and the trace hold card numbers. O_CARD_FACE / O_CARD_OTHER give a
 the side in play / the other side, O_OWNER the seat holding it (-1: a pile, or out of play).
 
 A one-sided deck's cards are its faces (card = face): every function here is asked only when
-g[O_TWO_SIDED] is set, and `face_of` returns the card itself otherwise, so one-sided games
-read and draw exactly what they did before two-sided decks existed.
+`two_sided(g)`, and `face_of` returns the card itself otherwise, so one-sided games read and
+draw exactly what they did before two-sided decks existed. `two_sided(g)` is decided by the type
+of the game pointer (unowned.py): a constant in compiled code, so the engine compiled for
+one-sided games carries none of the two-sided code (it cost the one-sided kernels about a tenth
+of their speed when it was a flag read at run time).
 """
 
+from numba import types
+from numba.extending import overload
+
 from .jit import njit
+from .sigs import TwoSidedGame
 
 from .access import deck_size, hand
 from .rng import randint, shuffle
@@ -42,15 +49,26 @@ OTHER = O_OTHER_SIDE - O_DECK  # a deck-block offset + OTHER: the same entry of 
 FACE_OFFSETS = tuple(O_FACE[name] for name in FACE_COLUMNS)
 
 
-@njit(cache=True, inline="always")
 def two_sided(g):
+    """Whether the game in g has a two-sided deck: in compiled code a constant of g's pointer type
+    (sigs.TwoSidedGame); for an array (a game array read from Python, or without the compiler),
+    its flag."""
     return g[O_TWO_SIDED] != 0
+
+
+@overload(two_sided, inline="always")
+def _two_sided_compiled(g):
+    if isinstance(g, TwoSidedGame):
+        return lambda g: True
+    if isinstance(g, types.CPointer):
+        return lambda g: False
+    return lambda g: g[O_TWO_SIDED] != 0
 
 
 @njit(cache=True, inline="always")
 def face_of(g, card):
     """The face a card in a pile shows on the side in play (a one-sided deck's card is its face)."""
-    if g[O_TWO_SIDED]:
+    if two_sided(g):
         return g[O_CARD_FACE + card]
     return card
 
@@ -176,7 +194,7 @@ def swap_sides(g):
 @njit(cache=True)
 def light_side_up(g):
     """Before a new deal: the light side's tables back in play (a round that ended dark)."""
-    if g[O_TWO_SIDED] and g[S_SIDE] != 0:
+    if two_sided(g) and g[S_SIDE] != 0:
         swap_sides(g)
         g[S_SIDE] = 0
 

@@ -5,16 +5,34 @@ argument a caller passes (`draw_cards(g, p, 2, ...)` and `draw_cards(g, p, 4, ..
 compilations, each linked again into every caller). Declaring the signature makes the
 function compile once, with plain int64 / boolean arguments; it cost about a fifth of a cold
 compile. Such functions are declared with `jit.njit_typed(signature)`, which compiles them
-only when the cache is cold. The game `g` is a raw int64 pointer (see unowned.py).
+only when a caller is compiled. The game `g` is a raw int64 pointer (see unowned.py), of type G
+for a one-sided deck and G2 for a two-sided one.
 
 jit.njit now makes every engine function's constant arguments plain for its compiled callers; a
 declared signature still fixes the types where callers pass different kinds (a bool where an
-int64 is meant would be a second version) and compiles those functions first, in order.
+int64 is meant would be a second version): a compiled caller always asks for the declared types.
 """
 
 from numba import types
+from numba.core.datamodel.models import PointerModel
+from numba.extending import register_model
 
-G = types.CPointer(types.int64)
+
+class TwoSidedGame(types.CPointer):
+    """The game pointer of a game with a two-sided deck (UNO Flip): its own numba type, so that
+    every engine function is compiled once for one-sided games, where `sides.two_sided(g)` is
+    the constant False and the two-sided code folds away, and once for two-sided games (True).
+    The two are separate compiled kernels; nothing converts one pointer type into the other."""
+
+    def __init__(self, dtype):
+        super().__init__(dtype)
+        self.name = f"two-sided {dtype}*"
+
+
+register_model(TwoSidedGame)(PointerModel)
+
+G = types.CPointer(types.int64)  # a one-sided game (the declared signatures name this one)
+G2 = TwoSidedGame(types.int64)  # a two-sided game (a declared function gets it in place of G)
 I = types.int64
 B = types.boolean
 VOID = types.void

@@ -21,7 +21,7 @@ from .jit import njit
 
 from ..game.knobs import K
 from .access import deck_size
-from .sides import swap_sides
+from .sides import swap_sides, two_sided
 from .state import (
     HAND_WIDTH,
     O_ASIDE,
@@ -37,7 +37,6 @@ from .state import (
     O_RNG,
     O_SEEN,
     O_SUM_CACHE,
-    O_TWO_SIDED,
     SEEN_SEAT,
     N_GAME,
     S_NASIDE,
@@ -69,7 +68,7 @@ def _transfer(g, snap, save):
     for block, size in ((O_PILE, S_NPILE), (O_DISC, S_NDISC), (O_ASIDE, S_NASIDE)):
         for i in range(block, block + g[size]):
             g[to + i] = g[frm + i]
-    if g[O_TWO_SIDED]:  # each physical card's faces on the side in play and the other, its owner
+    if two_sided(g):  # each physical card's faces on the side in play and the other, its owner
         size = deck_size(g)
         for block in (O_CARD_FACE, O_CARD_OTHER, O_OWNER):
             for i in range(block, block + size):

@@ -9,6 +9,9 @@ check on every access. A plain `int64*` has neither: indexing it is one load or 
 engine's functions all take this pointer; the caller keeps the owning array alive
 (`keep_alive`) while it is used. The array's length is kept in the game at O_CAPACITY.
 
+A two-sided deck's game is pointed at with a pointer of its own type (sigs.TwoSidedGame,
+`unowned_two_sided`), so that the engine is compiled apart for it (sides.two_sided).
+
 With NUMBA_DISABLE_JIT=1 (plain Python, for debugging) the array stands for its pointer.
 """
 
@@ -19,27 +22,63 @@ from numba import types
 from .jit import njit
 from numba.extending import intrinsic
 
+from .sigs import G, G2
 from .state import N_CONFIG, N_GAME, O_CAPACITY
 
+
+def _pointer(pointer_type):
+    """An intrinsic turning an address into a pointer of `pointer_type`."""
+
+    def make(typingctx, address):
+        def codegen(context, builder, signature, args):
+            return builder.inttoptr(args[0], context.get_value_type(pointer_type))
+
+        return pointer_type(address), codegen
+
+    return intrinsic(make)
+
+
+_int64_pointer = _pointer(G)
+_two_sided_pointer = _pointer(G2)
+
+
 @intrinsic
-def _int64_pointer(typingctx, address):
-    sig = types.CPointer(types.int64)(address)
+def _pointer_like(typingctx, like, address):
+    """A pointer of the same type as the pointer `like` (one-sided or two-sided game)."""
+    if not isinstance(like, types.CPointer):
+        return None
 
     def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
+        return builder.inttoptr(args[1], context.get_value_type(like))
 
-    return sig, codegen
+    return like(like, address), codegen
 
 
 if numba.config.DISABLE_JIT:
     def unowned(g):
         """Plain Python: the array itself (the intrinsic has no Python version)."""
         return g
+
+    unowned_two_sided = unowned
+
+    def unowned_like(like, g):
+        return g
 else:
     @njit(cache=True, inline="always")
     def unowned(g):
         """A pointer to the data of the int64 array g (index it like the array; no bounds)."""
         return _int64_pointer(g.ctypes.data)
+
+    @njit(cache=True, inline="always")
+    def unowned_two_sided(g):
+        """`unowned` for a game with a two-sided deck (its own pointer type: sigs.TwoSidedGame)."""
+        return _two_sided_pointer(g.ctypes.data)
+
+    @njit(cache=True, inline="always")
+    def unowned_like(like, g):
+        """A pointer to the array g of the same type as the game pointer `like` (a scratch game
+        beside the game being played: the search's rollouts, a match's copy)."""
+        return _pointer_like(like, g.ctypes.data)
 
 
 @njit(cache=True)

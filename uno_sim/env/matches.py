@@ -33,10 +33,11 @@ class RoundTable(Table):
 
     def __init__(self, rules: Rules, bots: Sequence[str], python_seats: Sequence[int]) -> None:
         super().__init__(rules, bots=bots, python_seats=python_seats)
-        from ..engine.stepping import play_round_to_question
+        from ..engine.stepping import round_kernel
 
         self._start = np.zeros(4, dtype=np.int64)  # the generator as the round began
         self._dealer = np.int64(0)
+        play_round_to_question = round_kernel(self.rules.cards.two_sided)
         entry = _compiled_entry(play_round_to_question, self._g, self._start, self._dealer)
         self._play_step = lambda g, key, game, tracing: entry(g, self._start, self._dealer, tracing)
         self._kernel = lambda g, key, game, tracing: play_round_to_question(g, self._start, self._dealer,

@@ -133,11 +133,11 @@ class Table:
         self.length = 0  # actions on the tape
         self.done = True
         with _engine_start():
-            from ..engine.stepping import play_to_question  # numba loads (or compiles) the engine here
+            from ..engine.stepping import game_kernel  # numba loads (or compiles) the engine here
 
-            self._kernel = play_to_question
+            self._kernel = game_kernel(self.rules.cards.two_sided)
             self._use(self._array(self.TAPE_ROOM, 0))
-            self._play_step = _compiled_entry(play_to_question, self._g, self.key, self.game)
+            self._play_step = _compiled_entry(self._kernel, self._g, self.key, self.game)
 
     def _array(self, tape: int, trace: int) -> np.ndarray:
         """A game array: the game, a trace buffer of `trace` entries, the output block, then

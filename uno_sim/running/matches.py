@@ -22,7 +22,7 @@ from ..stats.matches import MatchAggregate, summarize_matches
 from .chunks import Threads, Unit, check_seats, run_chunks
 from .games import PYTHON_WHERE, PythonChunk, python_part
 from .progress import ProgressLike, as_progress
-from .warmup import Startup
+from .warmup import Startup, deck_kind
 
 @dataclass
 class MatchResult:
@@ -127,7 +127,7 @@ def simulate_matches(rules: Rules, bots: list[Bot], matches: int, seed: int, *, 
     work = match_work(rules, bots, seed, rotate_seats)
     agg = work.empty()
     unit = Unit(work, matches, lambda first, n, partial, rows: agg.merge(partial), "matches", chunk_size, store)
-    startup = executor.warm_up("matches", progress)  # before the clock starts
+    startup = executor.warm_up(deck_kind("matches", rules.cards.two_sided), progress)  # before the clock starts
     run_chunks([unit], executor, progress)
     where = PYTHON_WHERE if python_part(rules, bots) else executor.where
     return MatchResult(rules, list(bots), matches, seed, getattr(executor, "workers", 0), agg, unit.seconds,

@@ -249,13 +249,13 @@ def trace_events(rules: Rules, bots: Sequence[Bot], seed: int, games: int, first
     python_trace_events). `progress` (running/progress.py; True: on standard error) is told when
     the engine compiles or loads first (warmup.py)."""
     from ..engine.keys import run_key
-    from .warmup import warm_up
+    from .warmup import deck_kind, warm_up
 
     key = run_key(seed)
     if any(b.python for b in bots):
         yield from python_trace_events(rules, bots, key, games, first_game, rotate_seats)
         return
-    warm_up("trace", progress=progress)
+    warm_up(deck_kind("trace", rules.cards.two_sided), progress=progress)
     for game in range(first_game, first_game + games):
         if rotate_seats:
             seat_bots, deal = rotated_seats(bots, game)

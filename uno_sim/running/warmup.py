@@ -28,16 +28,27 @@ from .progress import SILENT, ProgressLike, as_progress
 LOADING = "loading the engine"
 
 # The kernel each kind of work calls (engine module.function, as numba names its cache files).
+# A two-sided deck's games are played by kernels of their own (engine/sides.py `two_sided`):
+# the kind with TWO_SIDED in front.
+TWO_SIDED = "two-sided "
 KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching", "matches": "match.play_matches",
-           "trace": "batch._trace_game"}
+           "trace": "batch._trace_game",
+           "two-sided games": "batch._play_games_two_sided",
+           "two-sided search": "batch._play_games_searching_two_sided",
+           "two-sided matches": "match.play_matches_two_sided", "two-sided trace": "batch._trace_game_two_sided"}
 
 # What a cold compile of each kernel takes on the reference machine (AMD EPYC, 2 cores; CPU
 # seconds of the compiling process, nearly idle; docs/ARCHITECTURE.md "Start-up: where the
 # time goes"): alone into an empty cache, and after another kernel, when the functions below it
 # (the round, the bots) come from the cache as IR (engine/kernel_code.py). `compile_estimate`
 # scales them to this machine by how long `probe` took there (CPU seconds).
+# A two-sided kernel shares little with the one-sided ones (the engine's functions take the game
+# pointer, whose type differs), so "after another" means after another of the same deck kind
+# (machine_estimate); the two-sided kernels cost about what the one-sided ones do.
 REFERENCE_SECONDS = {"games": 44.0, "search": 56.0, "matches": 55.0, "trace": 52.0}
 REFERENCE_AFTER_ANOTHER = {"games": 20.0, "search": 17.0, "matches": 19.0, "trace": 16.0}
+for _table in (REFERENCE_SECONDS, REFERENCE_AFTER_ANOTHER):
+    _table |= {TWO_SIDED + kind: seconds for kind, seconds in _table.items()}
 REFERENCE_PROBE = 0.009
 
 
@@ -77,6 +88,7 @@ def rough_time(seconds: float) -> str:
 
 # What each kind's kernel is called in the message of a cold start.
 KERNEL_NAMES = {"games": "game", "search": "search bot's game", "matches": "match", "trace": "trace"}
+KERNEL_NAMES |= {TWO_SIDED + kind: f"two-sided {name}" for kind, name in KERNEL_NAMES.items()}
 
 
 def compiling_message(kinds, seconds: float) -> str:
@@ -89,14 +101,22 @@ def compiling_message(kinds, seconds: float) -> str:
 
 
 def machine_estimate(kinds) -> float:
+    """compile_estimate here, for the one-sided and the two-sided kernels among `kinds` apart
+    (each family's first kernel compiles alone unless one of its family is cached)."""
     import os
 
-    first = not any(cached(k) for k in KERNELS)
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # not on every system
         load = 0.0
-    return compile_estimate(kinds, probe(), load, os.cpu_count() or 1, first)
+    speed = probe()
+    total = 0.0
+    for sided in (False, True):
+        family = [k for k in kinds if k.startswith(TWO_SIDED) == sided]
+        if family:
+            first = not any(cached(k) for k in KERNELS if k.startswith(TWO_SIDED) == sided)
+            total += compile_estimate(family, speed, load, os.cpu_count() or 1, first)
+    return total
 
 @dataclass(frozen=True)
 class Startup:
@@ -171,34 +191,45 @@ def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     return Startup(time.perf_counter() - began, compiling)
 
 
-def kernel_kind(bot_codes) -> str:
+def kernel_kind(bot_codes, two_sided: bool = False) -> str:
     """The kind whose kernel plays games with these bots (batch.start_chunk's choice):
-    `search` when a seat plays the search bot, else `games`."""
+    `search` when a seat plays the search bot, else `games`; for a two-sided deck, that kind's
+    two-sided kernel."""
     from ..engine.layout import plays_search
 
-    return "search" if plays_search(bot_codes) else "games"
+    return deck_kind("search" if plays_search(bot_codes) else "games", two_sided)
+
+
+def deck_kind(kind: str, two_sided: bool) -> str:
+    """The kind of work `kind` (games, search, matches, trace) for a deck: its two-sided kernel's
+    kind for a two-sided deck."""
+    return TWO_SIDED + kind if two_sided else kind
 
 
 def _play_one(kind: str) -> None:
     from .. import stats
     from ..game.bots import pack_bots, parse_bots
     from ..engine import batch  # importing compiles (or loads) the functions with signatures
+    from ..game.decks import CLASSIC, FLIP
     from ..game.rules import Rules
 
     rules = Rules()
+    deck = CLASSIC
+    if kind.startswith(TWO_SIDED):  # the same, with the two-sided deck
+        rules, deck, kind = rules.with_deck(FLIP), FLIP, kind[len(TWO_SIDED):]
     packed = rules.pack()
     codes, params = pack_bots(parse_bots(None, rules.players))
     key = batch.run_key(0)
     if kind == "games":
-        records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
+        records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1, deck=deck)
         stats.Aggregate(players=rules.players).add(records)  # the compiled binning passes
         stats.PairedAggregate([stats.Aggregate(players=rules.players)]).add([records])  # and a paired compare's
     elif kind == "search":
         codes, params = pack_bots(parse_bots("search:rollouts=1", rules.players))
-        records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1)
+        records = batch.run_chunk(packed, codes, params, key, 0, 1, workers=1, deck=deck)
         stats.Aggregate(players=rules.players).add(records)  # a search run's binning passes
         stats.PairedAggregate([stats.Aggregate(players=rules.players)]).add([records])
     elif kind == "matches":
-        batch.run_matches(packed, codes, params, key, 0, 1, workers=1)
+        batch.run_matches(packed, codes, params, key, 0, 1, workers=1, deck=deck)
     else:
-        batch.trace_game(packed, codes, params, key, 0, 1 << 16)
+        batch.trace_game(packed, codes, params, key, 0, 1 << 16, deck=deck)

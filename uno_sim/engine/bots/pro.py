@@ -50,7 +50,7 @@ from ..access import (
     skip_of,
     slot_of,
 )
-from ..sides import face_of
+from ..sides import face_of, two_sided
 from ..rng import chance
 from ..rules_check import candidate, held_candidates, holds_forbidding_card, legal_turn_card, lowest_bit
 from ..seats import step
@@ -59,7 +59,6 @@ from ..state import (
     LACK_WILD,
     O_DISC,
     O_LACKS,
-    O_TWO_SIDED,
     S_NACTIVE,
     S_NDISC,
     S_SET_COLORS,
@@ -262,7 +261,7 @@ def best_turn_card(g, p, color, top):
     set_in_force = g[S_SET_COLORS] != 0
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
-    sided = g[O_TWO_SIDED] != 0
+    sided = two_sided(g)
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)

@@ -52,7 +52,7 @@ from ..access import (
     skip_of,
     slot_of,
 )
-from ..sides import face_of
+from ..sides import face_of, two_sided
 from ..rng import chance
 from ..rules_check import (
     candidate,
@@ -70,7 +70,6 @@ from ..state import (
     O_PLACE,
     O_PLAYED,
     O_SWAP3,
-    O_TWO_SIDED,
     S_NACTIVE,
     S_NDISC,
     S_NPLAYED,
@@ -391,7 +390,7 @@ def best_turn_card(g, p, color, top):
     held = 0 if set_in_force else held_candidates(g, p, color, top)
     faces = n_faces(g)
     mercy = g[K.mercy_limit] > 0
-    sided = g[O_TWO_SIDED] != 0
+    sided = two_sided(g)
     i = -1
     while True:
         if set_in_force:  # any face may be legal (turn_candidate)

@@ -9,7 +9,7 @@ drawn from the other side's faces it has not seen (`other_pool`: the pairing of 
 is uniform). On the side in play the backs say nothing about the faces (the pairing again), so
 pro's estimate of a hand on the side in play stays its `unseen_faces`.
 
-Everything here is asked only when g[O_TWO_SIDED] is set (one branch in each bot's turn-card
+Everything here is asked only when sides.two_sided(g) (one branch in each bot's turn-card
 loop), so one-sided games neither read it nor slow down.
 """
 
