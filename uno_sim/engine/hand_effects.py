@@ -16,18 +16,16 @@ from .access import HAND_WIDTH, hand, hsize, n_faces
 from .rng import shuffle
 from .seats import step
 from .sides import face_of, held_cards, release_hand, to_hand, two_sided
-from .seen_plays import forget_plays
+from .table_view import hand_changed
 from .sumsets import stale
-from .state import O_ASIDE, O_HSIZE, O_LACKS, O_PLACE, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
+from .state import O_ASIDE, O_HSIZE, O_PLACE, O_REC, O_WORK_HANDS, S_KNOCKED, S_NACTIVE, S_NASIDE, S_NEXT_PLACE, S_PLAYERS
 
 
 @njit(cache=True)
 def hand_taken(g, q):
     """q's hand changed in a way the table could not follow (it took cards, or got a new hand):
-    what was seen of it is forgotten (O_LACKS, its plays in O_SEEN) and its sum sets are
-    stale."""
-    g[O_LACKS + q] = 0
-    forget_plays(g, q)
+    what was seen of it is forgotten (table_view.hand_changed) and its sum sets are stale."""
+    hand_changed(g, q)
     stale(g, q)
 
 

@@ -40,12 +40,11 @@ from .access import (
     set_bit,
     shuffles_hands,
     skip_of,
-    slot_of,
     swaps_hands,
 )
 from .bots import dispatch as bot
 from .bots.uniform import uniform_card
-from .seen_plays import forget_plays, note_draw, note_play, plain_play, seen_count
+from . import table_view
 from .hand_effects import hand_taken, last_in, mercy_scores, over_limit, set_aside, shuffle_and_deal
 from .rng import chance, randint, shuffle
 from .rules_check import (
@@ -76,8 +75,6 @@ from .snapshots import save_turn_start
 from .sigs import B, G, I, VOID
 from .sumsets import has_sum_set, hand_sum_claims, stale
 from .state import (
-    LACK_SLOT0,
-    LACK_WILD,
     O_ASIDE,
     O_CAPACITY,
     O_CARD_OTHER,
@@ -87,8 +84,6 @@ from .state import (
     O_CATCHERS,
     O_DISC,
     O_HSIZE,
-    O_KEEP_TURNS,
-    O_LACKS,
     O_PILE,
     O_PLACE,
     O_PLAYED,
@@ -741,11 +736,7 @@ def swap_hands(g, a, b):
     g[O_HSIZE + b] = t
     if two_sided(g):
         swap_owners(g, a, b)
-    t = g[O_LACKS + a]  # what was seen of a hand goes with it
-    g[O_LACKS + a] = g[O_LACKS + b]
-    g[O_LACKS + b] = t
-    forget_plays(g, a)  # (a play is judged by its player's seat)
-    forget_plays(g, b)
+    table_view.hands_swapped(g, a, b)
     stale(g, a)
     stale(g, b)
     g[O_REC + L.COL_SWAPS] += 1
@@ -1287,40 +1278,19 @@ def hand_effects(g, p, k, f):
 
 
 @njit(cache=True, inline="always")
-def seen_lacking(g, p, color, top):
-    """p drew on an ordinary turn with `color` current and `top` on the pile: the table saw
-    (taking the draw as forced) that p holds no card of that colour, no wild card and, for a
-    coloured top card, no card of its kind; unless a sum set in force made other cards the
-    ones to match. Kept in O_LACKS (read by the `pro` bot), cleared when p takes cards."""
-    if g[S_SET_COLORS] == 0:
-        bits = (1 << color) | (1 << LACK_WILD)
-        if color_of(g, top) >= 0:
-            bits |= 1 << (LACK_SLOT0 + slot_of(g, top))
-        g[O_LACKS + p] |= bits
-
-
-@njit(cache=True, inline="always")
 def normal_turn(g, p):
     """An ordinary turn: play a legal card, or draw (and maybe play the drawn card)."""
     g[O_REC + L.COL_TURNS] += 1
     color = g[S_COLOR]
     top = top_card(g)
     f = bot.choose_turn_card(g, p, color, top)
-    # at a table with a search seat, the turn as the table sees it is kept (seen_plays.py): the
-    # turns kept of p (a draw forgets them; note_draw puts them back with the draw), the
-    # direction and the next player's hand size and lacks before the turn
-    keep = g[O_KEEP_TURNS] != 0
-    kept = g[seen_count(p)]
-    direction = g[S_DIR]
-    q = step(g, p, 1) if keep else p
-    next_size, next_lacks = g[O_HSIZE + q], g[O_LACKS + q]
+    seen = table_view.turn_begins(g, p, color, top)
     if f >= 0:
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1 + bot.extra_cards(g, p, f)
         before = g[S_NDISC]
         play_cards(g, p)
-        if keep:  # (a multi-play is no plain play: it forgets p's turns)
-            note_play(g, p, f, color, top, before, direction, next_size, next_lacks)
+        table_view.played(g, p, f, before, seen)
         return
     drawn = draw_cards(g, p, 1, L.WHY.turn, g[K.draw_rule] == 1)
     if g[S_ENDED]:
@@ -1333,27 +1303,23 @@ def normal_turn(g, p):
         and play_drawn_allows(g, f)
         and (g[K.must_play_drawn] != 0 or bot.plays_drawn_card(g, p, f))
     ):
-        seen_lacking(g, p, color, top)  # the drawn card is played: the hand is the one that lacked it
+        table_view.drew_to_play(g, p, seen)
         g[O_PLAYED] = f
         g[S_NPLAYED] = 1
         if two_sided(g):  # that very card, not another showing the same face (play_cards)
             g[S_PUT_CARD] = g[S_LAST_DRAWN_CARD] + 1
         before = g[S_NDISC]
         play_cards(g, p)
-        if keep and drawn == 1 and plain_play(g, p, f, before):
-            note_draw(g, p, kept, True, color, top, direction, next_size, next_lacks)
+        table_view.played_drawn(g, p, f, drawn, before, seen)
     else:
-        if drawn == 0 or (g[K.play_drawn] == 0 and g[K.draw_rule] == 0):  # a kept card could not be played
-            seen_lacking(g, p, color, top)
-        if keep and drawn == 1:
-            note_draw(g, p, kept, False, color, top, direction, next_size, next_lacks)
+        table_view.drew_and_kept(g, p, drawn, seen)
         g[S_NEXT] = step(g, p, 1)
 
 
 @njit(cache=True, inline="always")
 def penalty_turn(g, v):
     """The victim of a pending penalty: challenge the chain's first Wild Draw Four, answer, or accept."""
-    forget_plays(g, v)
+    table_view.penalty_turn_begins(g, v)
     if g[S_CHAL_OK]:
         g[S_CHAL_OK] = 0
         target = g[S_CHAL_PLAYER]

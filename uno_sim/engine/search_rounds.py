@@ -34,7 +34,6 @@ from .bots.search import (
     decision_key,
     has_search,
     near_the_end,
-    observe,
     outcome,
     plays_as_seen,
     redeal,
@@ -42,6 +41,7 @@ from .bots.search import (
     shuffle_pile,
 )
 from .play import continue_round, setup_round
+from .table_view import saw_turn
 from .rng import seed_game
 from .sides import two_sided
 from .sumsets import stale
@@ -314,7 +314,7 @@ def continue_searching(g, s, max_steps):
             sizes[q] = g[O_HSIZE + q]
         continue_round(g, 1)
         planned.clear_plan(g)
-        observe(g, p, pending, color, ndisc, moved, sizes)
+        saw_turn(g, p, pending, color, ndisc, moved, sizes)
         steps += 1
 
 

@@ -7,7 +7,7 @@ penalty, challenges, jump-ins, multi-play, swap targets, Wild swaps) is the expe
 
 What pro knows beyond the expert is what the table saw: the cards it has not seen (the deck
 less its own hand and the discard pile, `unseen_faces`) and what each player was seen to lack
-when it drew (O_LACKS, kept by play.py: the colour then current, every wild card, the top
+when it drew (O_LACKS, kept by table_view.py: the colour then current, every wild card, the top
 card's kind). From these it judges the chance that the next player cannot follow a card
 (`no_match_chance`). Another player's hand and the draw pile are never read.
 

@@ -27,7 +27,8 @@ advancing it: the real game's stream is untouched, results stay a function of (s
 
 Where the code is: this module holds everything the bot decides without playing: the
 candidate moves, pro's choice among them (the baseline), the determinization, the rollout seats,
-what a finished rollout is worth, the rollouts' key, and what every player saw (`observe`).
+what a finished rollout is worth and the rollouts' key. What every player saw (O_VOIDS, O_LACKS,
+O_SEEN) is kept by engine/table_view.py.
 A rollout plays the round to its end, so it needs the round code (play.py), and play.py asks
 the bots (dispatch.py) for every decision: the part that plays, the rollouts, the choice by
 rollouts, `plan_move` and the round loop with search bots, sits one level above play.py in
@@ -269,8 +270,8 @@ def redeal(s, p, pool):
     """Deal the cards p cannot see at random: every other hand keeps its size, the rest is
     the draw pile. The unseen cards are the deck minus p's hand minus the discard pile; they
     are listed in face order before the shuffle, so the deal depends on what p can see only.
-    A player seen to lack some cards (`excluded`: O_VOIDS, see observe, and O_LACKS, kept by
-    play.py) gets none of them. A two-sided deck's cards: redeal_sides."""
+    A player seen to lack some cards (`excluded`: O_VOIDS and O_LACKS, kept by
+    table_view.py) gets none of them. A two-sided deck's cards: redeal_sides."""
     if two_sided(s):
         redeal_sides(s, p, pool)
         return
@@ -527,27 +528,3 @@ def decision_key(g, p):
     x ^= np.uint64(g[O_REC + L.COL_TURNS] * 1000003 + g[S_NDISC] * 131 + g[S_NPILE] * 7 + p) * np.uint64(
         0xBF58476D1CE4E5B9)
     return x
-
-
-# ---------------------------------------------------------------- what every player saw
-
-
-@njit(cache=True)
-def observe(g, p, pending, color, ndisc, moved, sizes):
-    """What every player saw in p's turn, kept for the search bots' determinizations
-    (O_VOIDS): a player who took one card on an ordinary turn and put nothing down (the
-    discard pile unchanged) held no card of the colour then current, nor is the card it
-    drew of it; only when the rules let it play any drawn card and it draws one card a turn
-    (play_drawn = any, draw_rule = one). Any other card a player takes, and any swap or
-    rotation of hands, forgets what was known of those hands."""
-    if g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS] != moved:
-        for q in range(g[K.players]):
-            g[O_VOIDS + q] = 0
-    for q in range(g[K.players]):
-        if g[O_HSIZE + q] > sizes[q]:
-            g[O_VOIDS + q] = 0
-    if (pending == 0 and g[S_NDISC] == ndisc and g[O_HSIZE + p] == sizes[p] + 1
-            and g[K.play_drawn] == 0 and g[K.draw_rule] == 0):
-        g[O_VOIDS + p] = 1 << color
-
-
