@@ -77,7 +77,7 @@ O_F_DISCARD_COLOR = O_FACE["discard_color"]
 O_F_FLIP, O_F_DRAW_COLOR, O_F_LEAD_EFFECT = O_FACE["flip"], O_FACE["draw_color"], O_FACE["lead_effect"]
 O_DECK_END = GAME.size
 # ---- two-sided decks (UNO Flip): the deck block above is the side in play; the other side's
-# block waits here and the two change places at every flip (play.flip_over)
+# block waits here and the two change places at every flip (effects.flip_over)
 O_TWO_SIDED = GAME.block("two_sided")  # 1: a two-sided deck (every card is a light and a dark face)
 O_OTHER_SIDE = GAME.block("other_side", O_DECK_END - O_DECK)  # the other side's deck block
 # ---- seats played from Python (engine/bots/external.py; all 0: none). The tape and the output
@@ -222,7 +222,7 @@ def make_config(rules: np.ndarray, bot_codes: np.ndarray, bot_params: np.ndarray
     players = len(bot_codes)
     config[O_BOTS : O_BOTS + players] = bot_codes
     config[O_PARAMS : O_PARAMS + players * N_BOT_PARAMS] = np.asarray(bot_params, dtype=np.int64).reshape(-1)
-    if deck.two_sided:  # the light side in play, the dark side waiting (play.flip_over)
+    if deck.two_sided:  # the light side in play, the dark side waiting (effects.flip_over)
         config[O_DECK:O_DECK_END] = deck_block(deck.light, int(rules[K.zero_points]))
         config[O_OTHER_SIDE:O_OTHER_SIDE + O_DECK_END - O_DECK] = deck_block(deck.dark, int(rules[K.zero_points]))
         config[O_TWO_SIDED] = 1

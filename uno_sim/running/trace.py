@@ -20,7 +20,7 @@ from ..game.rules import Rules
 
 _INITIAL_BUFFER = 1 << 16
 # The colour letters of events: the engine writes a colour as 0-3 on the light side (and on a
-# one-sided deck), 4-7 on the dark side (engine/play.py, shown_color).
+# one-sided deck), 4-7 on the dark side (engine/events.py, shown_color).
 COLORS = SIDE_COLORS["light"] + SIDE_COLORS["dark"]
 
 
