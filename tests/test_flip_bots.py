@@ -5,7 +5,11 @@ the wild draw card it is, and the colour pro names with it."""
 
 from __future__ import annotations
 
+import pytest
+
 from flip_positions import FlipPosition
+from uno_sim.engine import state as S
+from uno_sim.game.decks import SIDE_COLORS
 from uno_sim.game.bots import Bot
 from uno_sim.game.rules import Rules
 
@@ -157,3 +161,73 @@ def test_greedy_plays_the_dark_sides_points_wild_draw_colour_before_a_wild():
     pos = FlipPosition(FLIP_RULES, ["R7/W Y7/WDC G2/O2", "Y1/O1 Y2/O2 Y3/O3", "G1/V1 B2/V2", "B1/P1 B3/V3"],
                        top="R9/T8", side="dark", pile="R2/P2 R4/P4 Y4/T4", bots=bots)
     assert pos.run(1)[0]["card"] == "Y7/WDC"  # 60 points against 40
+
+
+# ---------------------------------------------------------------- bluffing and challenging with the flip deck's restricted wild cards
+
+def test_a_bluffer_bluffs_with_the_light_sides_wild_draw_two():
+    # seat 0 holds R5, which matches R3 and so forbids the W2: with bluff_prob 1 it plays the W2 anyway
+    bots = [Bot("bluffer", {"bluff_prob": 1.0}), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R5/OE W2/P9 Y7/T7", "YS/P8 GS/P7", "Y5/P5 G5/PD5", "B5/TR R1/VR"], top="R3/P1",
+                       pile="R2/P2 R4/P4 G2/V2", bots=bots)
+    assert pos.run(1)[0]["card"] == "W2/P9"
+    # the same bot without a card that forbids it plays the W2 as any legal card, by its own ranking
+    plain = FlipPosition(FLIP_RULES, ["B5/OE W2/P9 Y7/T7", "YS/P8 GS/P7", "Y5/P5 G5/PD5", "B5/TR R1/VR"],
+                         top="R3/P1", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+    assert plain.run(1)[0]["card"] == "W2/P9"  # (its only legal card)
+
+
+def test_a_bluffer_bluffs_with_the_dark_sides_wild_draw_colour():
+    bots = [Bot("bluffer", {"bluff_prob": 1.0}), Bot("random"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["R5/P5 Y7/WDC G7/T7", "YS/P8 GS/P7", "Y5/O5 G5/OD5", "B5/TR R1/VR"],
+                       top="R3/P3", side="dark", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+    assert pos.run(1)[0]["card"] == "Y7/WDC"
+    # without bluff_prob the expert ranks the P5 first (the WDC is forbidden: it holds a pink card)
+    honest = FlipPosition(FLIP_RULES, ["R5/P5 Y7/WDC G7/T7", "YS/P8 GS/P7", "Y5/O5 G5/OD5", "B5/TR R1/VR"],
+                          top="R3/P3", side="dark", pile="R2/P2 R4/P4 G2/V2",
+                          bots=[Bot("expert"), Bot("random"), Bot("random"), Bot("random")])
+    assert honest.run(1)[0]["card"] == "R5/P5"
+
+
+def _dark_cards(texts: list[str]) -> str:
+    """The dark faces `texts`, each paired with a light number card of its own."""
+    light = [f"{c}{n}" for c in "RYGB" for n in range(1, 10) for _ in range(2)]
+    return " ".join(f"{light.pop()}/{t}" for t in texts)
+
+
+def _wdc_challenge_position(teal_down: bool):
+    """Seat 0 has just played a Wild Draw Colour on the dark side (a pink top before it; teal
+    named); seat 1, an expert, decides whether to challenge. 22 pink cards lie in the discard
+    pile, and 24 teal ones (`teal_down`) or 24 orange and violet ones."""
+    pinks = [f"P{n}" for n in range(1, 10) for _ in range(2)] + ["PD5", "PD5", "PR", "PR", "PE", "PE", "PF", "PF"]
+    pinks.remove("P5")
+    pinks.remove("P7")
+    pinks = pinks[:22]
+    teals = [f"T{n}" for n in range(1, 10) for _ in range(2)] + ["TD5", "TD5", "TR", "TR", "TE", "TE", "TF", "TF"]
+    teals.remove("T5")
+    teals.remove("T6")
+    others = [f"O{n}" for n in range(3, 10) for _ in range(2)] + [f"V{n}" for n in range(1, 6) for _ in range(2)]
+    down = teals[:24] if teal_down else others[:24]
+    # the light faces of the hands and the top are ones _dark_cards leaves free (wild and action cards)
+    pos = FlipPosition(FLIP_RULES, ["RS/T5 YS/T6 GS/P5", "BS/O1 RD1/O2", "YD1/V7", "GD1/V8"], top="W/WDC",
+                       discard_below=_dark_cards(pinks + down), side="dark", color="T",
+                       bots=[Bot("bluffer"), Bot("expert"), Bot("random"), Bot("random")])
+    g = pos.build()
+    g[S.S_PREV_COLOR] = SIDE_COLORS["dark"].index("P")
+    return g
+
+
+def test_the_expert_challenges_a_wild_draw_colour_by_the_cards_it_expects_to_turn_up():
+    from uno_sim.engine.bots import strategy
+
+    # 112 cards, 2 in its hand, 47 in the discard pile: 63 unseen, of which 4 pink (forbidding:
+    # seat 0's 3 cards hold a pink one with chance q = 1 - C(59, 3) / C(63, 3))
+    q = 1 - (59 * 58 * 57) / (63 * 62 * 61)
+    few_teal = _wdc_challenge_position(teal_down=True)  # 2 teal cards unseen: 64 / 3 expected
+    assert strategy.color_draw_expected(few_teal, 1) == pytest.approx(64 / 3)
+    assert q * 64 / 3 > (1 - q) * 2
+    assert strategy.wants_color_challenge(few_teal, 1, 0)
+    many_teal = _wdc_challenge_position(teal_down=False)  # 26 teal cards unseen: 64 / 27 expected
+    assert strategy.color_draw_expected(many_teal, 1) == pytest.approx(64 / 27)
+    assert q * 64 / 27 < (1 - q) * 2
+    assert not strategy.wants_color_challenge(many_teal, 1, 0)

@@ -131,7 +131,7 @@ def wants_color_challenge(g, p, target):
     if external.plays(g, p):
         return external.wants_challenge(g, p, target)
     if strategic(g, p):
-        return strategy.wants_challenge(g, p, target)
+        return strategy.wants_color_challenge(g, p, target)
     return False
 
 

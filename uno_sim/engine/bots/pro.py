@@ -31,7 +31,6 @@ from ..access import (
     HAND_WIDTH,
     N_COLORS,
     ROLE_DRAW_TWO,
-    ROLE_WILD_DRAW_FOUR,
     color_of,
     copies_of,
     discards_color,
@@ -39,20 +38,18 @@ from ..access import (
     flags_of,
     flips,
     hand,
-    hand_effect,
     hsize,
     is_wild,
     n_faces,
     number_of,
     param,
-    role_face,
     role_of,
     skip_of,
     slot_of,
 )
 from ..sides import face_of, two_sided
 from ..rng import chance
-from ..rules_check import candidate, held_candidates, holds_forbidding_card, legal_turn_card, lowest_bit
+from ..rules_check import candidate, held_candidates, legal_turn_card, lowest_bit
 from ..seats import step
 from ..state import (
     LACK_SLOT0,
@@ -366,18 +363,11 @@ def choose_turn_card(g, p, color, top):
     than a bad swap (as the expert)."""
     if g[K.mercy_limit] > 0:
         return strategy.choose_turn_card(g, p, color, top)
-    h = hand(p)
     bluff = param(g, p, L.BP.bluff_prob)
-    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
-    if (
-        g[K.challenge] != 0
-        and g[h + w4] > 0
-        and bluff > 0
-        and legal_turn_card(g, p, w4, color, top, True)
-        and holds_forbidding_card(g, p, color, top)
-        and chance(g, bluff)
-    ):
-        return w4
+    if bluff > 0:
+        w = strategy.bluff_card(g, p, color, top)
+        if w >= 0 and chance(g, bluff):
+            return w
     f = best_turn_card(g, p, color, top)
     if f < 0 or not g[K.voluntary_draw]:
         return f

@@ -45,6 +45,7 @@ from ..access import (
     number_of,
     param,
     points_of,
+    restricted,
     reverses,
     role_face,
     role_of,
@@ -74,6 +75,7 @@ from ..state import (
     S_NDISC,
     S_NPLAYED,
     S_PLAYERS,
+    S_COLOR,
     S_PREV_COLOR,
     S_SET_COLORS,
     S_CHAL_DRAW,
@@ -521,20 +523,30 @@ def other_deck_score(g, p, f, keep, score):
 
 
 @njit(cache=True)
+def bluff_card(g, p, color, top):
+    """The card p would bluff with on this ordinary turn, or -1: a restricted wild face it
+    holds that the restriction forbids now (it holds a card that forbids it, and `challenge` is
+    on): the Wild Draw Four where the deck has one, else the first such face of the side in
+    play (the `flip` deck's W2 on the light side, WDC on the dark side). Draws no random number."""
+    if g[K.challenge] == 0 or not holds_forbidding_card(g, p, color, top):
+        return -1
+    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
+    if g[hand(p) + w4] > 0 and legal_turn_card(g, p, w4, color, top, True):
+        return w4
+    for f in range(colored_faces(g), n_faces(g)):
+        if restricted(g, f) and legal_turn_card(g, p, f, color, top, True):
+            return f
+    return -1
+
+
+@njit(cache=True)
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw."""
-    h = hand(p)
     bluff = param(g, p, L.BP.bluff_prob)
-    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
-    if (
-        g[K.challenge] != 0
-        and g[h + w4] > 0
-        and bluff > 0
-        and legal_turn_card(g, p, w4, color, top, True)
-        and holds_forbidding_card(g, p, color, top)
-        and chance(g, bluff)
-    ):
-        return w4
+    if bluff > 0:
+        w = bluff_card(g, p, color, top)
+        if w >= 0 and chance(g, bluff):
+            return w
     f = best_turn_card(g, p, color, top)
     if f < 0 or not is_expert(g, p) or not g[K.voluntary_draw]:
         return f
@@ -656,6 +668,41 @@ def wants_challenge(g, p, target):
         return False
     q = guilt_chance(g, p, target)
     return q * float(g[S_CHAL_DRAW]) > (1.0 - q) * g[K.challenge_extra]
+
+
+@njit(cache=True)
+def wants_color_challenge(g, p, target):
+    """The same for target's restricted draw_color card (a Wild Draw Colour), whose victim turns
+    up cards until the colour named: the cards saved when right are the expected number turned
+    up, color_draw_expected."""
+    t = param(g, p, L.BP.challenge_prob)
+    if t >= 0:
+        return chance(g, t)
+    if not is_expert(g, p):
+        return False
+    q = guilt_chance(g, p, target)
+    return q * color_draw_expected(g, p) > (1.0 - q) * g[K.challenge_extra]
+
+
+@njit(cache=True)
+def color_draw_expected(g, p):
+    """How many cards p expects to turn up until one of the colour in force (wild faces never
+    count), from the cards it has not seen (the deck minus its hand minus the discard pile, on
+    the side in play): N unseen cards, K of them of the colour, (N + 1) / (K + 1) in expectation
+    (the first of K marked cards in a random order of N, taken without replacement)."""
+    color = g[S_COLOR]
+    nd = g[S_NDISC]
+    h = hand(p)
+    unseen = deck_size(g) - hsize(g, p) - nd
+    of_color = 0
+    for f in range(colored_faces(g)):
+        if color_of(g, f) == color:
+            seen = g[h + f]
+            for i in range(nd):
+                if face_of(g, g[O_DISC + i]) == f:
+                    seen += 1
+            of_color += max(copies_of(g, f) - seen, 0)
+    return (max(unseen, 0) + 1.0) / (of_color + 1.0)
 
 
 # ---------------------------------------------------------------- colour, swap, jump-in, multi-play

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..jit import njit
 
-from ..access import F_WILD, HAND_WIDTH, N_COLORS, deck_size, hsize, reverses, skip_of
+from ..access import F_WILD, HAND_WIDTH, N_COLORS, deck_size, reverses, skip_of
 from ..seats import step
 from ..sides import OTHER
 from ..state import (
