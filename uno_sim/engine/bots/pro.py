@@ -6,7 +6,7 @@ penalty, challenges, jump-ins, multi-play, swap targets, Wild swaps) is the expe
 (strategy.py), which knows every rule knob and card kind.
 
 What pro knows beyond the expert is what the table saw: the cards it has not seen (the deck
-less its own hand and the discard pile, `unseen_faces`) and what each player was seen to lack
+less its own hand and the discard pile, `strategy.unseen_faces`) and what each player was seen to lack
 when it drew (O_LACKS, kept by table_view.py: the colour then current, every wild card, the top
 card's kind). From these it judges the chance that the next player cannot follow a card
 (`no_match_chance`). Another player's hand and the draw pile are never read.
@@ -14,8 +14,6 @@ card's kind). From these it judges the chance that the next player cannot follow
 Scores are whole numbers, higher played first. The weights were tuned by measurement against
 random bots at 2 and 6 players (docs/BOTS.md gives the runs).
 """
-
-import numpy as np
 
 from ..jit import njit
 
@@ -28,11 +26,9 @@ from ..access import (
     F_REVERSES,
     F_SKIPS,
     F_WILD,
-    HAND_WIDTH,
     N_COLORS,
     ROLE_DRAW_TWO,
     color_of,
-    copies_of,
     discards_color,
     draws_color,
     flags_of,
@@ -47,20 +43,19 @@ from ..access import (
     skip_of,
     slot_of,
 )
-from ..sides import face_of, two_sided
+from ..sides import two_sided
 from ..rng import chance
 from ..rules_check import candidate, held_candidates, legal_turn_card, lowest_bit
 from ..seats import step
 from ..state import (
     LACK_SLOT0,
     LACK_WILD,
-    O_DISC,
     O_LACKS,
     S_NACTIVE,
-    S_NDISC,
     S_SET_COLORS,
 )
 from . import strategy
+from .strategy import unseen_faces
 from . import twosided
 from .strategy import DANGER, NO_CHOICE, color_counts, keeps_draw_two, last_action, opponent_close, opponents
 
@@ -100,19 +95,6 @@ def same_kind_elsewhere(g, p, f):
         if fc >= 0 and fc != c and slot_of(g, face) == s:
             t += g[h + face]
     return t
-
-
-@njit(cache=True)
-def unseen_faces(g, p):
-    """Copies of each face p has not seen (the deck's copies less p's hand less the discard
-    pile), indexed by face."""
-    h = hand(p)
-    u = np.zeros(HAND_WIDTH, dtype=np.int64)
-    for f in range(n_faces(g)):
-        u[f] = copies_of(g, f) - g[h + f]
-    for i in range(g[S_NDISC]):
-        u[face_of(g, g[O_DISC + i])] -= 1
-    return u
 
 
 @njit(cache=True)

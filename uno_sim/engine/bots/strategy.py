@@ -10,11 +10,14 @@ share every function here. Bot parameters are fixed point (layout.fixed_point); 
 `challenge_prob` means "not set": expert and bluffer then use their odds rule.
 """
 
+import numpy as np
+
 from ..jit import njit, njit_typed
 
 from ...game.knobs import K
 from .. import layout as L
 from ..access import (
+    HAND_WIDTH,
     F_DRAWS,
     F_NUMBER,
     F_REVERSES,
@@ -661,13 +664,7 @@ def wants_challenge(g, p, target):
     """challenge_prob when set; else expert: challenge when chance * draw > (1 - chance) * extra
     (cards saved when right, the card's draw value, against extra cards drawn when wrong);
     greedy never."""
-    t = param(g, p, L.BP.challenge_prob)
-    if t >= 0:
-        return chance(g, t)
-    if not is_expert(g, p):
-        return False
-    q = guilt_chance(g, p, target)
-    return q * float(g[S_CHAL_DRAW]) > (1.0 - q) * g[K.challenge_extra]
+    return odds_challenge(g, p, target, False)
 
 
 @njit(cache=True)
@@ -675,13 +672,20 @@ def wants_color_challenge(g, p, target):
     """The same for target's restricted draw_color card (a Wild Draw Colour), whose victim turns
     up cards until the colour named: the cards saved when right are the expected number turned
     up, color_draw_expected."""
+    return odds_challenge(g, p, target, True)
+
+
+@njit(cache=True, inline="always")
+def odds_challenge(g, p, target, draw_color):
+    """The challenge rule of wants_challenge (`draw_color`: of wants_color_challenge)."""
     t = param(g, p, L.BP.challenge_prob)
     if t >= 0:
         return chance(g, t)
     if not is_expert(g, p):
         return False
     q = guilt_chance(g, p, target)
-    return q * color_draw_expected(g, p) > (1.0 - q) * g[K.challenge_extra]
+    saved = color_draw_expected(g, p) if draw_color else float(g[S_CHAL_DRAW])
+    return q * saved > (1.0 - q) * g[K.challenge_extra]
 
 
 @njit(cache=True)
@@ -690,19 +694,26 @@ def color_draw_expected(g, p):
     count), from the cards it has not seen (the deck minus its hand minus the discard pile, on
     the side in play): N unseen cards, K of them of the colour, (N + 1) / (K + 1) in expectation
     (the first of K marked cards in a random order of N, taken without replacement)."""
-    color = g[S_COLOR]
-    nd = g[S_NDISC]
-    h = hand(p)
-    unseen = deck_size(g) - hsize(g, p) - nd
+    u = unseen_faces(g, p)
     of_color = 0
     for f in range(colored_faces(g)):
-        if color_of(g, f) == color:
-            seen = g[h + f]
-            for i in range(nd):
-                if face_of(g, g[O_DISC + i]) == f:
-                    seen += 1
-            of_color += max(copies_of(g, f) - seen, 0)
+        if color_of(g, f) == g[S_COLOR]:
+            of_color += max(u[f], 0)
+    unseen = deck_size(g) - hsize(g, p) - g[S_NDISC]
     return (max(unseen, 0) + 1.0) / (of_color + 1.0)
+
+
+@njit(cache=True)
+def unseen_faces(g, p):
+    """Copies of each face p has not seen (the deck's copies less p's hand less the discard
+    pile), indexed by face."""
+    h = hand(p)
+    u = np.zeros(HAND_WIDTH, dtype=np.int64)
+    for f in range(n_faces(g)):
+        u[f] = copies_of(g, f) - g[h + f]
+    for i in range(g[S_NDISC]):
+        u[face_of(g, g[O_DISC + i])] -= 1
+    return u
 
 
 # ---------------------------------------------------------------- colour, swap, jump-in, multi-play
