@@ -231,6 +231,23 @@ def test_expert_and_random_do_not_bluff_but_the_bluffer_does():
     assert played(Rules(challenge=False), "W4 R1 G2", "R5", bot=Bot("bluffer", {"bluff_prob": 1.0})) == "R1"
 
 
+def test_a_restricted_wild_card_of_another_text_is_bluffed_the_wild_draw_four_first():
+    from uno_sim.game.decks import Kind, build_deck
+
+    w6 = Kind("W6", False, 4, draw=6, restricted=True)
+    bluffer, rand = Bot("bluffer", {"bluff_prob": 1.0}), Bot("random", {"bluff_prob": 1.0})
+    # a deck whose restricted wild card is a Wild Draw Six and has no Wild Draw Four
+    no_w4 = build_deck("classic", remove=["W4"], kinds=[w6])
+    for bot in (bluffer, rand):
+        assert played(Rules(), "W6 R1 G2", "R5", bot=bot, deck=no_w4) == "W6", bot.name
+    assert played(Rules(), "W6 R1 G2", "R5", deck=no_w4) == "R1"  # the expert does not bluff
+    # both: the Wild Draw Four where it is held, else the Wild Draw Six
+    both = build_deck("classic", kinds=[w6])
+    for bot in (bluffer, rand):
+        assert played(Rules(), "W6 W4 R1", "R5", bot=bot, deck=both) == "W4", bot.name
+        assert played(Rules(), "W6 R1 G2", "R5", bot=bot, deck=both) == "W6", bot.name
+
+
 def test_bot_parameter_defaults_and_labels():
     codes, params = pack_bots(parse_bots("expert,bluffer,greedy,bluffer:bluff_prob=0.2", 4))
     assert list(codes) == [L.BOT.expert, L.BOT.bluffer, L.BOT.greedy, L.BOT.bluffer]

@@ -231,3 +231,77 @@ def test_the_expert_challenges_a_wild_draw_colour_by_the_cards_it_expects_to_tur
     assert strategy.color_draw_expected(many_teal, 1) == pytest.approx(64 / 27)
     assert q * 64 / 27 < (1 - q) * 2
     assert not strategy.wants_color_challenge(many_teal, 1, 0)
+
+
+def test_a_bluffer_holding_no_forbidding_card_does_not_bluff():
+    # no red card (light) / no pink card (dark): the W2 and the WDC are legal, so no bluff; the
+    # expert's ranking (nobody close to going out) plays the number matching the top card's
+    # number before the wild card, as the expert itself does
+    for bot in (Bot("bluffer", {"bluff_prob": 1.0}), Bot("expert")):
+        bots = [bot, Bot("random"), Bot("random"), Bot("random")]
+        light = FlipPosition(FLIP_RULES, ["B3/OE W2/P9 Y7/T7", "YS/P8 GS/P7 BS/P6 YR/P4", "Y5/P5 G5/PD5 Y6/O6",
+                                          "B5/TR R1/VR R6/V6"],
+                             top="R3/P1", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+        assert light.run(1)[0]["card"] == "B3/OE", bot.name
+        dark = FlipPosition(FLIP_RULES, ["B3/T3 Y7/WDC G7/O7", "YS/P8 GS/P7 BS/P6 YR/P4", "Y5/O5 G5/OD5 Y6/O6",
+                                         "B5/TR R1/VR R6/V6"],
+                            top="R3/P3", side="dark", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+        assert dark.run(1)[0]["card"] == "B3/T3", bot.name
+    # with challenge off the restriction is a hard limit: the red 5, never the W2
+    bots = [Bot("bluffer", {"bluff_prob": 1.0}), Bot("random"), Bot("random"), Bot("random")]
+    hard = FlipPosition(Rules(deck="flip", challenge=False), ["R5/OE W2/P9 Y7/T7", "YS/P8 GS/P7", "Y5/P5 G5/PD5",
+                                                              "B5/TR R1/VR"],
+                        top="R3/P1", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+    assert hard.run(1)[0]["card"] == "R5/OE"
+
+
+def test_random_and_pro_with_bluff_prob_bluff_with_the_flip_decks_restricted_wild_cards():
+    for bot in (Bot("random", {"bluff_prob": 1.0}), Bot("pro", {"bluff_prob": 1.0})):
+        bots = [bot, Bot("random"), Bot("random"), Bot("random")]
+        # light: R5 is the only card legal without a bluff
+        pos = FlipPosition(FLIP_RULES, ["R5/OE W2/P9 Y7/T7", "YS/P8 GS/P7", "Y5/P5 G5/PD5", "B5/TR R1/VR"],
+                           top="R3/P1", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+        assert pos.run(1)[0]["card"] == "W2/P9", bot.name
+        pos = FlipPosition(FLIP_RULES, ["R5/P5 Y7/WDC G7/T7", "YS/P8 GS/P7", "Y5/O5 G5/OD5", "B5/TR R1/VR"],
+                           top="R3/P3", side="dark", pile="R2/P2 R4/P4 G2/V2", bots=bots)
+        assert pos.run(1)[0]["card"] == "Y7/WDC", bot.name
+
+
+def _wild_draw_colour_played(teal_down: int, stale_draw: int) -> list[dict]:
+    """Dark side, pink in force (top P3). Seat 0, greedy, holds T5 T6 V5 and a Wild Draw Colour,
+    its only legal card: it plays it (no bluff) and names teal (the colour it holds most); seat 1,
+    an expert holding two orange cards, decides whether to challenge. Under the top card lie 17
+    pink cards, `teal_down` teal cards and orange / violet ones up to 48, so after the play the
+    expert sees 50 cards down and its own 2: 60 unseen, 8 of them pink (q = 1 - C(52, 3) /
+    C(60, 3), about 0.354, with seat 0's 3 cards left), and 26 - teal_down teal. S_CHAL_DRAW holds
+    `stale_draw`, as an earlier draw card would have left it."""
+    pinks = [f"P{n}" for n in range(1, 10) for _ in range(2)] + ["PD5", "PD5", "PR", "PR", "PE", "PE", "PF", "PF"]
+    pinks.remove("P3")
+    teals = [f"T{n}" for n in range(1, 10) for _ in range(2)] + ["TD5", "TD5", "TR", "TR", "TE", "TE", "TF", "TF"]
+    for held in ("T5", "T6", "T9"):
+        teals.remove(held)
+    others = [f"{c}{n}" for c in "OV" for n in range(1, 10) for _ in range(2)]
+    for held in ("V5", "O1", "O2", "V7", "V8", "V9", "O9", "O8", "O7", "V6"):
+        others.remove(held)
+    below = pinks[:17] + teals[:teal_down] + others[:48 - 17 - teal_down]
+    bots = [Bot("greedy"), Bot("expert"), Bot("random"), Bot("random")]
+    pos = FlipPosition(FLIP_RULES, ["RS/WDC YS/V5 GS/T5 BS/T6", "RR/O1 YR/O2", "YD1/V7 GR/V8", "GD1/V9 BR/O9"],
+                       top="RD1/P3", discard_below=_dark_cards(below), side="dark",
+                       pile="BD1/T9 RF/O8 YF/O7 GF/V6", bots=bots)
+    g = pos.build()
+    g[S.S_CHAL_DRAW] = stale_draw
+    events = pos.run(1)
+    assert events[0] == {"ev": "play", "p": 0, "card": "RS/WDC", "color": "T"}
+    return [e for e in events if e["ev"] == "challenge"]
+
+
+def test_the_experts_wild_draw_colour_challenge_turns_on_the_named_colours_unseen_cards():
+    q = 1 - (52 * 51 * 50) / (60 * 59 * 58)
+    # 23 teal cards down: 3 unseen of 60, 61 / 4 = 15.25 cards expected: q * 15.25 > (1 - q) * 2
+    assert q * 61 / 4 > (1 - q) * 2
+    # 6 teal cards down: 20 unseen, 61 / 21 = 2.9 cards expected: q * 2.9 < (1 - q) * 2
+    assert q * 61 / 21 < (1 - q) * 2
+    for stale in (0, 1, 5):  # whatever a draw card played earlier left in S_CHAL_DRAW
+        assert _wild_draw_colour_played(teal_down=23, stale_draw=stale) == [
+            {"ev": "challenge", "p": 1, "target": 0, "guilty": False}], stale
+        assert _wild_draw_colour_played(teal_down=6, stale_draw=stale) == [], stale

@@ -31,6 +31,7 @@ from .access import (
     n_faces,
     number_of,
     restricted,
+    role_face,
     role_of,
     slot_of,
     wild_kinds,
@@ -163,6 +164,25 @@ def holds_forbidding_card(g, p, color, top):
             if g[hand(p) + face_at(g, c, s)] > 0:
                 return True
     return False
+
+
+@njit(cache=True)
+def bluff_card(g, p, color, top):
+    """The face p would bluff with on this ordinary turn, or -1: a restricted wild face it holds
+    that wd4_rule forbids now (p holds a card that forbids it, and `challenge` is on, so the play
+    is legal as a bluff). Where several qualify: the Wild Draw Four, else the first restricted
+    wild face of the side in play in face order (the `flip` deck's W2 on the light side, WDC on
+    the dark side). A question only: it draws no random number, so on a deck whose only
+    restricted wild is the Wild Draw Four a bot's bluff check draws as it always did."""
+    if g[K.challenge] == 0 or not holds_forbidding_card(g, p, color, top):
+        return -1
+    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
+    if g[hand(p) + w4] > 0 and legal_turn_card(g, p, w4, color, top, True):
+        return w4
+    for f in range(colored_faces(g), n_faces(g)):
+        if restricted(g, f) and legal_turn_card(g, p, f, color, top, True):
+            return f
+    return -1
 
 
 @njit(cache=True, inline="always")

@@ -45,7 +45,7 @@ from ..access import (
 )
 from ..sides import two_sided
 from ..rng import chance
-from ..rules_check import candidate, held_candidates, legal_turn_card, lowest_bit
+from ..rules_check import bluff_card, candidate, held_candidates, legal_turn_card, lowest_bit
 from ..seats import step
 from ..state import (
     LACK_SLOT0,
@@ -347,7 +347,7 @@ def choose_turn_card(g, p, color, top):
         return strategy.choose_turn_card(g, p, color, top)
     bluff = param(g, p, L.BP.bluff_prob)
     if bluff > 0:
-        w = strategy.bluff_card(g, p, color, top)
+        w = bluff_card(g, p, color, top)
         if w >= 0 and chance(g, bluff):
             return w
     f = best_turn_card(g, p, color, top)

@@ -48,7 +48,6 @@ from ..access import (
     number_of,
     param,
     points_of,
-    restricted,
     reverses,
     role_face,
     role_of,
@@ -59,9 +58,9 @@ from ..access import (
 from ..sides import face_of, two_sided
 from ..rng import chance
 from ..rules_check import (
+    bluff_card,
     candidate,
     held_candidates,
-    holds_forbidding_card,
     legal_answer,
     legal_turn_card,
     lowest_bit,
@@ -523,23 +522,6 @@ def other_deck_score(g, p, f, keep, score):
     if not last_action(g, p) and opponent_close(g, p):
         return score_of(g, T_ATTACK_SKIP, f, keep)
     return score
-
-
-@njit(cache=True)
-def bluff_card(g, p, color, top):
-    """The card p would bluff with on this ordinary turn, or -1: a restricted wild face it
-    holds that the restriction forbids now (it holds a card that forbids it, and `challenge` is
-    on): the Wild Draw Four where the deck has one, else the first such face of the side in
-    play (the `flip` deck's W2 on the light side, WDC on the dark side). Draws no random number."""
-    if g[K.challenge] == 0 or not holds_forbidding_card(g, p, color, top):
-        return -1
-    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)  # NO_FACE (never held) in a deck without W4
-    if g[hand(p) + w4] > 0 and legal_turn_card(g, p, w4, color, top, True):
-        return w4
-    for f in range(colored_faces(g), n_faces(g)):
-        if restricted(g, f) and legal_turn_card(g, p, f, color, top, True):
-            return f
-    return -1
 
 
 @njit(cache=True)

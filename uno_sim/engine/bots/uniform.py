@@ -15,7 +15,6 @@ from ..access import (
     MAX_WILD_KINDS,
     N_COLORS,
     O_F_RESTRICTED,
-    ROLE_WILD_DRAW_FOUR,
     colored_faces,
     colored_kinds,
     face_at,
@@ -27,16 +26,15 @@ from ..access import (
     number_of,
     param,
     restricted,
-    role_face,
     set_bit,
     slot_of,
     wild_kinds,
 )
 from ..rng import chance, randint
 from ..rules_check import (
+    bluff_card,
     candidate,
     held_candidates,
-    holds_forbidding_card,
     legal_answer,
     legal_turn_card,
     lowest_bit,
@@ -52,31 +50,27 @@ from ..sumsets import ENUMERATE, collect, sum_sets
 def choose_turn_card(g, p, color, top):
     """Face to play on an ordinary turn, or -1 to draw: uniform over the legal cards."""
     h = hand(p)
-    # A bluff: a Wild Draw Four held against wd4_rule, played with bluff_prob (0 by default);
-    # the cheap checks here, the rest in _bluffs. (A deck without W4: NO_FACE, never held.)
-    w4 = role_face(g, ROLE_WILD_DRAW_FOUR, 0)
-    if (
-        g[K.challenge] != 0
-        and g[h + w4] > 0
-        and param(g, p, L.BP.bluff_prob) > 0
-        and _bluffs(g, p, w4, color, top)
-    ):
-        return w4
+    # A bluff: a restricted wild card held against wd4_rule, played with bluff_prob (0 by
+    # default); the cheap checks here, the rest in _bluff.
+    if g[K.challenge] != 0 and param(g, p, L.BP.bluff_prob) > 0:
+        w = _bluff(g, p, color, top)
+        if w >= 0:
+            return w
     if g[K.number_finish] or g[S_SET_COLORS] != 0:  # (the same pick: number_finish may forbid a card)
         return _pick_legal_slowly(g, p, color, top)
     return _pick_legal(g, h, color, top)
 
 
 @njit(cache=True)
-def _bluffs(g, p, w4, color, top):
-    """The rest of choose_turn_card's bluff check: the Wild Draw Four w4 goes against
-    wd4_rule, and p plays it with bluff_prob. A rare path, so a plain call: inlined, its
+def _bluff(g, p, color, top):
+    """The rest of choose_turn_card's bluff check: the restricted wild card p would bluff with
+    (rules_check.bluff_card: the Wild Draw Four, else the first restricted wild face of the side
+    in play), played with bluff_prob; -1 for none. A rare path, so a plain call: inlined, its
     checks cost about 1 s of a cold compile."""
-    return (
-        legal_turn_card(g, p, w4, color, top, True)
-        and holds_forbidding_card(g, p, color, top)
-        and chance(g, param(g, p, L.BP.bluff_prob))
-    )
+    w = bluff_card(g, p, color, top)
+    if w >= 0 and chance(g, param(g, p, L.BP.bluff_prob)):
+        return w
+    return -1
 
 
 @njit(cache=True, inline="always")
