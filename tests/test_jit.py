@@ -100,7 +100,31 @@ def test_a_two_sided_deck_is_played_by_the_two_sided_kernels_only():
         codes, params = pack_bots(parse_bots(None, rules.players))
         records = batch.run_chunk(rules.pack(), codes, params, batch.run_key(1), 0, 50, deck=FLIP)
         print(json.dumps({"one-sided": len(batch._play_games.signatures),
+                          "classic": len(batch._play_games_classic.signatures),
                           "two-sided": len(batch._play_games_two_sided.signatures),
-                          "kind": kernel_kind(codes, True), "games": len(records)}))
+                          "kind": kernel_kind(codes, FLIP), "games": len(records)}))
     """)
-    assert seen == {"one-sided": 0, "two-sided": 1, "kind": "two-sided games", "games": 50}
+    assert seen == {"one-sided": 0, "classic": 0, "two-sided": 1, "kind": "two-sided games", "games": 50}
+
+
+def test_each_deck_family_is_played_by_its_own_kernel_only():
+    """A deck of the classic shape by the classic kernel, another one-sided deck by the kernel
+    reading the face table (engine/access.py, deck_family)."""
+    seen = _python("""
+        import json
+        from uno_sim.engine import batch
+        from uno_sim.game.bots import pack_bots, parse_bots
+        from uno_sim.game.decks import CLASSIC, NO_MERCY
+        from uno_sim.game.rules import Rules
+        from uno_sim.running.warmup import kernel_kind
+
+        counts = {}
+        for deck in (CLASSIC, NO_MERCY):
+            rules = Rules().with_deck(deck)
+            codes, params = pack_bots(parse_bots(None, rules.players))
+            batch.run_chunk(rules.pack(), codes, params, batch.run_key(1), 0, 20, deck=deck)
+            counts[deck.name] = [len(batch._play_games_classic.signatures), len(batch._play_games.signatures),
+                                 kernel_kind(codes, deck)]
+        print(json.dumps(counts))
+    """)
+    assert seen == {"classic": [1, 0, "games"], "no-mercy": [1, 1, "other-deck games"]}

@@ -9,6 +9,7 @@ import pytest
 
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
+from uno_sim.engine.access import deck_family
 from uno_sim.engine.batch import GAMES_KERNELS, run_key
 from uno_sim.engine.threads import STOP
 from uno_sim.game.bots import pack_bots, parse_bots
@@ -33,7 +34,7 @@ def _games(preset, bots, keep_turns, n=3000):
     config = S.make_config(rules.pack(), codes, params, rules.cards)
     config[S.O_KEEP_TURNS] = keep_turns
     out = np.zeros((n, L.N_COLS), dtype=np.int64)
-    GAMES_KERNELS[False, rules.cards.two_sided](config, np.uint64(run_key(21)), np.int64(0), True, out, STOP)
+    GAMES_KERNELS[False, deck_family(rules.cards)](config, np.uint64(run_key(21)), np.int64(0), True, out, STOP)
     return out
 
 

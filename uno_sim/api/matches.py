@@ -163,13 +163,14 @@ def expected_rounds(plan: MatchPlan, progress: ProgressLike = False) -> float | 
     within the round cap (engine.layout.MAX_MATCH_ROUNDS) is refused here, before any match."""
     from ..engine.layout import MAX_MATCH_ROUNDS
     from ..running.games import simulate
-    from ..running.warmup import deck_kind, warm_up
+    from ..game.bots import pack_bots
+    from ..running.warmup import deck_kind, kernel_kind, warm_up
 
     rules = plan.rules
     if getattr(rules, "match_rounds", 0) or rules.match_scoring not in ("winner_takes", "loser_penalty"):
         return None
-    sided = rules.cards.two_sided
-    plan.startup = warm_up(deck_kind("games", sided), deck_kind("matches", sided), progress=progress)  # shown here: the pilot plays first
+    pilot_kind = kernel_kind(pack_bots(plan.bots)[0], rules.cards)
+    plan.startup = warm_up(pilot_kind, deck_kind("matches", rules.cards.two_sided), progress=progress)  # shown here: the pilot plays first
     pilot = simulate(rules, plan.bots, PILOT_GAMES, plan.seed, workers=plan.workers)
     agg = pilot.aggregate
     sides = rules.teams or rules.players

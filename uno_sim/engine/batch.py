@@ -14,7 +14,8 @@ from .play import play_round
 from .rng import seed_game
 from .search_rounds import play_round_any
 from .threads import STOP, split_submit
-from .unowned import keep_alive, new_game, unowned, unowned_like, unowned_two_sided
+from .access import deck_family
+from .unowned import keep_alive, new_game, unowned, unowned_classic, unowned_like, unowned_two_sided
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
 
@@ -74,6 +75,14 @@ def _play_games(config, key, start, rotate, out, stop):
 
 
 @njit(cache=True, nogil=True)
+def _play_games_classic(config, key, start, rotate, out, stop):
+    """Games of a deck of the classic shape (_games_into; the engine compiled for it, access.classic)."""
+    owner = new_game(config)
+    _games_into(unowned_classic(owner), config, key, start, rotate, out, stop)
+    keep_alive(owner)
+
+
+@njit(cache=True, nogil=True)
 def _play_games_two_sided(config, key, start, rotate, out, stop):
     """Games of a two-sided deck (_games_into; the engine compiled for two-sided games, sides.two_sided)."""
     owner = new_game(config)
@@ -107,15 +116,24 @@ def _play_games_searching(config, key, start, rotate, out, stop):
 
 
 @njit(cache=True, nogil=True)
+def _play_games_searching_classic(config, key, start, rotate, out, stop):
+    owner = new_game(config)
+    _searching_games_into(unowned_classic(owner), config, key, start, rotate, out, stop)
+    keep_alive(owner)
+
+
+@njit(cache=True, nogil=True)
 def _play_games_searching_two_sided(config, key, start, rotate, out, stop):
     owner = new_game(config)
     _searching_games_into(unowned_two_sided(owner), config, key, start, rotate, out, stop)
     keep_alive(owner)
 
 
-# The kernel playing games: by (a seat plays search, the deck is two-sided).
-GAMES_KERNELS = {(False, False): _play_games, (False, True): _play_games_two_sided,
-                 (True, False): _play_games_searching, (True, True): _play_games_searching_two_sided}
+# The kernel playing games: by (a seat plays search, the deck's family: access.deck_family).
+GAMES_KERNELS = {(False, "one-sided"): _play_games, (False, "classic"): _play_games_classic,
+                 (False, "two-sided"): _play_games_two_sided,
+                 (True, "one-sided"): _play_games_searching, (True, "classic"): _play_games_searching_classic,
+                 (True, "two-sided"): _play_games_searching_two_sided}
 
 
 class ChunkJob:
@@ -142,7 +160,7 @@ def start_chunk(packed: np.ndarray, bot_codes, bot_params, key: int, start: int,
     config = make_config(packed, bot_codes, bot_params, deck)
     key, rotate = np.uint64(key), bool(rotate)
     stop = STOP if stop is None else stop
-    kernel = GAMES_KERNELS[L.plays_search(bot_codes), deck.two_sided]
+    kernel = GAMES_KERNELS[L.plays_search(bot_codes), deck_family(deck)]
     job = split_submit(lambda lo, hi: kernel(config, key, np.int64(start + lo), rotate, out[lo:hi], stop), n,
                        workers)
     return ChunkJob(job, out)

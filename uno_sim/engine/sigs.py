@@ -31,8 +31,24 @@ class TwoSidedGame(types.CPointer):
 
 register_model(TwoSidedGame)(PointerModel)
 
+
+class ClassicGame(types.CPointer):
+    """The game pointer of a game whose deck has the classic deck's shape (access.CLASSIC_SHAPE:
+    13 coloured and 2 wild kinds in the classic order, none of the rarer effects): its own numba
+    type, so that the games kernels compiled for it answer the deck's sizes and the faces' kinds
+    from constants (access.classic_shape) instead of reading the face table; LLVM then unrolls
+    the loops over a colour's faces and removes the rarer effects' code."""
+
+    def __init__(self, dtype):
+        super().__init__(dtype)
+        self.name = f"classic {dtype}*"
+
+
+register_model(ClassicGame)(PointerModel)
+
 G = types.CPointer(types.int64)  # a one-sided game (the declared signatures name this one)
 G2 = TwoSidedGame(types.int64)  # a two-sided game (a declared function gets it in place of G)
+GC = ClassicGame(types.int64)  # a game with the classic deck's shape (the games kernels only)
 I = types.int64
 B = types.boolean
 VOID = types.void

@@ -10,7 +10,8 @@ engine's functions all take this pointer; the caller keeps the owning array aliv
 (`keep_alive`) while it is used. The array's length is kept in the game at O_CAPACITY.
 
 A two-sided deck's game is pointed at with a pointer of its own type (sigs.TwoSidedGame,
-`unowned_two_sided`), so that the engine is compiled apart for it (sides.two_sided).
+`unowned_two_sided`), so that the engine is compiled apart for it (sides.two_sided); so is a
+deck of the classic shape in the games kernels (sigs.ClassicGame, `unowned_classic`).
 
 With NUMBA_DISABLE_JIT=1 (plain Python, for debugging) the array stands for its pointer.
 """
@@ -22,7 +23,7 @@ from numba import types
 from .jit import njit
 from numba.extending import intrinsic
 
-from .sigs import G, G2
+from .sigs import G, G2, GC
 from .state import N_CONFIG, N_GAME, O_CAPACITY
 
 
@@ -40,6 +41,7 @@ def _pointer(pointer_type):
 
 _int64_pointer = _pointer(G)
 _two_sided_pointer = _pointer(G2)
+_classic_pointer = _pointer(GC)
 
 
 @intrinsic
@@ -59,7 +61,7 @@ if numba.config.DISABLE_JIT:
         """Plain Python: the array itself (the intrinsic has no Python version)."""
         return g
 
-    unowned_two_sided = unowned
+    unowned_two_sided = unowned_classic = unowned
 
     def unowned_like(like, g):
         return g
@@ -73,6 +75,11 @@ else:
     def unowned_two_sided(g):
         """`unowned` for a game with a two-sided deck (its own pointer type: sigs.TwoSidedGame)."""
         return _two_sided_pointer(g.ctypes.data)
+
+    @njit(cache=True, inline="always")
+    def unowned_classic(g):
+        """`unowned` for a game whose deck has the classic shape (sigs.ClassicGame, access.classic_shape)."""
+        return _classic_pointer(g.ctypes.data)
 
     @njit(cache=True, inline="always")
     def unowned_like(like, g):

@@ -368,7 +368,7 @@ def warm_up_for(executor, works, progress: Progress = SILENT):
     from .warmup import Startup, kernel_kind
 
     startup = Startup()
-    for kind in dict.fromkeys(kernel_kind(work.codes, work.deck.two_sided) for work in works):
+    for kind in dict.fromkeys(kernel_kind(work.codes, work.deck) for work in works):
         startup += executor.warm_up(kind, progress)
     return startup
 

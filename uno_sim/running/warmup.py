@@ -28,14 +28,29 @@ from .progress import SILENT, ProgressLike, as_progress
 LOADING = "loading the engine"
 
 # The kernel each kind of work calls (engine module.function, as numba names its cache files).
-# A two-sided deck's games are played by kernels of their own (engine/sides.py `two_sided`):
-# the kind with TWO_SIDED in front.
+# Games of a deck of the classic shape (engine/access.py `deck_family`: the standard decks) are
+# played by kernels compiled for it, "games" and "search"; the other one-sided decks' games by
+# the kinds with OTHER_DECK in front, and a two-sided deck's by those with TWO_SIDED in front
+# (engine/sides.py `two_sided`). Matches and traces of a one-sided deck share the kernels of the
+# other decks (their speed matters less than a compile of their own).
 TWO_SIDED = "two-sided "
-KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching", "matches": "match.play_matches",
-           "trace": "batch._trace_game",
+OTHER_DECK = "other-deck "
+CLASSIC_KINDS = ("games", "search")
+KERNELS = {"games": "batch._play_games_classic", "search": "batch._play_games_searching_classic",
+           "other-deck games": "batch._play_games", "other-deck search": "batch._play_games_searching",
+           "matches": "match.play_matches", "trace": "batch._trace_game",
            "two-sided games": "batch._play_games_two_sided",
            "two-sided search": "batch._play_games_searching_two_sided",
            "two-sided matches": "match.play_matches_two_sided", "two-sided trace": "batch._trace_game_two_sided"}
+
+
+def family(kind: str) -> str:
+    """The game pointer type the kernel of `kind` is compiled for (engine/access.py
+    `deck_family`): kernels of one family share the compiled functions below them."""
+    if kind.startswith(TWO_SIDED):
+        return "two-sided"
+    return "classic" if kind in CLASSIC_KINDS else "one-sided"
+
 
 # What a cold compile of each kernel takes on the reference machine (AMD EPYC, 2 cores; CPU
 # seconds of the compiling process, nearly idle; docs/ARCHITECTURE.md "Start-up: where the
@@ -48,7 +63,8 @@ KERNELS = {"games": "batch._play_games", "search": "batch._play_games_searching"
 REFERENCE_SECONDS = {"games": 44.0, "search": 56.0, "matches": 55.0, "trace": 52.0}
 REFERENCE_AFTER_ANOTHER = {"games": 20.0, "search": 17.0, "matches": 19.0, "trace": 16.0}
 for _table in (REFERENCE_SECONDS, REFERENCE_AFTER_ANOTHER):
-    _table |= {TWO_SIDED + kind: seconds for kind, seconds in _table.items()}
+    _table |= {prefix + kind: _table[kind] for prefix in (TWO_SIDED, OTHER_DECK) for kind in ("games", "search")}
+    _table |= {TWO_SIDED + kind: _table[kind] for kind in ("matches", "trace")}
 REFERENCE_PROBE = 0.009
 
 
@@ -89,6 +105,7 @@ def rough_time(seconds: float) -> str:
 # What each kind's kernel is called in the message of a cold start.
 KERNEL_NAMES = {"games": "game", "search": "search bot's game", "matches": "match", "trace": "trace"}
 KERNEL_NAMES |= {TWO_SIDED + kind: f"two-sided {name}" for kind, name in KERNEL_NAMES.items()}
+KERNEL_NAMES |= {OTHER_DECK + kind: f"other decks' {KERNEL_NAMES[kind]}" for kind in CLASSIC_KINDS}
 
 
 def compiling_message(kinds, seconds: float) -> str:
@@ -101,8 +118,8 @@ def compiling_message(kinds, seconds: float) -> str:
 
 
 def machine_estimate(kinds) -> float:
-    """compile_estimate here, for the one-sided and the two-sided kernels among `kinds` apart
-    (each family's first kernel compiles alone unless one of its family is cached)."""
+    """compile_estimate here, for each family of kernels among `kinds` apart (`family`: each
+    family's first kernel compiles alone unless one of its family is cached)."""
     import os
 
     try:
@@ -111,11 +128,10 @@ def machine_estimate(kinds) -> float:
         load = 0.0
     speed = probe()
     total = 0.0
-    for sided in (False, True):
-        family = [k for k in kinds if k.startswith(TWO_SIDED) == sided]
-        if family:
-            first = not any(cached(k) for k in KERNELS if k.startswith(TWO_SIDED) == sided)
-            total += compile_estimate(family, speed, load, os.cpu_count() or 1, first)
+    for name in dict.fromkeys(family(k) for k in kinds):
+        members = [k for k in kinds if family(k) == name]
+        first = not any(cached(k) for k in KERNELS if family(k) == name)
+        total += compile_estimate(members, speed, load, os.cpu_count() or 1, first)
     return total
 
 @dataclass(frozen=True)
@@ -191,13 +207,15 @@ def warm_up(*kinds: str, progress: ProgressLike = None) -> Startup:
     return Startup(time.perf_counter() - began, compiling)
 
 
-def kernel_kind(bot_codes, two_sided: bool = False) -> str:
-    """The kind whose kernel plays games with these bots (batch.start_chunk's choice):
-    `search` when a seat plays the search bot, else `games`; for a two-sided deck, that kind's
-    two-sided kernel."""
+def kernel_kind(bot_codes, deck) -> str:
+    """The kind whose kernel plays games with these bots on this deck (batch.start_chunk's
+    choice): `search` when a seat plays the search bot, else `games`; for a deck that is not of
+    the classic shape, that kind's kernel for other decks or for two-sided decks."""
+    from ..engine.access import deck_family
     from ..engine.layout import plays_search
 
-    return deck_kind("search" if plays_search(bot_codes) else "games", two_sided)
+    kind = "search" if plays_search(bot_codes) else "games"
+    return {"classic": "", "one-sided": OTHER_DECK, "two-sided": TWO_SIDED}[deck_family(deck)] + kind
 
 
 def deck_kind(kind: str, two_sided: bool) -> str:
@@ -210,13 +228,15 @@ def _play_one(kind: str) -> None:
     from .. import stats
     from ..game.bots import pack_bots, parse_bots
     from ..engine import batch  # importing compiles (or loads) the functions with signatures
-    from ..game.decks import CLASSIC, FLIP
+    from ..game.decks import CLASSIC, FLIP, NO_MERCY
     from ..game.rules import Rules
 
     rules = Rules()
     deck = CLASSIC
     if kind.startswith(TWO_SIDED):  # the same, with the two-sided deck
         rules, deck, kind = rules.with_deck(FLIP), FLIP, kind[len(TWO_SIDED):]
+    elif kind.startswith(OTHER_DECK):  # with a deck not of the classic shape
+        rules, deck, kind = rules.with_deck(NO_MERCY), NO_MERCY, kind[len(OTHER_DECK):]
     packed = rules.pack()
     codes, params = pack_bots(parse_bots(None, rules.players))
     key = batch.run_key(0)
