@@ -14,7 +14,6 @@ from ..access import (
     MAX_COLORED_KINDS,
     MAX_WILD_KINDS,
     N_COLORS,
-    O_F_RESTRICTED,
     colored_faces,
     colored_kinds,
     face_at,
@@ -101,7 +100,7 @@ def _pick_legal(g, h, color, top):
         if j == nw:
             break
         count = g[h + first + j]
-        restricted_count = count * g[O_F_RESTRICTED + first + j]
+        restricted_count = count if restricted(g, first + j) else 0  # (a select, not a jump)
         fours += restricted_count
         wilds += count - restricted_count
     if fours > 0:
