@@ -156,6 +156,23 @@ def param(g, p, k):
 
 
 @njit(cache=True, inline="always")
+def _deck_fact(g, offset, classic_value):
+    """g[offset], a fact of the deck block; in a game of the classic shape the classic deck's
+    value, a constant (classic_value)."""
+    if classic(g):
+        return classic_value
+    return g[offset]
+
+
+@njit(cache=True, inline="always")
+def _rarer_effect(g, column, f):
+    """Face f has the effect of the face-table column: never in a game of the classic shape."""
+    if classic(g):
+        return False
+    return g[column + f] != 0
+
+
+@njit(cache=True, inline="always")
 def deck_size(g):
     """Physical cards in the deck."""
     return g[O_DECK]
@@ -164,40 +181,30 @@ def deck_size(g):
 @njit(cache=True, inline="always")
 def n_faces(g):
     """Faces of the deck: 0 .. n_faces - 1 (coloured faces first, then the wild faces)."""
-    if classic(g):
-        return CLASSIC_FACES
-    return g[O_N_FACES]
+    return _deck_fact(g, O_N_FACES, CLASSIC_FACES)
 
 
 @njit(cache=True, inline="always")
 def colored_kinds(g):
     """Coloured kinds: the faces of one colour."""
-    if classic(g):
-        return CLASSIC_COLORED_KINDS
-    return g[O_N_COLORED]
+    return _deck_fact(g, O_N_COLORED, CLASSIC_COLORED_KINDS)
 
 
 @njit(cache=True, inline="always")
 def colored_faces(g):
     """Coloured faces (N_COLORS * colored_kinds): the first wild face."""
-    if classic(g):
-        return CLASSIC_COLORED_FACES
-    return g[O_N_COLORED_FACES]
+    return _deck_fact(g, O_N_COLORED_FACES, CLASSIC_COLORED_FACES)
 
 
 @njit(cache=True, inline="always")
 def wild_kinds(g):
-    if classic(g):
-        return CLASSIC_WILD_KINDS
-    return g[O_N_WILD]
+    return _deck_fact(g, O_N_WILD, CLASSIC_WILD_KINDS)
 
 
 @njit(cache=True, inline="always")
 def n_candidates(g):
     """Legal-move candidates of an ordinary position (rules_check.candidate)."""
-    if classic(g):
-        return CLASSIC_CANDIDATES
-    return g[O_N_CANDIDATES]
+    return _deck_fact(g, O_N_CANDIDATES, CLASSIC_CANDIDATES)
 
 
 @njit(cache=True, inline="always")
@@ -286,17 +293,13 @@ def hand_effect(g, f):
 @njit(cache=True, inline="always")
 def flips(g, f):
     """Everything turns over (two-sided decks, engine/sides.py)."""
-    if classic(g):
-        return False
-    return g[O_F_FLIP + f] != 0
+    return _rarer_effect(g, O_F_FLIP, f)
 
 
 @njit(cache=True, inline="always")
 def draws_color(g, f):
     """The victim turns up cards until the colour named (Wild Draw Colour)."""
-    if classic(g):
-        return False
-    return g[O_F_DRAW_COLOR + f] != 0
+    return _rarer_effect(g, O_F_DRAW_COLOR, f)
 
 
 @njit(cache=True, inline="always")
@@ -307,23 +310,17 @@ def lead_effect_of(g, f):
 
 @njit(cache=True, inline="always")
 def roulette(g, f):
-    if classic(g):
-        return False
-    return g[O_F_ROULETTE + f] != 0
+    return _rarer_effect(g, O_F_ROULETTE, f)
 
 
 @njit(cache=True, inline="always")
 def swaps_hands(g, f):
-    if classic(g):
-        return False
-    return g[O_F_SWAP_HANDS + f] != 0
+    return _rarer_effect(g, O_F_SWAP_HANDS, f)
 
 
 @njit(cache=True, inline="always")
 def shuffles_hands(g, f):
-    if classic(g):
-        return False
-    return g[O_F_SHUFFLE_HANDS + f] != 0
+    return _rarer_effect(g, O_F_SHUFFLE_HANDS, f)
 
 
 @njit(cache=True, inline="always")
@@ -337,9 +334,7 @@ def restricted(g, f):
 @njit(cache=True, inline="always")
 def discards_color(g, f):
     """Discard All: the player's other cards of f's colour go down under it."""
-    if classic(g):
-        return False
-    return g[O_F_DISCARD_COLOR + f] != 0
+    return _rarer_effect(g, O_F_DISCARD_COLOR, f)
 
 
 @njit(cache=True, inline="always")
