@@ -43,7 +43,7 @@ def python_terms(message: str) -> str:
 
 # The parameters several API functions share, documented once (numpy style, as a function's
 # docstring writes them). A docstring names one by a line `$name` in its Parameters section
-# (`shared_parameters` fills it in).
+# (`shared_parameters` fills it in); `$raises_bad_input` is the Raises section they share.
 SHARED_PARAMETERS = {
  "players": "players : int, optional\n    Seats at the table, 2 to 10 (default None: the rule set's own, 4 for the presets).\n",
  "workers": "workers : int, optional\n    Threads to play on (default None: every core).\n",
@@ -54,6 +54,7 @@ SHARED_PARAMETERS = {
  "checkpoint": "checkpoint : str or Path, optional\n    A folder keeping every finished chunk; the same call after an interruption continues\n    where it stopped. Default None.\n",
  "rotate_seats": "rotate_seats : bool, default False\n    Move the bots one seat on every game, so that each bot plays every seat equally often.\n",
  "max_games": "max_games : int, optional\n    With `precision`: the games of the last look, reported when the targets were not met\n    by then. Default None: 10,000,000.\n",
+ "raises_bad_input": "Raises\n------\nBadInput\n    Any bad argument, before anything is played; the message names the parameter.\n",
 }
 _PLACEHOLDER = re.compile(r"^( *)\$(\w+) *$", re.M)
 

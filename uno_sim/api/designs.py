@@ -347,10 +347,7 @@ def design(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[
         ``winner``, ``standings`` (every point, the winner first), ``race`` (every round),
         ``rounds``, ``headline``, ``plot()`` (the race chart), ``to_html()``.
 
-    Raises
-    ------
-    BadInput
-        Any bad argument, before a game is played; the message names the parameter.
+    $raises_bad_input
 
     Examples
     --------

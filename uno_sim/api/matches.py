@@ -225,10 +225,7 @@ def match(rules: RuleSpec = "standard", *, matches: int = 10_000, target: int | 
         ``summary`` (match metrics with 95% intervals), ``headline``, ``plot_rounds()``,
         ``to_html()``.
 
-    Raises
-    ------
-    BadInput
-        Any bad argument, before a match is played; the message names the parameter.
+    $raises_bad_input
 
     Examples
     --------

@@ -354,10 +354,7 @@ def run(rules: RuleSpec = "standard", *, games: int = 100_000, players: int | No
         ``summary`` (every metric with its 95% interval), ``distributions``, ``headline``,
         ``plot(...)`` and ``plot_*()`` (matplotlib Figures), ``to_html()`` (the report).
 
-    Raises
-    ------
-    BadInput
-        Any bad argument, before a game is played; the message names the parameter.
+    $raises_bad_input
 
     Examples
     --------

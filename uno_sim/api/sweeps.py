@@ -374,10 +374,7 @@ def sweep(rules: RuleSpec | None, vary: Mapping[str, Sequence[Any]] | Sequence[s
         ``summary`` (every point's metrics), ``ranked`` (a grid's points, fair ones first),
         ``headline``, ``plot()`` (one knob) or ``plot_heatmap(metric)`` (a grid), ``to_html()``.
 
-    Raises
-    ------
-    BadInput
-        Any bad argument, before a game is played; the message names the parameter.
+    $raises_bad_input
 
     Examples
     --------

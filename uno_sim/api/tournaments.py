@@ -228,10 +228,7 @@ def tournament(presets: Sequence[RuleSpec] | str, *, bots: str | Sequence[str] =
         intervals), ``skill`` (the skill index of each rule set), ``plot_ratings()``,
         ``plot_skill()``.
 
-    Raises
-    ------
-    BadInput
-        Any bad argument, before a deal is played; the message names the parameter.
+    $raises_bad_input
 
     Examples
     --------
