@@ -379,11 +379,12 @@ def test_cache_index_files_tell_a_warm_cache(tmp_path, monkeypatch):
     engine_dir = Path(warmup.__file__).resolve().parent.parent / "engine"  # uno_sim/engine
     numbas = tmp_path / f"engine_{hashlib.sha1(str(engine_dir).encode()).hexdigest()}"
     numbas.mkdir()
-    (numbas / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    games_index = f"{warmup.KERNELS['games']}-46.py311.nbi"  # batch._play_games_classic-46.py311.nbi
+    (numbas / games_index).write_bytes(b"")
     assert not warmup.cached("games")
     # the module's folder inside the package, whichever copy of the package this is
     (tmp_path / "engine").mkdir()
-    (tmp_path / "engine" / "batch._play_games-46.py311.nbi").write_bytes(b"")
+    (tmp_path / "engine" / games_index).write_bytes(b"")
     assert warmup.cached("games") and not warmup.cached("matches")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
-from uno_sim.engine.access import deck_family
+from uno_sim.engine.deck_shape import deck_family
 from uno_sim.engine.batch import GAMES_KERNELS, run_key
 from uno_sim.engine.threads import STOP
 from uno_sim.game.bots import pack_bots, parse_bots

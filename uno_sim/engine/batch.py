@@ -14,7 +14,7 @@ from .play import play_round
 from .rng import seed_game
 from .search_rounds import play_round_any
 from .threads import STOP, split_submit
-from .access import deck_family
+from .deck_shape import deck_family
 from .unowned import keep_alive, new_game, unowned, unowned_classic, unowned_like, unowned_two_sided
 from .state import N_CONFIG, O_CAPACITY, N_GAME, O_BOTS, O_PARAMS, O_REC, O_TRACE, S_OVERFLOW, S_TPOS, make_config
 
@@ -129,7 +129,7 @@ def _play_games_searching_two_sided(config, key, start, rotate, out, stop):
     keep_alive(owner)
 
 
-# The kernel playing games: by (a seat plays search, the deck's family: access.deck_family).
+# The kernel playing games: by (a seat plays search, the deck's family: deck_shape.deck_family).
 GAMES_KERNELS = {(False, "one-sided"): _play_games, (False, "classic"): _play_games_classic,
                  (False, "two-sided"): _play_games_two_sided,
                  (True, "one-sided"): _play_games_searching, (True, "classic"): _play_games_searching_classic,

@@ -28,7 +28,7 @@ from .progress import SILENT, ProgressLike, as_progress
 LOADING = "loading the engine"
 
 # The kernel each kind of work calls (engine module.function, as numba names its cache files).
-# Games of a deck of the classic shape (engine/access.py `deck_family`: the standard decks) are
+# Games of a deck of the classic shape (engine/deck_shape.py `deck_family`: the standard decks) are
 # played by kernels compiled for it, "games" and "search"; the other one-sided decks' games by
 # the kinds with OTHER_DECK in front, and a two-sided deck's by those with TWO_SIDED in front
 # (engine/sides.py `two_sided`). Matches and traces of a one-sided deck share the kernels of the
@@ -211,7 +211,7 @@ def kernel_kind(bot_codes, deck) -> str:
     """The kind whose kernel plays games with these bots on this deck (batch.start_chunk's
     choice): `search` when a seat plays the search bot, else `games`; for a deck that is not of
     the classic shape, that kind's kernel for other decks or for two-sided decks."""
-    from ..engine.access import deck_family
+    from ..engine.deck_shape import deck_family
     from ..engine.layout import plays_search
 
     kind = "search" if plays_search(bot_codes) else "games"
