@@ -18,10 +18,12 @@ drops the code of the effects the deck lacks (about a fifth of the standard game
 
 from numba.extending import overload
 
+from .deck_shape import (  # noqa: F401  (deck_family re-exported)
+    CLASSIC_CANDIDATES, CLASSIC_COLORED_FACES, CLASSIC_COLORED_KINDS, CLASSIC_FACES, CLASSIC_RESTRICTED_FACE,
+    CLASSIC_ROLE_FACES, CLASSIC_WILD_KINDS, deck_family)
 from .jit import njit
 from .sigs import ClassicGame
 
-from ..game import decks
 from ..game.decks import (  # noqa: F401  (re-exported: the engine reads the roles from here)
     MAX_COLORED_KINDS,
     MAX_FACES,
@@ -43,7 +45,6 @@ from .state import (  # noqa: F401  (re-exported)
     F_REVERSES,
     F_SKIPS,
     F_WILD,
-    FACE_COLUMN_WIDTH,
     HAND_WIDTH,
     N_NUMBERS,
     NO_FACE,
@@ -75,16 +76,10 @@ from .state import (  # noqa: F401  (re-exported)
     O_ROLE_FACE,
     O_SAME_COPIES,
     O_ZERO_CARDS,
-    N_ROLES,
-    deck_block,
 )
 
 
 # ---------------------------------------------------------------- the classic shape
-
-from .deck_shape import (  # noqa: E402,F401  (deck_family re-exported)
-    CLASSIC_CANDIDATES, CLASSIC_COLORED_FACES, CLASSIC_COLORED_KINDS, CLASSIC_FACES, CLASSIC_RESTRICTED_FACE,
-    CLASSIC_ROLE_FACES, CLASSIC_WILD_KINDS, deck_family)
 
 
 def classic(g):
