@@ -11,7 +11,10 @@
 4. Build the wheel from the staged folder, tagged for this Python and platform: the compiled
    code fits only them (another numba version has another sources hash and compiles as usual).
 
-Usage: python tools/build_wheel.py [--out dist]
+Usage: python tools/build_wheel.py [--out dist] [--cache build/wheel-cache]
+
+--cache names another scratch cache: one where the kernels were compiled already for the generic
+CPU (tests/conftest.py compiles them there once for the whole test session), so step 2 only loads.
 """
 
 from __future__ import annotations
@@ -69,13 +72,16 @@ def compile_portable(staged: Path, scratch: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="folder for the wheel (default: dist)")
-    out = parser.parse_args().out.resolve()
+    parser.add_argument("--cache", type=Path, default=ROOT / "build" / "wheel-cache",
+                        help="scratch cache for the generic compile (default: build/wheel-cache)")
+    arguments = parser.parse_args()
+    out = arguments.out.resolve()
     began = time.perf_counter()
     staged = ROOT / "build" / "wheel-stage"
     stage(staged)
     # kept between builds: its folder is named from the sources hash, so a rebuild of the same
     # sources loads what the last build compiled, and other sources compile afresh
-    scratch = ROOT / "build" / "wheel-cache"
+    scratch = arguments.cache.resolve()
     report = compile_portable(staged, scratch)
     compiled = Path(report["folder"])  # scratch/engine-<sources hash>
     for other in scratch.glob("engine-*"):
