@@ -9,13 +9,18 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 
 from flip_positions import FlipPosition
 from replay import assert_clean
 from test_search import redeal_from
 from uno_sim import api
+from uno_sim.engine import layout as L
 from uno_sim.engine import state as S
+from uno_sim.engine.table_view import hands_moved, saw_turn
+from uno_sim.engine.unowned import keep_alive, unowned_two_sided
 from uno_sim.game.bots import Bot
+from uno_sim.game.decks import FLIP, SIDE_COLORS
 from uno_sim.game.rules import Rules
 
 SEARCH = Bot("search", {"rollouts": 40, "endgame": 0})
@@ -65,6 +70,70 @@ def test_a_determinization_keeps_what_the_searcher_sees_and_deals_the_rest(side)
             assert np.array_equal(counts, s[S.O_HANDS + q * S.HAND_WIDTH: S.O_HANDS + (q + 1) * S.HAND_WIDTH])
         dealt_in_play[tuple(sorted(after[c][1] for c, (q, _, _) in enumerate(before) if q == 1))] += 1
     assert len(dealt_in_play) > 5  # seat 1's faces in play are not known to seat 0: they vary
+
+
+def seat_one_faces(side: str, lacks: int = 0, voids: int = 0, deals: int = 40) -> set[str]:
+    """The faces in play seat 1 is dealt over `deals` determinizations of seat 0's view when the
+    table saw seat 1 lack `lacks` (O_LACKS bits) or `voids` (O_VOIDS bits); hands keep their
+    sizes and seat 1 the backs seat 0 sees."""
+    pos = FlipPosition(Rules(deck="flip", players=3), ["R3/P5 G7/T2 W/OE", "Y2/V4 B9/P1 RF/TF", "G1/O3 Y5/V5"],
+                       top="R8/P8", pile="B4/O6 Y7/T7 G2/V3 R1/P2 B6/OD5 R5/T6 G5/V1", side=side,
+                       bots=[SEARCH, Bot("expert"), Bot("expert")])
+    g = pos.build()
+    g[S.O_LACKS + 1], g[S.O_VOIDS + 1] = lacks, voids
+    backs = sorted(int(g[S.O_CARD_OTHER + c]) for c in range(len(pos.texts)) if g[S.O_OWNER + c] == 1)
+    table = pos.tables[side == "dark"]
+    s = np.zeros(S.N_GAME, dtype=np.int64)
+    seen: set[str] = set()
+    for j in range(deals):
+        redeal_from(g, s, 0, j)
+        held = [c for c in range(len(pos.texts)) if s[S.O_OWNER + c] == 1]
+        assert len(held) == 3 and sorted(int(s[S.O_CARD_OTHER + c]) for c in held) == backs
+        seen |= {table.texts[int(s[S.O_CARD_FACE + c])] for c in held}
+    return seen
+
+
+@pytest.mark.parametrize("side,red,five", [("light", "R", "5"), ("dark", "P", "5")])
+def test_a_determinization_keeps_what_the_table_saw_a_player_lack_on_the_side_in_play(side, red, five):
+    """What the table saw seat 1 lack (a colour when it drew on it, O_LACKS, or passed with one
+    card drawn, O_VOIDS; a kind when it drew on it) is honoured on a two-sided deck too: the faces
+    in play dealt to it are none of those."""
+    colour = 1 << SIDE_COLORS[side].index(red)
+    free = seat_one_faces(side)
+    assert any(t.startswith(red) for t in free) and any(t.endswith(five) and t[:-1] in SIDE_COLORS[side] for t in free)
+    for lacks, voids in ((colour, 0), (0, colour)):
+        dealt = seat_one_faces(side, lacks, voids)
+        assert not any(t.startswith(red) for t in dealt), dealt
+        assert any(t.startswith(red) for t in dealt | free)  # (red is in the pool)
+    table = FLIP.sides[side == "dark"].faces(Rules().zero_points)
+    fives = seat_one_faces(side, lacks=1 << (S.LACK_SLOT0 + int(table.kind[table.face(red + five)])))
+    assert not any(t.endswith(five) and t[:-1] in SIDE_COLORS[side] for t in fives), fives
+
+
+@njit(cache=True)
+def _turn_seen(owner, p, flips):
+    """table_view.saw_turn after p's turn that put a card down (so it shows no void itself)
+    during which `flips` flips happened, with the hands unchanged in size."""
+    g = unowned_two_sided(owner)
+    moved = hands_moved(g)
+    sizes = np.zeros(g[S.S_PLAYERS], dtype=np.int64)
+    for q in range(g[S.S_PLAYERS]):
+        sizes[q] = g[S.O_HSIZE + q]
+    g[S.O_REC + L.COL_FLIPS] += flips
+    saw_turn(g, p, 0, g[S.S_COLOR], g[S.S_NDISC] - 1, moved, sizes)
+    keep_alive(owner)
+
+
+@pytest.mark.parametrize("flips", [0, 1])
+def test_a_flip_forgets_the_colours_a_player_was_seen_not_to_hold(flips):
+    """A void seen on one side says nothing of the other side's faces: any flip forgets it
+    (as a swap or rotation of hands does); a turn without one keeps it."""
+    pos = FlipPosition(Rules(deck="flip", players=3), ["R3/P5 G7/T2", "Y2/V4 B9/P1", "G1/O3 Y5/V5"], top="R8/P8",
+                       pile="B4/O6 Y7/T7", bots=[SEARCH, Bot("expert"), Bot("expert")])
+    g = pos.build()
+    g[S.O_VOIDS + 1] = 1 << 2
+    _turn_seen(g, 0, flips)
+    assert g[S.O_VOIDS + 1] == (0 if flips else 1 << 2)
 
 
 @pytest.mark.parametrize("players,flip_discard", [(2, "whole"), (4, "top"), (4, "whole")])

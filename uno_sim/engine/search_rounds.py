@@ -41,7 +41,7 @@ from .bots.search import (
     shuffle_pile,
 )
 from .play import continue_round, setup_round
-from .table_view import saw_turn
+from .table_view import hands_moved, saw_turn
 from .rng import seed_game
 from .sides import two_sided
 from .sumsets import stale
@@ -309,7 +309,7 @@ def continue_searching(g, s, max_steps):
         pending = g[S_PENDING]
         color = g[S_COLOR]
         ndisc = g[S_NDISC]
-        moved = g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS]
+        moved = hands_moved(g)
         for q in range(g[K.players]):
             sizes[q] = g[O_HSIZE + q]
         continue_round(g, 1)

@@ -119,16 +119,23 @@ def hands_swapped(g, a, b):
     forget_plays(g, b)
 
 
+@njit(cache=True, inline="always")
+def hands_moved(g):
+    """The swaps, rotations and flips so far: after any of them a hand is not the one seen."""
+    return g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS] + g[O_REC + L.COL_FLIPS]
+
+
 @njit(cache=True)
 def saw_turn(g, p, pending, color, ndisc, moved, sizes):
     """What every player saw in p's turn, kept for the search bots' determinizations
     (O_VOIDS), from the state before it (the pending penalty, the colour, the discard pile's
-    size, the swaps and rotations so far and the hand sizes): a player who took one card on an
-    ordinary turn and put nothing down (the discard pile unchanged) held no card of the colour
-    then current, nor is the card it drew of it; only when the rules let it play any drawn
-    card and it draws one card a turn (play_drawn = any, draw_rule = one). Any other card a
-    player takes, and any swap or rotation of hands, forgets what was known of those hands."""
-    if g[O_REC + L.COL_SWAPS] + g[O_REC + L.COL_ROTATIONS] != moved:
+    size, `hands_moved` and the hand sizes): a player who took one card on an ordinary turn and
+    put nothing down (the discard pile unchanged) held no card of the colour then current, nor
+    is the card it drew of it; only when the rules let it play any drawn card and it draws one
+    card a turn (play_drawn = any, draw_rule = one). Any other card a player takes, any swap or
+    rotation of hands and any flip (the hands then show their other side) forgets what was
+    known of those hands."""
+    if hands_moved(g) != moved:
         for q in range(g[K.players]):
             g[O_VOIDS + q] = 0
     for q in range(g[K.players]):

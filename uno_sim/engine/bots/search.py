@@ -219,17 +219,54 @@ def shuffled_faces(s, counts, width, out):
 
 
 @njit(cache=True)
-def deal_faces(s, pool, m, column):
-    """The faces at `column` (O_CARD_FACE or O_CARD_OTHER) of the m cards at pool[0..m), dealt
-    among those cards again at random: listed in face order, shuffled with the scratch game's
-    generator, and written back card by card."""
+def shuffled_column(s, pool, m, column):
+    """The faces at `column` (O_CARD_FACE or O_CARD_OTHER) of the m cards at pool[0..m), listed
+    in face order and shuffled with the scratch game's generator."""
     counts = np.zeros(HAND_WIDTH, dtype=np.int64)
     for i in range(m):
         counts[s[column + pool[i]]] += 1
     faces = np.empty(m, dtype=np.int64)
     shuffled_faces(s, counts, HAND_WIDTH, faces)
+    return faces
+
+
+@njit(cache=True)
+def deal_other_sides(s, pool, m):
+    """The other sides (O_CARD_OTHER) of the m cards at pool[0..m), dealt among those cards
+    again at random (shuffled_column), card by card in pool order."""
+    faces = shuffled_column(s, pool, m, O_CARD_OTHER)
     for i in range(m):
-        s[column + pool[i]] = faces[i]
+        s[O_CARD_OTHER + pool[i]] = faces[i]
+
+
+@njit(cache=True)
+def deal_faces_in_play(s, pool, m):
+    """The faces in play (O_CARD_FACE) of the m cards at pool[0..m), dealt among those cards
+    again at random (shuffled_column), honouring what the table saw: the cards of a player seen
+    to lack some faces (`excluded`) are dealt first, each the first face left in the shuffled
+    list that the player may hold (the next one when none fits: information out of date); then
+    every other card, in pool order, the faces left in turn. With nobody seen to lack anything,
+    card i of the pool gets shuffled face i, as deal_other_sides deals."""
+    faces = shuffled_column(s, pool, m, O_CARD_FACE)
+    used = 0
+    for rank in range(2):
+        for i in range(m):
+            c = pool[i]
+            q = s[O_OWNER + c]
+            lacking = q >= 0 and constrained(s, q)
+            if lacking != (rank == 0):
+                continue
+            pick = used
+            if lacking:
+                for j in range(used, m):
+                    if not excluded(s, q, faces[j]):
+                        pick = j
+                        break
+            t = faces[pick]
+            faces[pick] = faces[used]
+            faces[used] = t
+            s[O_CARD_FACE + c] = t
+            used += 1
 
 
 @njit(cache=True)
@@ -239,8 +276,8 @@ def redeal_sides(s, p, pool):
     card. So the faces in play of the other players' cards and of the draw pile are dealt among
     those cards again, and the other sides of p's own cards and of the pile's cards below the
     top among those; each card keeps its holder (a hand keeps its size and the faces p sees on
-    its backs) and its place in the pile. What was seen of the players' draws and plays
-    (O_LACKS, O_VOIDS) is not used on a two-sided deck."""
+    its backs) and its place in the pile. A player seen to lack some faces in play (O_LACKS,
+    O_VOIDS: forgotten at every flip) gets none of them (deal_faces_in_play)."""
     cards = deck_size(s)
     m = 0
     for c in range(cards):
@@ -251,7 +288,7 @@ def redeal_sides(s, p, pool):
     for i in range(s[S_NPILE]):
         pool[m] = s[O_PILE + i]
         m += 1
-    deal_faces(s, pool, m, O_CARD_FACE)
+    deal_faces_in_play(s, pool, m)
     m = 0
     for c in range(cards):
         if s[O_OWNER + c] == p:
@@ -260,7 +297,7 @@ def redeal_sides(s, p, pool):
     for i in range(s[S_NPILE] - 1):
         pool[m] = s[O_PILE + i]
         m += 1
-    deal_faces(s, pool, m, O_CARD_OTHER)
+    deal_other_sides(s, pool, m)
     recount_hands(s)
     s[S_CHAL_GUILTY] = 0
 
