@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED_FILES = ("pyproject.toml", "README.md", "LICENSE")
+ENGINE_SUBFOLDER = "engine"  # engine/cache.py `engine_subfolder`: engine/ and engine/bots/ under it
 
 COMPILE = """
 import json, sys
@@ -88,7 +89,9 @@ def main() -> None:
         if other != compiled:
             shutil.rmtree(other, ignore_errors=True)
     shipped = staged / "uno_sim" / "_compiled" / compiled.name
-    shutil.copytree(compiled, shipped, ignore=shutil.ignore_patterns("*.tmp.*"))
+    # the engine's own modules only (engine/cache.py files them under `engine`): a cache the tests
+    # shared also holds their helpers' code, filed by numba's own locator beside it
+    shutil.copytree(compiled / ENGINE_SUBFOLDER, shipped / ENGINE_SUBFOLDER, ignore=shutil.ignore_patterns("*.tmp.*"))
     (shipped / "shipped.json").write_text(json.dumps(report["manifest"], indent=1) + "\n", encoding="utf-8")
     size = sum(p.stat().st_size for p in shipped.rglob("*") if p.is_file())
     print(f"compiled engine: {compiled.name}, {size / 1e6:.1f} MB, in {time.perf_counter() - began:.0f} s",
