@@ -219,6 +219,22 @@ def shuffled_faces(s, counts, width, out):
 
 
 @njit(cache=True)
+def take_allowed(s, q, faces, used, m):
+    """The first of faces[used..m) that seat q may hold (not `excluded`), or faces[used] when
+    none fits (information out of date), swapped into faces[used] and returned: the next face
+    dealt to q from the shuffled list."""
+    pick = used
+    for j in range(used, m):
+        if not excluded(s, q, faces[j]):
+            pick = j
+            break
+    t = faces[pick]
+    faces[pick] = faces[used]
+    faces[used] = t
+    return t
+
+
+@njit(cache=True)
 def shuffled_column(s, pool, m, column):
     """The faces at `column` (O_CARD_FACE or O_CARD_OTHER) of the m cards at pool[0..m), listed
     in face order and shuffled with the scratch game's generator."""
@@ -243,10 +259,10 @@ def deal_other_sides(s, pool, m):
 def deal_faces_in_play(s, pool, m):
     """The faces in play (O_CARD_FACE) of the m cards at pool[0..m), dealt among those cards
     again at random (shuffled_column), honouring what the table saw: the cards of a player seen
-    to lack some faces (`excluded`) are dealt first, each the first face left in the shuffled
-    list that the player may hold (the next one when none fits: information out of date); then
-    every other card, in pool order, the faces left in turn. With nobody seen to lack anything,
-    card i of the pool gets shuffled face i, as deal_other_sides deals."""
+    to lack some faces (`excluded`) are dealt first, each by take_allowed, as `redeal` deals a
+    one-sided deck's hands; then every other card, in pool order, the faces left in turn. With
+    nobody seen to lack anything, card i of the pool gets shuffled face i, as deal_other_sides
+    deals."""
     faces = shuffled_column(s, pool, m, O_CARD_FACE)
     used = 0
     for rank in range(2):
@@ -256,16 +272,7 @@ def deal_faces_in_play(s, pool, m):
             lacking = q >= 0 and constrained(s, q)
             if lacking != (rank == 0):
                 continue
-            pick = used
-            if lacking:
-                for j in range(used, m):
-                    if not excluded(s, q, faces[j]):
-                        pick = j
-                        break
-            t = faces[pick]
-            faces[pick] = faces[used]
-            faces[used] = t
-            s[O_CARD_FACE + c] = t
+            s[O_CARD_FACE + c] = take_allowed(s, q, faces, used, m) if lacking else faces[used]
             used += 1
 
 
@@ -334,15 +341,7 @@ def redeal(s, p, pool):
                 continue
             h = hand(q)
             for _ in range(s[O_HSIZE + q]):
-                pick = used
-                for i in range(used, m):
-                    if not excluded(s, q, pool[i]):
-                        pick = i
-                        break
-                t = pool[pick]  # when no card fits (information out of date), the next card
-                pool[pick] = pool[used]
-                pool[used] = t
-                s[h + t] += 1
+                s[h + take_allowed(s, q, pool, used, m)] += 1
                 used += 1
     for i in range(s[S_NPILE]):
         s[O_PILE + i] = pool[used]
