@@ -79,8 +79,9 @@ def _compile_every_kernel() -> Path:
         families.setdefault(family(kind), []).append(kind)
     compiling = [subprocess.Popen([sys.executable, "-c", _COMPILE, *kinds], cwd=ROOT, stdout=subprocess.PIPE, text=True)
                  for kinds in families.values()]
-    folders = {process.communicate()[0].strip().splitlines()[-1] if process.wait() == 0 else None
-               for process in compiling}
+    printed = [process.communicate()[0] for process in compiling]  # (reads the pipe, then waits)
+    folders = {text.strip().splitlines()[-1] if process.returncode == 0 and text.strip() else None
+               for process, text in zip(compiling, printed)}
     if None in folders or len(folders) != 1:
         raise RuntimeError("compiling the engine before the test workers start failed (see above)")
     return Path(folders.pop())
